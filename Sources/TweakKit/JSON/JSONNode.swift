@@ -1,0 +1,93 @@
+/// A position in a text file, 1-based, as editors show it.
+public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+    /// The line, starting at 1.
+    public var line: Int
+    /// The column in UTF-8 bytes, starting at 1.
+    public var column: Int
+
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String { "\(line):\(column)" }
+}
+
+/// A parsed JSON value that remembers where it was written and the order of object members.
+///
+/// TweakKit parses its files with its own parser so that numbers stay lossless
+/// (`1` is an Int, `1.0` a Double), errors carry line and column, and
+/// duplicate keys are reported instead of silently dropped.
+package struct JSONNode: Sendable {
+    package enum Kind: Sendable {
+        case null
+        case bool(Bool)
+        case int(Int)
+        case double(Double)
+        case string(String)
+        case array([JSONNode])
+        case object([JSONMember])
+    }
+
+    package var kind: Kind
+    package var location: SourceLocation
+
+    /// A short name for the kind of value, for error messages ("a string", "an object").
+    package var kindDescription: String {
+        switch kind {
+        case .null: "null"
+        case .bool: "a Bool"
+        case .int: "an Int"
+        case .double: "a Double"
+        case .string: "a String"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    /// The members of an object, or `nil` for any other kind.
+    package var members: [JSONMember]? {
+        if case .object(let members) = kind { return members }
+        return nil
+    }
+
+    /// The first member named `key` of an object.
+    package subscript(key: String) -> JSONNode? {
+        members?.first(where: { $0.key == key })?.value
+    }
+}
+
+/// One `"key": value` pair of a JSON object.
+package struct JSONMember: Sendable {
+    package var key: String
+    package var keyLocation: SourceLocation
+    package var value: JSONNode
+}
+
+extension JSONNode {
+    /// Converts the node to a ``TweakValue``; `null` has no tweak value.
+    package var tweakValue: TweakValue? {
+        switch kind {
+        case .null: return nil
+        case .bool(let value): return .bool(value)
+        case .int(let value): return .int(value)
+        case .double(let value): return .double(value)
+        case .string(let value): return .string(value)
+        case .array(let elements):
+            var values: [TweakValue] = []
+            values.reserveCapacity(elements.count)
+            for element in elements {
+                guard let value = element.tweakValue else { return nil }
+                values.append(value)
+            }
+            return .array(values)
+        case .object(let members):
+            var values: [String: TweakValue] = [:]
+            for member in members {
+                guard let value = member.value.tweakValue else { return nil }
+                values[member.key] = value
+            }
+            return .object(values)
+        }
+    }
+}

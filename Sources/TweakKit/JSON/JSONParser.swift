@@ -1,0 +1,304 @@
+/// A strict RFC 8259 JSON parser that keeps number types, member order and source positions.
+package struct JSONParser: ~Copyable {
+    private let bytes: [UInt8]
+    private var index = 0
+    private var line = 1
+    private var lineStart = 0
+    private var depth = 0
+    private let maximumDepth: Int
+
+    /// Parses a complete JSON document.
+    ///
+    /// - Throws: ``JSONSyntaxError`` naming the line and column of the first problem.
+    package static func parse(_ bytes: [UInt8], maximumDepth: Int = 512) throws(JSONSyntaxError) -> JSONNode {
+        var parser = JSONParser(bytes: bytes, maximumDepth: maximumDepth)
+        return try parser.parseDocument()
+    }
+
+    private init(bytes: [UInt8], maximumDepth: Int) {
+        self.bytes = bytes
+        self.maximumDepth = maximumDepth
+    }
+
+    private var location: SourceLocation {
+        SourceLocation(line: line, column: index - lineStart + 1)
+    }
+
+    private func error(_ message: String, at location: SourceLocation? = nil) -> JSONSyntaxError {
+        JSONSyntaxError(message: message, location: location ?? self.location)
+    }
+
+    private mutating func parseDocument() throws(JSONSyntaxError) -> JSONNode {
+        // A UTF-8 byte order mark is tolerated, as many editors write one.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            index = 3
+            lineStart = 3
+        }
+        skipWhitespace()
+        guard index < bytes.count else { throw error("the document is empty") }
+        let node = try parseValue()
+        skipWhitespace()
+        guard index == bytes.count else {
+            throw error("unexpected \(describeCurrent()) after the end of the document")
+        }
+        return node
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+                index += 1
+            case UInt8(ascii: "\n"):
+                index += 1
+                line += 1
+                lineStart = index
+            default:
+                return
+            }
+        }
+    }
+
+    private func describeCurrent() -> String {
+        guard index < bytes.count else { return "end of file" }
+        let byte = bytes[index]
+        if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        return "byte 0x\(String(byte, radix: 16, uppercase: true))"
+    }
+
+    private mutating func parseValue() throws(JSONSyntaxError) -> JSONNode {
+        let start = location
+        guard index < bytes.count else { throw error("unexpected end of file, expected a value") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject(start: start)
+        case UInt8(ascii: "["): return try parseArray(start: start)
+        case UInt8(ascii: "\""): return JSONNode(kind: .string(try parseString()), location: start)
+        case UInt8(ascii: "t"): try expectLiteral("true"); return JSONNode(kind: .bool(true), location: start)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return JSONNode(kind: .bool(false), location: start)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return JSONNode(kind: .null, location: start)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber(start: start)
+        default: throw error("unexpected \(describeCurrent()), expected a value")
+        }
+    }
+
+    private mutating func expectLiteral(_ literal: String) throws(JSONSyntaxError) {
+        let start = location
+        let expected = literal.utf8
+        let count = expected.count
+        let matches = index + count <= bytes.count && bytes[index..<(index + count)].elementsEqual(expected)
+        guard matches else { throw error("invalid literal, expected '\(literal)'", at: start) }
+        index += count
+    }
+
+    private mutating func enter() throws(JSONSyntaxError) {
+        depth += 1
+        if depth > maximumDepth { throw error("nesting is deeper than \(maximumDepth) levels") }
+    }
+
+    private mutating func parseObject(start: SourceLocation) throws(JSONSyntaxError) -> JSONNode {
+        try enter()
+        index += 1
+        var members: [JSONMember] = []
+        var seen = Set<String>()
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            return JSONNode(kind: .object(members), location: start)
+        }
+        while true {
+            skipWhitespace()
+            let keyLocation = location
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                throw error("unexpected \(describeCurrent()), expected a member name in double quotes")
+            }
+            let key = try parseString()
+            guard seen.insert(key).inserted else {
+                throw error("duplicate key \"\(key)\" in the same object", at: keyLocation)
+            }
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw error("unexpected \(describeCurrent()), expected ':' after the member name \"\(key)\"")
+            }
+            index += 1
+            skipWhitespace()
+            let value = try parseValue()
+            members.append(JSONMember(key: key, keyLocation: keyLocation, value: value))
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of file, expected ',' or '}'") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                depth -= 1
+                return JSONNode(kind: .object(members), location: start)
+            }
+            throw error("unexpected \(describeCurrent()), expected ',' or '}' after an object member")
+        }
+    }
+
+    private mutating func parseArray(start: SourceLocation) throws(JSONSyntaxError) -> JSONNode {
+        try enter()
+        index += 1
+        var elements: [JSONNode] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            return JSONNode(kind: .array(elements), location: start)
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue())
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of file, expected ',' or ']'") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                depth -= 1
+                return JSONNode(kind: .array(elements), location: start)
+            }
+            throw error("unexpected \(describeCurrent()), expected ',' or ']' after an array element")
+        }
+    }
+
+    private mutating func parseString() throws(JSONSyntaxError) -> String {
+        let start = location
+        index += 1
+        let contentStart = index
+        // Fast path: no escapes.
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let string = bytes.withUnsafeBufferPointer {
+                    String(decoding: UnsafeBufferPointer(rebasing: $0[contentStart..<index]), as: UTF8.self)
+                }
+                index += 1
+                return string
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            index += 1
+        }
+        var scalars: [UInt8] = Array(bytes[contentStart..<index])
+        while true {
+            guard index < bytes.count else { throw error("unterminated string", at: start) }
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                return String(decoding: scalars, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                index += 1
+                guard index < bytes.count else { throw error("unterminated string", at: start) }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""): scalars.append(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): scalars.append(UInt8(ascii: "\\"))
+                case UInt8(ascii: "/"): scalars.append(UInt8(ascii: "/"))
+                case UInt8(ascii: "b"): scalars.append(0x08)
+                case UInt8(ascii: "f"): scalars.append(0x0C)
+                case UInt8(ascii: "n"): scalars.append(0x0A)
+                case UInt8(ascii: "r"): scalars.append(0x0D)
+                case UInt8(ascii: "t"): scalars.append(0x09)
+                case UInt8(ascii: "u"):
+                    let scalar = try parseUnicodeEscape()
+                    scalars.append(contentsOf: Array(String(Character(scalar)).utf8))
+                default:
+                    index -= 2
+                    throw error("invalid escape sequence in a string")
+                }
+            default:
+                if byte < 0x20 {
+                    throw error("control character (0x\(String(byte, radix: 16))) in a string; escape it")
+                }
+                scalars.append(byte)
+                index += 1
+            }
+        }
+    }
+
+    private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw error("incomplete \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw error("invalid hexadecimal digit in a \\u escape")
+            }
+            value = value * 16 + digit
+            index += 1
+        }
+        return value
+    }
+
+    private mutating func parseUnicodeEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
+        let start = SourceLocation(line: line, column: index - lineStart - 1)
+        let high = try parseHex4()
+        if (0xD800...0xDBFF).contains(high) {
+            guard index + 2 <= bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                throw error("unpaired UTF-16 surrogate in a \\u escape", at: start)
+            }
+            index += 2
+            let low = try parseHex4()
+            guard (0xDC00...0xDFFF).contains(low),
+                  let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+            else { throw error("invalid UTF-16 surrogate pair in a \\u escape", at: start) }
+            return scalar
+        }
+        guard let scalar = Unicode.Scalar(high) else {
+            throw error("unpaired UTF-16 surrogate in a \\u escape", at: start)
+        }
+        return scalar
+    }
+
+    private mutating func parseNumber(start: SourceLocation) throws(JSONSyntaxError) -> JSONNode {
+        let begin = index
+        var isInteger = true
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number: expected a digit", at: start) }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            if index < bytes.count, isDigit(bytes[index]) { throw error("invalid number: leading zeros are not allowed", at: start) }
+        } else {
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            isInteger = false
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number: expected a digit after '.'") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            isInteger = false
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number: expected a digit in the exponent") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        let text = bytes.withUnsafeBufferPointer {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[begin..<index]), as: UTF8.self)
+        }
+        if isInteger, let value = Int(text) {
+            return JSONNode(kind: .int(value), location: start)
+        }
+        // Integers beyond Int's range are kept as the nearest Double.
+        guard let value = Double(text), value.isFinite else {
+            throw error("number \(text) is out of range", at: start)
+        }
+        return JSONNode(kind: .double(value), location: start)
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+}

@@ -1,0 +1,59 @@
+/// Typed access through ``TweakKey``: optional, with a default that never fails, or throwing.
+extension TweakManager {
+    /// The key's value, or its default when the stack has no usable value of that type.
+    ///
+    /// ```swift
+    /// let alpha = manager.value(for: .redViewAlpha)
+    /// ```
+    public func value<Value>(for key: TweakKey<Value>) -> Value {
+        resolvedTweak(key.id).tweak.flatMap { Value(tweakValue: $0.value) } ?? key.defaultValue
+    }
+
+    /// The key's value, or `defaultValue` when the stack has no usable value of that type.
+    public func value<Value>(for key: TweakKey<Value>, default defaultValue: Value) -> Value {
+        resolvedTweak(key.id).tweak.flatMap { Value(tweakValue: $0.value) } ?? defaultValue
+    }
+
+    /// Shorthand for ``value(for:)``: `manager[.redViewAlpha]`.
+    public subscript<Value>(key: TweakKey<Value>) -> Value {
+        value(for: key)
+    }
+
+    /// The stack's value for the key, or `nil` when it has no usable value of that type.
+    public func optionalValue<Value>(for key: TweakKey<Value>) -> Value? {
+        resolvedTweak(key.id).tweak.flatMap { Value(tweakValue: $0.value) }
+    }
+
+    /// The stack's value for the key, or an error saying why there is none.
+    public func requiredValue<Value>(for key: TweakKey<Value>) throws(TweakError) -> Value {
+        let resolved = resolvedTweak(key.id)
+        guard let tweak = resolved.tweak else {
+            throw resolved.issues.first ?? .notFound(feature: key.feature, variable: key.variable)
+        }
+        guard let value = Value(tweakValue: tweak.value) else {
+            throw .typeMismatch(feature: key.feature, variable: key.variable,
+                                expected: Value.tweakValueKind ?? .string, actual: tweak.value.kind)
+        }
+        return value
+    }
+
+    /// The value with which provider answered, or why the default was used.
+    public func details<Value>(for key: TweakKey<Value>) -> TweakDetails<Value> {
+        TweakDetails(resolution: resolvedTweak(key.id), defaultValue: key.defaultValue)
+    }
+
+    /// Whether the key's feature-style Bool is on (the same as ``value(for:)`` for a Bool key).
+    public func isEnabled(_ key: TweakKey<Bool>) -> Bool {
+        value(for: key)
+    }
+
+    /// Stores a typed value in the highest-priority mutable provider.
+    public func set<Value>(_ value: Value, for key: TweakKey<Value>) throws {
+        try set(value, feature: key.feature, variable: key.variable)
+    }
+
+    /// Removes the key's override from the highest-priority mutable provider.
+    public func deleteValue<Value>(for key: TweakKey<Value>) throws {
+        try deleteValue(feature: key.feature, variable: key.variable)
+    }
+}

@@ -1,0 +1,270 @@
+import Foundation
+import Synchronization
+
+/// The facade over a stack of tweak providers, queried in priority order (array order: first wins).
+///
+/// ```swift
+/// let manager = TweakManager(tweakProviders: [
+///     try PersistentTweakProvider(fileURL: overridesURL),   // local overrides win
+///     try LocalTweakProvider(jsonURL: defaultsURL),          // the defaults
+/// ])
+///
+/// let tweak = try manager.tweakWith(feature: "ui_customization", variable: "label_text")
+/// if manager.isFeatureEnabled("addItem") { … }
+/// try manager.set(true, feature: "ui_customization", variable: "display_red_view")
+/// ```
+///
+/// Reads go through an immutable snapshot that merges all providers; it is rebuilt after any
+/// provider reports a change, so a lookup never walks the providers and never sees a stale value:
+/// a change is visible to every lookup that starts after the change returned.
+/// No lock is held while provider code, the decryption closure or observers run.
+public final class TweakManager: Sendable {
+    /// The providers, highest priority first.
+    public let tweakProviders: [any TweakProvider]
+    /// Where diagnostics go.
+    public let logger: TweakLogger
+
+    struct State {
+        var snapshot: TweakSnapshot?
+        var generation: UInt64 = 0
+        var useCache = true
+        var decryptionClosure: (@Sendable (Tweak) throws -> TweakValue)?
+    }
+
+    let state = Mutex(State())
+    let events = Mutex(EventState())
+    private let registrations = Mutex<[TweakObservation]>([])
+    nonisolated(unsafe) private var notificationObserver: (any NSObjectProtocol)?
+
+    /// Creates a manager; priority follows array order, the first provider wins.
+    public init(tweakProviders: [any TweakProvider], logger: TweakLogger = .disabled) {
+        self.tweakProviders = tweakProviders
+        self.logger = logger
+        let observations = tweakProviders.map { provider in
+            provider.observeChanges { [weak self] change in
+                self?.providerDidChange(change, provider: provider.name)
+            }
+        }
+        registrations.withLock { $0 = observations }
+        // JustTweak's providers announce changes with a notification only; honour those too.
+        // Built-in providers include the change in userInfo and have already called us directly.
+        notificationObserver = NotificationCenter.default.addObserver(
+            forName: TweakProviderDidChangeNotification, object: nil, queue: nil
+        ) { [weak self] notification in
+            guard notification.userInfo?[TweakProviderDidChangeNotificationChangeKey] == nil else { return }
+            self?.providerDidChange(.reloaded, provider: "notification")
+        }
+    }
+
+    deinit {
+        if let notificationObserver {
+            NotificationCenter.default.removeObserver(notificationObserver)
+        }
+        let subscribers = events.withLock { $0.takeAll() }
+        for subscriber in subscribers { subscriber.finish() }
+    }
+
+    // MARK: - Cache
+
+    /// Whether lookups use the merged snapshot (the default) or ask each provider every time.
+    ///
+    /// The snapshot is never stale for providers that report their changes, so leave this on
+    /// unless a custom provider changes without telling (then prefer calling ``resetCache()``).
+    public var useCache: Bool {
+        get { state.withLock { $0.useCache } }
+        set {
+            state.withLock {
+                $0.useCache = newValue
+                $0.snapshot = nil
+                $0.generation &+= 1
+            }
+        }
+    }
+
+    /// Drops the snapshot; the next lookup rebuilds it from the providers.
+    public func resetCache() {
+        invalidate()
+    }
+
+    /// Preprocesses every tweak whose `Encrypted` flag is set, e.g. to decrypt it.
+    ///
+    /// ```swift
+    /// manager.decryptionClosure = { tweak in
+    ///     .string(String((tweak.stringValue ?? "").reversed()))
+    /// }
+    /// ```
+    /// Without a closure, an encrypted tweak is skipped (the next provider answers) and its
+    /// details say ``TweakError/decryptionClosureNotProvided(feature:variable:)``.
+    public var decryptionClosure: (@Sendable (Tweak) throws -> TweakValue)? {
+        get { state.withLock { $0.decryptionClosure } }
+        set {
+            state.withLock {
+                $0.decryptionClosure = newValue
+                $0.snapshot = nil
+                $0.generation &+= 1
+            }
+            publishIfObserved()
+        }
+    }
+
+    /// Failures of providers during the last snapshot build (unreadable stores and the like).
+    public var providerErrors: [TweakError] {
+        currentSnapshot()?.providerErrors ?? []
+    }
+
+    // MARK: - JustTweak's API
+
+    /// The tweak from the highest-priority provider that has a usable value for it.
+    ///
+    /// - Throws: ``TweakError/notFound(feature:variable:)`` when no provider has it, or
+    ///   ``TweakError/decryptionClosureNotProvided(feature:variable:)`` /
+    ///   ``TweakError/decryptionFailed(feature:variable:reason:)`` when the only values are
+    ///   encrypted and cannot be decrypted.
+    public func tweakWith(feature: String, variable: String) throws(TweakError) -> Tweak {
+        let id = TweakID(feature: feature, variable: variable)
+        let resolved = resolvedTweak(id)
+        if let tweak = resolved.tweak { return tweak }
+        throw resolved.issues.first ?? .notFound(feature: feature, variable: variable)
+    }
+
+    /// Whether `feature` is on: the value of its `enabled` variable from the highest-priority
+    /// provider that has one, read with ``TweakValue/boolValue``; `false` when none has it.
+    ///
+    /// In a tweaks file that is `"<feature>": {"enabled": {"Value": true, …}}`; in a toggle list an
+    /// entry `{"feature": "<feature>", "enabled": true}`; in a mutable provider
+    /// `set(true, feature: "<feature>", variable: "enabled")`.
+    public func isFeatureEnabled(_ feature: String) -> Bool {
+        resolvedTweak(TweakID(feature: feature, variable: Tweak.enabledVariable)).tweak?.value.boolValue ?? false
+    }
+
+    /// Stores `value` in the highest-priority mutable provider.
+    ///
+    /// ```swift
+    /// try manager.set(42, feature: "general", variable: "answer_to_the_universe")
+    /// let alpha: Double = 0.5
+    /// try manager.set(alpha, feature: "ui_customization", variable: "red_view_alpha_component")
+    /// ```
+    /// - Throws: ``TweakError/notSupported(_:)`` when the stack has no mutable provider, or what the provider throws.
+    public func set<Value: TweakValueConvertible>(_ value: Value, feature: String, variable: String) throws {
+        try mutableProvider().set(value.tweakValue, feature: feature, variable: variable)
+    }
+
+    /// Removes the override of the highest-priority mutable provider; lower providers answer again.
+    public func deleteValue(feature: String, variable: String) throws {
+        try mutableProvider().deleteValue(feature: feature, variable: variable)
+    }
+
+    /// Removes every override of the highest-priority mutable provider.
+    public func deleteAllOverrides() throws {
+        try mutableProvider().deleteAll()
+    }
+
+    /// The highest-priority mutable provider: where ``set(_:feature:variable:)`` writes.
+    public var mutableTweakProvider: (any MutableTweakProvider)? {
+        for provider in tweakProviders {
+            if let mutable = provider as? any MutableTweakProvider { return mutable }
+        }
+        return nil
+    }
+
+    private func mutableProvider() throws(TweakError) -> any MutableTweakProvider {
+        guard let provider = mutableTweakProvider else {
+            throw TweakError.notSupported("the stack has no mutable provider to write to")
+        }
+        return provider
+    }
+
+    // MARK: - Enumeration
+
+    /// Every tweak with a usable value, sorted by feature then variable: the winning value, its
+    /// source and all metadata (JustTweak's `displayableTweaks`).
+    public var displayableTweaks: [Tweak] {
+        allResolvedTweaks().compactMap(\.tweak)
+    }
+
+    /// Everything the stack knows, one entry per tweak, sorted by feature then variable.
+    public func allResolvedTweaks() -> [ResolvedTweak] {
+        if let snapshot = currentSnapshot() {
+            return snapshot.entries.values.sorted { $0.id < $1.id }
+        }
+        let decrypt = state.withLock { $0.decryptionClosure }
+        let fresh = TweakSnapshot.build(providers: tweakProviders, decrypt: decrypt, generation: 0, logger: logger)
+        return fresh.entries.values.sorted { $0.id < $1.id }
+    }
+
+    /// What the stack says about one tweak.
+    public func resolvedTweak(feature: String, variable: String) -> ResolvedTweak {
+        resolvedTweak(TweakID(feature: feature, variable: variable))
+    }
+
+    // MARK: - Resolution
+
+    @inline(__always)
+    func resolvedTweak(_ id: TweakID) -> ResolvedTweak {
+        if let value = ScopedTweakOverrides.value(for: id) {
+            return scopedResolution(id, value: value)
+        }
+        if let snapshot = currentSnapshot() {
+            return snapshot.entries[id] ?? ResolvedTweak(id: id)
+        }
+        return walkProviders(for: id)
+    }
+
+    private func scopedResolution(_ id: TweakID, value: TweakValue) -> ResolvedTweak {
+        var resolved = currentSnapshot()?.entries[id] ?? walkProviders(for: id)
+        var tweak = resolved.tweak ?? Tweak(feature: id.feature, variable: id.variable, value: value)
+        tweak.value = value
+        tweak.source = ScopedTweakOverrides.sourceName
+        tweak.isEncrypted = false
+        resolved.tweak = tweak
+        resolved.sources.insert(ScopedTweakOverrides.sourceName, at: 0)
+        return resolved
+    }
+
+    /// Asks each provider directly (used when ``useCache`` is off).
+    private func walkProviders(for id: TweakID) -> ResolvedTweak {
+        let decrypt = state.withLock { $0.decryptionClosure }
+        var builder = ResolvedTweakBuilder(id: id)
+        for provider in tweakProviders {
+            do {
+                let tweak = try provider.tweakWith(feature: id.feature, variable: id.variable)
+                builder.add(tweak, from: provider.name, decrypt: decrypt)
+            } catch TweakError.notFound {
+                continue
+            } catch {
+                logger.log(.error, "provider \(provider.name) failed to look up \(id): \(error)")
+            }
+        }
+        return builder.resolved
+    }
+
+    /// The current snapshot, building it if a change dropped it; `nil` when caching is off.
+    func currentSnapshot() -> TweakSnapshot? {
+        let (snapshot, generation, useCache, decrypt) = state.withLock {
+            ($0.snapshot, $0.generation, $0.useCache, $0.decryptionClosure)
+        }
+        if let snapshot { return snapshot }
+        guard useCache else { return nil }
+        let built = TweakSnapshot.build(providers: tweakProviders, decrypt: decrypt, generation: generation, logger: logger)
+        state.withLock { state in
+            // Install only if no change happened while building; otherwise the next reader rebuilds.
+            if state.generation == generation, state.snapshot == nil {
+                state.snapshot = built
+            }
+        }
+        return built
+    }
+
+    func invalidate() {
+        state.withLock {
+            $0.snapshot = nil
+            $0.generation &+= 1
+        }
+    }
+
+    private func providerDidChange(_ change: TweakChange, provider: String) {
+        logger.log(.trace, "provider \(provider) changed: \(change)")
+        invalidate()
+        publishIfObserved()
+    }
+}

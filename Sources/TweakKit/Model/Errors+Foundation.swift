@@ -1,0 +1,13 @@
+import Foundation
+
+extension TweakError: LocalizedError {
+    public var errorDescription: String? { description }
+}
+
+extension TweakFileError: LocalizedError {
+    public var errorDescription: String? { description }
+}
+
+extension JSONSyntaxError: LocalizedError {
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,42 @@
+/// A statically typed tweak, declared once and read anywhere with a default that never fails.
+///
+/// In the spirit of a `Feature` extension per module:
+///
+/// ```swift
+/// extension TweakKey where Value == Bool {
+///     static let addCategory = TweakKey.feature("addCategory")
+///     static let redView = TweakKey("ui_customization", "display_red_view", default: false)
+/// }
+/// extension TweakKey where Value == Double {
+///     static let redViewAlpha = TweakKey("ui_customization", "red_view_alpha_component", default: 1.0)
+/// }
+///
+/// if manager.value(for: .redView) { … }
+/// let alpha = manager[.redViewAlpha]
+/// ```
+public struct TweakKey<Value: TweakValueConvertible>: Sendable {
+    public let feature: String
+    public let variable: String
+    /// The value used when no provider has the tweak, or its value cannot be used.
+    public let defaultValue: Value
+
+    public init(feature: String, variable: String, default defaultValue: Value) {
+        self.feature = feature
+        self.variable = variable
+        self.defaultValue = defaultValue
+    }
+
+    public init(_ feature: String, _ variable: String, default defaultValue: Value) {
+        self.init(feature: feature, variable: variable, default: defaultValue)
+    }
+
+    /// The key's address.
+    public var id: TweakID { TweakID(feature: feature, variable: variable) }
+}
+
+extension TweakKey where Value == Bool {
+    /// The key ``TweakManager/isFeatureEnabled(_:)`` reads for `feature`: its `enabled` variable.
+    public static func feature(_ feature: String, default defaultValue: Bool = false) -> TweakKey<Bool> {
+        TweakKey(feature: feature, variable: Tweak.enabledVariable, default: defaultValue)
+    }
+}

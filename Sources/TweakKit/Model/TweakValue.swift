@@ -1,0 +1,94 @@
+/// The value of a tweak: one of the five scalar types JustTweak knows, or a structured JSON value.
+///
+/// Values are lossless: an `Int` stays an `Int`, `1.0` read from JSON stays a `Double`,
+/// `"1"` stays a `String`. Two values are equal only when both their type and content are.
+///
+/// ```swift
+/// let value: TweakValue = 42          // .int(42)
+/// value.intValue                       // 42
+/// value.doubleValue                    // 42.0
+/// TweakValue.double(1.0) == .int(1)    // false: different types
+/// ```
+public enum TweakValue: Sendable, Hashable {
+    case bool(Bool)
+    case int(Int)
+    case float(Float)
+    case double(Double)
+    case string(String)
+    /// A JSON array, as remote sources and flagd variants carry.
+    case array([TweakValue])
+    /// A JSON object, as remote sources and flagd variants carry.
+    case object([String: TweakValue])
+
+    /// The type of a ``TweakValue``, without its content.
+    public enum Kind: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+        case bool = "Bool"
+        case int = "Int"
+        case float = "Float"
+        case double = "Double"
+        case string = "String"
+        case array = "Array"
+        case object = "Object"
+
+        public var description: String { rawValue }
+
+        /// Parses a type name case-insensitively: `bool`, `int`, `float`, `double`, `string`, `array`, `object`.
+        public init?(name: String) {
+            guard let kind = Kind.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() }) else {
+                return nil
+            }
+            self = kind
+        }
+
+        /// Whether the kind is one of the five scalar types a tweaks file may hold.
+        public var isScalar: Bool { self != .array && self != .object }
+    }
+
+    /// The type of this value.
+    public var kind: Kind {
+        switch self {
+        case .bool: .bool
+        case .int: .int
+        case .float: .float
+        case .double: .double
+        case .string: .string
+        case .array: .array
+        case .object: .object
+        }
+    }
+
+    /// Whether the value is a number (Int, Float or Double).
+    public var isNumber: Bool {
+        switch self {
+        case .int, .float, .double: true
+        default: false
+        }
+    }
+}
+
+extension TweakValue: CustomStringConvertible {
+    /// The value as text: `true`, `42`, `1.5`, the string itself, or JSON for structured values.
+    public var description: String {
+        switch self {
+        case .bool(let value): return value.description
+        case .int(let value): return value.description
+        case .float(let value): return value.description
+        case .double(let value): return value.description
+        case .string(let value): return value
+        case .array, .object: return (try? JSONWriter.string(self)) ?? "<invalid JSON>"
+        }
+    }
+}
+
+extension TweakValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(integerLiteral value: Int) { self = .int(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(arrayLiteral elements: TweakValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, TweakValue)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+}

@@ -1,0 +1,114 @@
+/// A Swift type that can be stored in and read from a tweak.
+///
+/// `Bool`, `Int`, `Float`, `Double`, `String` and ``TweakValue`` conform. Reading is strict
+/// about kinds but accepts lossless number conversions:
+/// - `Bool` reads only Bool values, `String` only String values;
+/// - `Int` reads Ints, and Doubles/Floats with no fraction that fit in an `Int`;
+/// - `Double` and `Float` read any number (a JSON `1` in a Double tweak is fine).
+///
+/// A `RawRepresentable` type whose raw value conforms gets the conformance for free:
+///
+/// ```swift
+/// enum Theme: String, TweakValueConvertible { case light, dark }
+/// let theme = manager.value(for: TweakKey<Theme>("ui", "theme", default: .light))
+/// ```
+public protocol TweakValueConvertible: Sendable {
+    /// Reads a value of this type, or `nil` when `tweakValue` holds another type.
+    init?(tweakValue: TweakValue)
+    /// The value to store.
+    var tweakValue: TweakValue { get }
+}
+
+/// A tweak type with a natural empty value (`false`, `0`, `0.0`, `""`), used by
+/// ``TweakProperty`` when neither the stack nor the declaration supplies one.
+public protocol TweakEmptyRepresentable: TweakValueConvertible {
+    static var emptyTweakValue: Self { get }
+}
+
+extension Bool: TweakValueConvertible, TweakEmptyRepresentable {
+    public init?(tweakValue: TweakValue) {
+        guard case .bool(let value) = tweakValue else { return nil }
+        self = value
+    }
+    public var tweakValue: TweakValue { .bool(self) }
+    public static var emptyTweakValue: Bool { false }
+}
+
+extension Int: TweakValueConvertible, TweakEmptyRepresentable {
+    public init?(tweakValue: TweakValue) {
+        switch tweakValue {
+        case .int(let value): self = value
+        case .double(let value):
+            guard let exact = Int(exactly: value) else { return nil }
+            self = exact
+        case .float(let value):
+            guard let exact = Int(exactly: value) else { return nil }
+            self = exact
+        default: return nil
+        }
+    }
+    public var tweakValue: TweakValue { .int(self) }
+    public static var emptyTweakValue: Int { 0 }
+}
+
+extension Double: TweakValueConvertible, TweakEmptyRepresentable {
+    public init?(tweakValue: TweakValue) {
+        switch tweakValue {
+        case .double(let value): self = value
+        case .int(let value): self = Double(value)
+        case .float(let value): self = Double(value)
+        default: return nil
+        }
+    }
+    public var tweakValue: TweakValue { .double(self) }
+    public static var emptyTweakValue: Double { 0 }
+}
+
+extension Float: TweakValueConvertible, TweakEmptyRepresentable {
+    public init?(tweakValue: TweakValue) {
+        switch tweakValue {
+        case .float(let value): self = value
+        case .double(let value): self = Float(value)
+        case .int(let value): self = Float(value)
+        default: return nil
+        }
+    }
+    public var tweakValue: TweakValue { .float(self) }
+    public static var emptyTweakValue: Float { 0 }
+}
+
+extension String: TweakValueConvertible, TweakEmptyRepresentable {
+    public init?(tweakValue: TweakValue) {
+        guard case .string(let value) = tweakValue else { return nil }
+        self = value
+    }
+    public var tweakValue: TweakValue { .string(self) }
+    public static var emptyTweakValue: String { "" }
+}
+
+extension TweakValue: TweakValueConvertible {
+    public init?(tweakValue: TweakValue) { self = tweakValue }
+    public var tweakValue: TweakValue { self }
+}
+
+extension TweakValueConvertible where Self: RawRepresentable, RawValue: TweakValueConvertible {
+    public init?(tweakValue: TweakValue) {
+        guard let raw = RawValue(tweakValue: tweakValue) else { return nil }
+        self.init(rawValue: raw)
+    }
+    public var tweakValue: TweakValue { rawValue.tweakValue }
+}
+
+extension TweakValueConvertible {
+    /// The kind of ``TweakValue`` this type is stored as, when it has a single one.
+    public static var tweakValueKind: TweakValue.Kind? {
+        switch Self.self {
+        case is Bool.Type: .bool
+        case is Int.Type: .int
+        case is Float.Type: .float
+        case is Double.Type: .double
+        case is String.Type: .string
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,36 @@
+/// A problem in a tweaks file, saying where and what.
+///
+/// Its description reads like a compiler diagnostic:
+/// `Tweaks.json:12:18: ui_customization.label_text: "Value" is missing`.
+public struct TweakFileError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file's path (or the name given for in-memory data).
+    public var file: String
+    /// Where in the file, when the problem has a place.
+    public var location: SourceLocation?
+    /// The feature the problem is in, if any.
+    public var feature: String?
+    /// The variable the problem is in, if any.
+    public var variable: String?
+    /// What is wrong.
+    public var message: String
+
+    public init(file: String, location: SourceLocation? = nil, feature: String? = nil, variable: String? = nil, message: String) {
+        self.file = file
+        self.location = location
+        self.feature = feature
+        self.variable = variable
+        self.message = message
+    }
+
+    public var description: String {
+        var text = file
+        if let location { text += ":\(location)" }
+        text += ": "
+        switch (feature, variable) {
+        case let (feature?, variable?): text += "\(feature).\(variable): "
+        case let (feature?, nil): text += "\(feature): "
+        default: break
+        }
+        return text + message
+    }
+}

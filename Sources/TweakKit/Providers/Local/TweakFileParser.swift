@@ -1,0 +1,152 @@
+import Foundation
+
+/// Reads the two tweaks file formats TweakKit understands.
+///
+/// **JustTweak format**: feature → variable → fields.
+/// ```json
+/// { "ui_customization": {
+///     "label_text": { "Title": "Label Text", "Description": "the main label", "Group": "UI",
+///                     "Value": "Test value", "GeneratedPropertyName": "labelText" },
+///     "secret": { "Value": "24 ton yletinifeD", "Encrypted": true } } }
+/// ```
+/// `Value` is required and must be a Bool, number or String; `Title`, `Description`, `Group`
+/// and `GeneratedPropertyName` are optional strings, `Encrypted` an optional Bool.
+///
+/// **Toggle list** (a `featureToggles` array at the top level):
+/// ```json
+/// { "featureToggles": [ { "feature": "addItem", "enabled": true } ] }
+/// ```
+/// Each entry becomes the tweak `<feature>.enabled`, which ``TweakManager/isFeatureEnabled(_:)`` reads.
+public enum TweakFileParser {
+    /// The result of reading a file: the tweaks that are valid, in file order, and every problem found.
+    public struct Result: Sendable {
+        public var tweaks: [Tweak]
+        public var problems: [TweakFileError]
+    }
+
+    /// Reads and checks the file at `url`. Never throws: a missing file or a syntax error is a problem.
+    public static func parse(contentsOf url: URL, source: String? = nil) -> Result {
+        let path = url.path
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            let message = FileManager.default.fileExists(atPath: path)
+                ? "cannot read the file: \(error.localizedDescription)"
+                : "file not found"
+            return Result(tweaks: [], problems: [TweakFileError(file: path, message: message)])
+        }
+        return parse(data: data, file: path, source: source ?? url.lastPathComponent)
+    }
+
+    /// Reads and checks tweaks from `data`; `file` names it in errors, `source` in ``Tweak/source``.
+    public static func parse(data: Data, file: String, source: String) -> Result {
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(Array(data))
+        } catch {
+            return Result(tweaks: [], problems: [TweakFileError(file: file, location: error.location, message: "syntax error: \(error.message)")])
+        }
+        var reader = Reader(file: file, source: source)
+        reader.read(root)
+        return Result(tweaks: reader.tweaks, problems: reader.problems)
+    }
+
+    private struct Reader {
+        let file: String
+        let source: String
+        var tweaks: [Tweak] = []
+        var problems: [TweakFileError] = []
+
+        mutating func problem(_ message: String, at location: SourceLocation?, feature: String? = nil, variable: String? = nil) {
+            problems.append(TweakFileError(file: file, location: location, feature: feature, variable: variable, message: message))
+        }
+
+        mutating func read(_ root: JSONNode) {
+            guard let features = root.members else {
+                problem("the top level must be an object of features, found \(root.kindDescription)", at: root.location)
+                return
+            }
+            if let toggles = root["featureToggles"], case .array(let entries) = toggles.kind {
+                readToggleList(entries)
+                return
+            }
+            for feature in features {
+                guard let variables = feature.value.members else {
+                    problem("a feature must be an object of variables, found \(feature.value.kindDescription)",
+                            at: feature.value.location, feature: feature.key)
+                    continue
+                }
+                for variable in variables {
+                    readVariable(variable, feature: feature.key)
+                }
+            }
+        }
+
+        mutating func readVariable(_ member: JSONMember, feature: String) {
+            let variable = member.key
+            guard member.value.members != nil else {
+                problem("a variable must be an object with a \"Value\", found \(member.value.kindDescription)",
+                        at: member.value.location, feature: feature, variable: variable)
+                return
+            }
+            let fields = member.value
+            guard let valueNode = fields["Value"] else {
+                problem("\"Value\" is missing", at: member.keyLocation, feature: feature, variable: variable)
+                return
+            }
+            guard let value = valueNode.tweakValue, value.kind.isScalar else {
+                problem("\"Value\" must be a Bool, number or String, found \(valueNode.kindDescription)",
+                        at: valueNode.location, feature: feature, variable: variable)
+                return
+            }
+            var ok = true
+            func string(_ key: String) -> String? {
+                guard let node = fields[key] else { return nil }
+                if case .string(let text) = node.kind { return text }
+                problem("\"\(key)\" must be a String, found \(node.kindDescription)", at: node.location, feature: feature, variable: variable)
+                ok = false
+                return nil
+            }
+            let title = string("Title")
+            let description = string("Description")
+            let group = string("Group")
+            let propertyName = string("GeneratedPropertyName")
+            var encrypted = false
+            if let node = fields["Encrypted"] {
+                if case .bool(let flag) = node.kind {
+                    encrypted = flag
+                } else {
+                    problem("\"Encrypted\" must be a Bool, found \(node.kindDescription)", at: node.location, feature: feature, variable: variable)
+                    ok = false
+                }
+            }
+            guard ok else { return }
+            tweaks.append(Tweak(feature: feature, variable: variable, value: value, title: title, description: description,
+                                group: group, source: source, isEncrypted: encrypted, generatedPropertyName: propertyName))
+        }
+
+        mutating func readToggleList(_ entries: [JSONNode]) {
+            var seen = Set<String>()
+            for entry in entries {
+                guard entry.members != nil else {
+                    problem("a feature toggle must be an object with \"feature\" and \"enabled\", found \(entry.kindDescription)", at: entry.location)
+                    continue
+                }
+                guard let featureNode = entry["feature"], case .string(let feature) = featureNode.kind, !feature.isEmpty else {
+                    problem("a feature toggle needs a non-empty String \"feature\"", at: entry.location)
+                    continue
+                }
+                guard let enabledNode = entry["enabled"], case .bool(let enabled) = enabledNode.kind else {
+                    problem("\"enabled\" must be a Bool", at: entry["enabled"]?.location ?? entry.location, feature: feature)
+                    continue
+                }
+                guard seen.insert(feature).inserted else {
+                    problem("feature \"\(feature)\" is listed twice", at: featureNode.location, feature: feature)
+                    continue
+                }
+                tweaks.append(Tweak(feature: feature, variable: Tweak.enabledVariable, value: .bool(enabled), source: source))
+            }
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// The on-disk format of ``PersistentTweakProvider``: feature → variable → value.
+///
+/// ```json
+/// {
+///   "ui_customization": {
+///     "display_red_view": true,
+///     "label_text": "Hello"
+///   }
+/// }
+/// ```
+enum OverridesFile {
+    static func decode(_ data: Data, file: String) throws(TweakFileError) -> [TweakID: TweakValue] {
+        if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(Array(data))
+        } catch {
+            throw TweakFileError(file: file, location: error.location, message: "syntax error: \(error.message)")
+        }
+        guard let features = root.members else {
+            throw TweakFileError(file: file, location: root.location, message: "the top level must be an object of features, found \(root.kindDescription)")
+        }
+        var values: [TweakID: TweakValue] = [:]
+        for feature in features {
+            guard let variables = feature.value.members else {
+                throw TweakFileError(file: file, location: feature.value.location, feature: feature.key,
+                                     message: "a feature must be an object of variable values, found \(feature.value.kindDescription)")
+            }
+            for variable in variables {
+                guard let value = variable.value.tweakValue else {
+                    throw TweakFileError(file: file, location: variable.value.location, feature: feature.key, variable: variable.key,
+                                         message: "null is not a tweak value")
+                }
+                values[TweakID(feature: feature.key, variable: variable.key)] = value
+            }
+        }
+        return values
+    }
+
+    static func encode(_ values: [TweakID: TweakValue]) throws -> Data {
+        var grouped: [String: TweakValue] = [:]
+        for (id, value) in values {
+            var variables: [String: TweakValue] = [:]
+            if case .object(let existing) = grouped[id.feature] { variables = existing }
+            variables[id.variable] = value
+            grouped[id.feature] = .object(variables)
+        }
+        return Data((try JSONWriter.string(.object(grouped), indent: 2) + "\n").utf8)
+    }
+}
+
+/// Identifies one version of a file: replacing it (rename) changes the inode, editing it the size or date.
+struct FileStamp: Equatable {
+    var inode: UInt64
+    var size: UInt64
+    var modified: Date
+
+    init?(path: String) {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
+        inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
+        size = (attributes[.size] as? NSNumber)?.uint64Value ?? 0
+        modified = attributes[.modificationDate] as? Date ?? .distantPast
+    }
+}
+
+enum AtomicFileWriter {
+    /// Writes `data` to a temporary file beside `url`, flushes it to disk, then renames it over `url`,
+    /// so readers see either the old file or the new one, never a part.
+    static func write(_ data: Data, to url: URL) throws {
+        let directory = url.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary.path])
+        }
+        do {
+            let handle = try FileHandle(forWritingTo: temporary)
+            defer { try? handle.close() }
+            try handle.write(contentsOf: data)
+            try handle.synchronize()
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+        guard rename(temporary.path, url.path) == 0 else {
+            let code = errno
+            try? FileManager.default.removeItem(at: temporary)
+            throw CocoaError(.fileWriteUnknown, userInfo: [
+                NSFilePathErrorKey: url.path,
+                NSLocalizedDescriptionKey: "cannot replace \(url.path): \(String(cString: strerror(code)))",
+            ])
+        }
+    }
+}

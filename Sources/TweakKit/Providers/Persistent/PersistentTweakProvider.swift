@@ -1,0 +1,182 @@
+import Foundation
+import Synchronization
+
+/// A mutable provider that keeps overrides in a JSON file: the store the `tweak` tool and the
+/// editor write to.
+///
+/// - Writes are atomic: the new content goes to a temporary file that is flushed and renamed
+///   over the old one, so a crash never leaves a half-written file.
+/// - Changes made by another process (the `tweak` tool, another app instance) are picked up
+///   within `pollInterval`, or at once with ``reloadIfChanged()``. Before each write the file is
+///   re-read if it changed, so another process's overrides are not lost.
+/// - A file that is not valid JSON is never overwritten: writes throw until it is fixed, and the
+///   provider keeps serving the last good content. ``lastError`` says what is wrong.
+///
+/// ```swift
+/// let overrides = try PersistentTweakProvider(fileURL: URL(filePath: "overrides.json"))
+/// let manager = TweakManager(tweakProviders: [overrides, defaults])
+/// try manager.set(true, feature: "ui_customization", variable: "display_red_view")
+/// ```
+///
+/// The format is feature → variable → value: `{"ui_customization": {"display_red_view": true}}`.
+public final class PersistentTweakProvider: MutableTweakProvider {
+    public let name: String
+    public let fileURL: URL
+
+    private struct State {
+        var values: [TweakID: TweakValue] = [:]
+        var stamp: FileStamp?
+        var lastError: TweakFileError?
+    }
+
+    private let state = Mutex(State())
+    /// Serialises read-modify-write cycles within this process.
+    private let writeLock = Mutex(())
+    private let notifier = TweakChangeNotifier()
+    private let pollTask: Mutex<Task<Void, Never>?> = Mutex(nil)
+
+    /// Opens (or prepares to create) the overrides file at `fileURL`.
+    ///
+    /// - Parameters:
+    ///   - name: the source name; defaults to the file's name.
+    ///   - pollInterval: how often to look for changes made by other processes; `nil` to never poll.
+    /// - Throws: ``TweakFileError`` when the file exists but cannot be read or is not valid.
+    public init(fileURL: URL, name: String? = nil, pollInterval: Duration? = .seconds(1)) throws(TweakFileError) {
+        self.fileURL = fileURL
+        self.name = name ?? fileURL.lastPathComponent
+        let loaded = try Self.load(fileURL)
+        state.withLock {
+            $0.values = loaded.values
+            $0.stamp = loaded.stamp
+        }
+        if let pollInterval {
+            startPolling(every: pollInterval)
+        }
+    }
+
+    deinit {
+        pollTask.withLock { $0?.cancel() }
+    }
+
+    /// The problem with the file on disk, when the last attempt to read it failed.
+    public var lastError: TweakFileError? { state.withLock { $0.lastError } }
+
+    public func allTweaks() -> [Tweak] {
+        state.withLock { state in
+            state.values.map { Tweak(feature: $0.key.feature, variable: $0.key.variable, value: $0.value, source: name) }
+        }
+    }
+
+    public func tweakWith(feature: String, variable: String) throws -> Tweak {
+        guard let value = state.withLock({ $0.values[TweakID(feature: feature, variable: variable)] }) else {
+            throw TweakError.notFound(feature: feature, variable: variable)
+        }
+        return Tweak(feature: feature, variable: variable, value: value, source: name)
+    }
+
+    public func set(_ value: TweakValue, feature: String, variable: String) throws {
+        let id = TweakID(feature: feature, variable: variable)
+        try modify(change: .set(Tweak(feature: feature, variable: variable, value: value, source: name))) { values in
+            values[id] = value
+        }
+    }
+
+    public func deleteValue(feature: String, variable: String) throws {
+        let id = TweakID(feature: feature, variable: variable)
+        try modify(change: .deleted(id)) { values in
+            values.removeValue(forKey: id)
+        }
+    }
+
+    public func deleteAll() throws {
+        try modify(change: .reloaded) { values in
+            values.removeAll()
+        }
+    }
+
+    public func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
+        notifier.observe(handler)
+    }
+
+    /// Re-reads the file if another process changed it, and reports the change to observers.
+    ///
+    /// - Throws: ``TweakFileError`` when the file is now invalid; the last good content stays in use.
+    public func reloadIfChanged() throws(TweakFileError) {
+        let changed = try writeLock.withLock { _ throws(TweakFileError) in try refreshFromDisk() }
+        if changed {
+            notifier.post(.reloaded, from: self)
+        }
+    }
+
+    // MARK: - Internals
+
+    private static func load(_ url: URL) throws(TweakFileError) -> (values: [TweakID: TweakValue], stamp: FileStamp?) {
+        let path = url.path
+        guard FileManager.default.fileExists(atPath: path) else { return ([:], nil) }
+        let stamp = FileStamp(path: path)
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw TweakFileError(file: path, message: "cannot read the file: \(error.localizedDescription)")
+        }
+        return (try OverridesFile.decode(data, file: path), stamp)
+    }
+
+    /// Reloads when the file's stamp differs from the one last seen. Returns whether the values changed.
+    /// Call with `writeLock` held.
+    private func refreshFromDisk() throws(TweakFileError) -> Bool {
+        let current = FileStamp(path: fileURL.path)
+        let known = state.withLock { $0.stamp }
+        guard current != known else { return false }
+        do {
+            let loaded = try Self.load(fileURL)
+            return state.withLock { state in
+                let changed = state.values != loaded.values
+                state.values = loaded.values
+                state.stamp = loaded.stamp
+                state.lastError = nil
+                return changed
+            }
+        } catch {
+            state.withLock { $0.lastError = error }
+            throw error
+        }
+    }
+
+    private func modify(change: TweakChange, _ body: (inout [TweakID: TweakValue]) -> Void) throws {
+        try writeLock.withLock { _ in
+            // Take in what other processes wrote first; refuse to write over a broken file.
+            _ = try refreshFromDisk()
+            var values = state.withLock { $0.values }
+            body(&values)
+            let data: Data
+            do {
+                data = try OverridesFile.encode(values)
+            } catch {
+                if case .set(let tweak) = change {
+                    throw TweakError.invalidValue(feature: tweak.feature, variable: tweak.variable, reason: "\(error)")
+                }
+                throw error
+            }
+            try AtomicFileWriter.write(data, to: fileURL)
+            let stamp = FileStamp(path: fileURL.path)
+            state.withLock {
+                $0.values = values
+                $0.stamp = stamp
+            }
+        }
+        notifier.post(change, from: self)
+    }
+
+    private func startPolling(every interval: Duration) {
+        let task = Task.detached(priority: .utility) { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard let self else { return }
+                try? self.reloadIfChanged()
+            }
+        }
+        pollTask.withLock { $0 = task }
+    }
+}

@@ -1,0 +1,86 @@
+/// A source of tweaks.
+///
+/// To add your own source, implement a name, the tweaks it holds, and change observation:
+///
+/// ```swift
+/// final class BuildSettingsProvider: TweakProvider {
+///     let name = "build-settings"
+///     func allTweaks() -> [Tweak] {
+///         [Tweak(feature: "api", variable: "host", value: "staging.example.com", source: name)]
+///     }
+///     // Its tweaks never change.
+///     func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
+///         TweakObservation()
+///     }
+/// }
+/// ```
+///
+/// A provider whose tweaks change must call the handlers passed to ``observeChanges(_:)``
+/// after every change; ``TweakChangeNotifier`` does the bookkeeping. The ``TweakManager``
+/// caches a merged snapshot of its providers and relies on these calls to stay current.
+public protocol TweakProvider: AnyObject, Sendable {
+    /// The name shown as a tweak's ``Tweak/source``.
+    var name: String { get }
+
+    /// Every tweak the provider holds now, with its metadata.
+    ///
+    /// Throw only for real failures (an unreadable store), never for "no tweaks".
+    func allTweaks() throws -> [Tweak]
+
+    /// One tweak, or ``TweakError/notFound(feature:variable:)``.
+    ///
+    /// The default implementation searches ``allTweaks()``; override it when a direct lookup is cheaper.
+    func tweakWith(feature: String, variable: String) throws -> Tweak
+
+    /// Registers `handler` to be called, outside any lock, after each change to the provider's tweaks.
+    /// The registration lasts as long as the returned ``TweakObservation`` is alive.
+    func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation
+}
+
+extension TweakProvider {
+    public func tweakWith(feature: String, variable: String) throws -> Tweak {
+        guard let tweak = try allTweaks().first(where: { $0.feature == feature && $0.variable == variable }) else {
+            throw TweakError.notFound(feature: feature, variable: variable)
+        }
+        return tweak
+    }
+
+    /// What this provider alone says of `feature`: the Bool value of its `enabled` variable,
+    /// or `nil` when the provider has no Bool `enabled` variable for it.
+    public func isFeatureEnabled(_ feature: String) -> Bool? {
+        guard let tweak = try? tweakWith(feature: feature, variable: Tweak.enabledVariable),
+              case .bool(let enabled) = tweak.value
+        else { return nil }
+        return enabled
+    }
+}
+
+/// A provider the manager can write overrides to.
+///
+/// ``TweakManager/set(_:feature:variable:)`` and ``TweakManager/deleteValue(feature:variable:)``
+/// go to the first mutable provider in the stack.
+public protocol MutableTweakProvider: TweakProvider {
+    /// Stores `value` for the tweak, replacing any value the provider had.
+    func set(_ value: TweakValue, feature: String, variable: String) throws
+    /// Removes the provider's value for the tweak; removing a value that is not there is not an error.
+    func deleteValue(feature: String, variable: String) throws
+    /// Removes every value the provider holds.
+    func deleteAll() throws
+}
+
+extension MutableTweakProvider {
+    /// Stores a Bool, Int, Float, Double or String (or any ``TweakValueConvertible``).
+    ///
+    /// ```swift
+    /// try overrides.set(true, feature: "ui_customization", variable: "display_red_view")
+    /// ```
+    public func set<Value: TweakValueConvertible>(_ value: Value, feature: String, variable: String) throws {
+        try set(value.tweakValue, feature: feature, variable: variable)
+    }
+
+    public func deleteAll() throws {
+        for tweak in try allTweaks() {
+            try deleteValue(feature: tweak.feature, variable: tweak.variable)
+        }
+    }
+}

@@ -1,0 +1,56 @@
+public import TweakKit
+
+/// A provider for tests, written as a dictionary literal of `"feature.variable": value`.
+///
+/// ```swift
+/// let manager = TweakManager(tweakProviders: [
+///     TweakFixtureProvider(["ui_customization.display_red_view": true, "general.answer": 42])
+/// ])
+/// ```
+/// It is mutable (an ``EphemeralTweakProvider`` underneath), so code under test can write to it.
+public final class TweakFixtureProvider: MutableTweakProvider, ExpressibleByDictionaryLiteral {
+    private let storage: EphemeralTweakProvider
+
+    public var name: String { storage.name }
+
+    /// Creates a fixture from `"feature.variable"` keys. A key without a dot is a feature toggle:
+    /// `"addItem": true` sets `addItem.enabled`.
+    public init(_ values: [String: TweakValue], name: String = "fixture") {
+        let tweaks = values.map { key, value in
+            let id = TweakID(parsing: key) ?? TweakID(feature: key, variable: Tweak.enabledVariable)
+            return Tweak(feature: id.feature, variable: id.variable, value: value)
+        }
+        storage = EphemeralTweakProvider(name: name, tweaks: tweaks)
+    }
+
+    /// Creates a fixture from full tweaks, metadata included.
+    public init(tweaks: [Tweak], name: String = "fixture") {
+        storage = EphemeralTweakProvider(name: name, tweaks: tweaks)
+    }
+
+    public convenience init(dictionaryLiteral elements: (String, TweakValue)...) {
+        self.init(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+
+    public func allTweaks() -> [Tweak] { storage.allTweaks() }
+
+    public func tweakWith(feature: String, variable: String) throws -> Tweak {
+        try storage.tweakWith(feature: feature, variable: variable)
+    }
+
+    public func set(_ value: TweakValue, feature: String, variable: String) {
+        storage.set(value, feature: feature, variable: variable)
+    }
+
+    public func deleteValue(feature: String, variable: String) {
+        storage.deleteValue(feature: feature, variable: variable)
+    }
+
+    public func deleteAll() {
+        storage.deleteAll()
+    }
+
+    public func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
+        storage.observeChanges(handler)
+    }
+}
