@@ -1,8 +1,10 @@
 /// `TweakValue` encodes as the plain JSON value (`true`, `42`, `1.5`, `"text"`, arrays, objects).
 ///
-/// Decoding tries, in order: Bool, Int, Double, String, array, object. A number with a
-/// fraction or exponent (`1.0`) decodes as a Double where the decoder tells the two apart.
-/// `Float` values encode as numbers and so decode as Doubles.
+/// Decoding tries, in order: Bool, Int, Double, String, array, object. Foundation's
+/// `JSONEncoder` writes a whole Double such as `2.0` as `2`, and its `JSONDecoder` reads any
+/// whole number as an Int, so through them `.double(2.0)` comes back as `.int(2)`; `Float`
+/// values come back as Doubles. For lossless JSON text use ``TweakValue/init(jsonText:)`` and
+/// ``TweakValue/jsonText(prettyPrinted:)``, which keep every type.
 extension TweakValue: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()

@@ -53,6 +53,11 @@ public final class EphemeralTweakProvider: MutableTweakProvider {
         notifier.post(.set(tweak), from: self)
     }
 
+    /// Stores a Bool, Int, Float, Double or String; never fails.
+    public func set<Value: TweakValueConvertible>(_ value: Value, feature: String, variable: String) {
+        set(value.tweakValue, feature: feature, variable: variable)
+    }
+
     public func deleteValue(feature: String, variable: String) {
         let id = TweakID(feature: feature, variable: variable)
         let removed = storage.withLock { $0.removeValue(forKey: id) }

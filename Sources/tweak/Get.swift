@@ -1,0 +1,26 @@
+import ArgumentParser
+import TweakKit
+
+struct Get: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Print one tweak's value (with --json: value, type and source).")
+
+    @Argument(help: ArgumentHelp("The tweak.", valueName: "feature.variable"))
+    var tweak: TweakAddress
+
+    @OptionGroup var stack: StackOptions
+
+    @Flag(help: "Print JSON with the value, its type and its source.")
+    var json = false
+
+    func run() throws {
+        let manager = try stack.makeManager()
+        let found: Tweak
+        do {
+            found = try manager.tweakWith(feature: tweak.id.feature, variable: tweak.id.variable)
+        } catch {
+            Output.printError(error.description)
+            throw ExitCode.failure
+        }
+        print(json ? Output.render(Output.json(found)) : found.value.description)
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import TweakKit
+
+struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List every tweak with its value, type and source.")
+
+    @OptionGroup var stack: StackOptions
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func run() throws {
+        let manager = try stack.makeManager()
+        let resolved = manager.allResolvedTweaks()
+        if json {
+            let items = resolved.compactMap { entry in entry.tweak.map { Output.json($0, overridden: entry.isOverridden) } }
+            print(Output.render(.array(items)))
+            return
+        }
+        var rows = [["TWEAK", "VALUE", "TYPE", "SOURCE", "TITLE"]]
+        for entry in resolved {
+            guard let tweak = entry.tweak else {
+                rows.append([entry.id.description, "-", "-", Self.unusableReason(entry), ""])
+                continue
+            }
+            let source = (tweak.source ?? "") + (entry.isOverridden ? " (overridden)" : "")
+            rows.append([tweak.id.description, tweak.value.description, tweak.value.kind.rawValue, source, tweak.title ?? ""])
+        }
+        print(Output.table(rows))
+        for error in manager.providerErrors {
+            Output.printError(error.description)
+        }
+    }
+
+    static func unusableReason(_ entry: ResolvedTweak) -> String {
+        switch entry.issues.first {
+        case .decryptionClosureNotProvided?: "(encrypted; no decryption closure)"
+        case .decryptionFailed?: "(encrypted; decryption failed)"
+        default: "(no usable value)"
+        }
+    }
+}

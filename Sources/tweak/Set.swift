@@ -1,0 +1,71 @@
+import ArgumentParser
+import TweakKit
+
+struct Set: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Override a tweak in the --overrides file.",
+        discussion: """
+            VALUE is read as the type of the tweak it overrides (true/false for Bool, a whole number
+            for Int, a number for Float and Double, any text for String); a value that does not fit
+            is refused. Use --type for a tweak no file defines.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The tweak.", valueName: "feature.variable"))
+    var tweak: TweakAddress
+
+    @Argument(help: "The new value.")
+    var value: String
+
+    @Option(help: ArgumentHelp("The type of VALUE when no file defines the tweak.", valueName: "bool|int|float|double|string"))
+    var type: TweakValue.Kind?
+
+    @OptionGroup var stack: StackOptions
+
+    func validate() throws {
+        if stack.overrides == nil { throw ValidationError("set needs --overrides FILE to write to") }
+    }
+
+    func run() throws {
+        let manager = try stack.makeManager()
+        let id = tweak.id
+        let existing = manager.resolvedTweak(feature: id.feature, variable: id.variable).tweak?.value.kind
+        guard let kind = type ?? existing else {
+            Output.printError("\(id) is not defined in any file; give its type with --type bool|int|float|double|string")
+            throw ExitCode.failure
+        }
+        if let type, let existing, !ValueParser.compatible(type, existing) {
+            Output.printError("\(id) is a \(existing); --type \(type.rawValue.lowercased()) does not match")
+            throw ExitCode.failure
+        }
+        let parsed: TweakValue
+        do {
+            parsed = try ValueParser.parse(value, as: kind)
+        } catch {
+            Output.printError("\(id): \(error)")
+            throw ExitCode.failure
+        }
+        try manager.set(parsed, feature: id.feature, variable: id.variable)
+        print("\(id) = \(parsed) (\(parsed.kind))")
+    }
+}
+
+struct Delete: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Remove a tweak's override from the --overrides file.")
+
+    @Argument(help: ArgumentHelp("The tweak.", valueName: "feature.variable"))
+    var tweak: TweakAddress
+
+    @OptionGroup var stack: StackOptions
+
+    func validate() throws {
+        if stack.overrides == nil { throw ValidationError("delete needs --overrides FILE to write to") }
+    }
+
+    func run() throws {
+        let manager = try stack.makeManager()
+        try manager.deleteValue(feature: tweak.id.feature, variable: tweak.id.variable)
+        let now = manager.resolvedTweak(feature: tweak.id.feature, variable: tweak.id.variable).tweak
+        print("\(tweak.id) override removed" + (now.map { "; now \($0.value) from \($0.source ?? "?")" } ?? ""))
+    }
+}

@@ -1,0 +1,17 @@
+import ArgumentParser
+
+@main
+struct TweakCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tweak",
+        abstract: "Inspect, check and override TweakKit tweaks.",
+        discussion: """
+            A stack is built from --overrides (highest priority, writable) and the --defaults files
+            in the order given (the first one wins over later ones).
+
+              tweak list --defaults Examples/LocalTweaks_example.json
+              tweak set ui_customization.label_text "Hello" --defaults Tweaks.json --overrides overrides.json
+            """,
+        subcommands: [Validate.self, List.self, Get.self, Set.self, Delete.self]
+    )
+}

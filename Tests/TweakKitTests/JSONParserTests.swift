@@ -1,0 +1,55 @@
+import Testing
+@testable import TweakKit
+
+@Suite("JSON parser")
+struct JSONParserTests {
+    func syntaxError(_ text: String) -> JSONSyntaxError? {
+        do {
+            _ = try JSONParser.parse(Array(text.utf8))
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("syntax errors carry line and column", arguments: [
+        ("{\n  \"a\": tru\n}", 2, 8, "invalid literal"),
+        ("{\"a\": 1,}", 1, 9, "member name"),
+        ("{\"a\": 1 \"b\": 2}", 1, 9, "expected ','"),
+        ("[1, 2", 1, 6, "end of file"),
+        ("", 1, 1, "empty"),
+        ("{\"a\": 01}", 1, 7, "leading zeros"),
+        ("{\"a\": \"x\ny\"}", 1, 9, "control character"),
+        ("{\"a\": 1} x", 1, 10, "after the end"),
+        ("{\"a\": 1, \"a\": 2}", 1, 10, "duplicate key"),
+        ("\"\\q\"", 1, 2, "escape"),
+    ])
+    func errors(text: String, line: Int, column: Int, message: String) throws {
+        let error = try #require(syntaxError(text))
+        #expect(error.location == SourceLocation(line: line, column: column))
+        #expect(error.message.contains(message))
+    }
+
+    @Test("strings decode escapes and surrogate pairs")
+    func strings() throws {
+        let node = try JSONParser.parse(Array(#"["a\"b\\c\/\n\t", "\u00e9\ud83d\ude00", "é😀"]"#.utf8))
+        #expect(node.tweakValue == ["a\"b\\c/\n\t", "é😀", "é😀"])
+        #expect(syntaxError(#""\ud83d""#) != nil)
+    }
+
+    @Test("deep nesting is refused, not a stack overflow")
+    func depth() throws {
+        let text = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        let error = try #require(syntaxError(text))
+        #expect(error.message.contains("nesting"))
+    }
+
+    @Test("the writer's output parses back to the same value")
+    func writerRoundTrip() throws {
+        let value: TweakValue = ["s": "q\"\u{1}\n", "d": 2.0, "i": -3, "b": false, "a": [[:], []], "f": .float(0.5)]
+        let text = try JSONWriter.string(value, indent: 2)
+        let back = try JSONParser.parse(Array(text.utf8)).tweakValue
+        #expect(back == ["s": "q\"\u{1}\n", "d": 2.0, "i": -3, "b": false, "a": [[:], []], "f": 0.5])
+        #expect(throws: JSONWriter.NonFiniteNumber.self) { try JSONWriter.string(.double(.nan)) }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+@testable import TweakKit
+
+@Suite("Mutable providers")
+struct MutableProviderTests {
+    @Test("EphemeralTweakProvider keys by feature and variable")
+    func ephemeral() throws {
+        let provider = EphemeralTweakProvider()
+        provider.set(true, feature: "a", variable: "enabled")
+        provider.set(false, feature: "b", variable: "enabled")
+        #expect(try provider.tweakWith(feature: "a", variable: "enabled").value == true)
+        #expect(try provider.tweakWith(feature: "b", variable: "enabled").value == false)
+        provider.deleteValue(feature: "a", variable: "enabled")
+        #expect(throws: TweakError.self) { try provider.tweakWith(feature: "a", variable: "enabled") }
+        #expect(provider.allTweaks().count == 1)
+        provider.deleteAll()
+        #expect(provider.allTweaks().isEmpty)
+    }
+
+    @Test("EphemeralTweakProvider is safe under concurrent writers and readers")
+    func ephemeralConcurrency() async {
+        let provider = EphemeralTweakProvider()
+        await withTaskGroup(of: Void.self) { group in
+            for writer in 0..<8 {
+                group.addTask {
+                    for index in 0..<500 {
+                        provider.set(index, feature: "f\(writer)", variable: "v\(index % 50)")
+                        _ = provider.allTweaks()
+                    }
+                }
+            }
+        }
+        #expect(provider.allTweaks().count == 8 * 50)
+    }
+
+    @Test("UserDefaultsTweakProvider keeps two features' variables apart and every type exact")
+    func userDefaults() throws {
+        let suite = "TweakKitTests.\(UUID().uuidString)"
+        let defaults = try #require(UserDefaults(suiteName: suite))
+        defer { defaults.removePersistentDomain(forName: suite) }
+        let provider = UserDefaultsTweakProvider(userDefaults: defaults)
+        try provider.set(true, feature: "checkout", variable: "enabled")
+        try provider.set(false, feature: "search", variable: "enabled")
+        try provider.set(1.0, feature: "ui", variable: "alpha")
+        try provider.set(1, feature: "ui", variable: "count")
+        try provider.set("1", feature: "ui", variable: "text")
+        #expect(try provider.tweakWith(feature: "checkout", variable: "enabled").value == true)
+        #expect(try provider.tweakWith(feature: "search", variable: "enabled").value == false)
+        #expect(try provider.tweakWith(feature: "ui", variable: "alpha").value == .double(1.0))
+        #expect(try provider.tweakWith(feature: "ui", variable: "count").value == .int(1))
+        #expect(try provider.tweakWith(feature: "ui", variable: "text").value == .string("1"))
+
+        // A second provider over the same defaults sees the stored values.
+        let again = UserDefaultsTweakProvider(userDefaults: defaults)
+        #expect(try again.tweakWith(feature: "search", variable: "enabled").value == false)
+        try provider.deleteValue(feature: "search", variable: "enabled")
+        #expect(throws: TweakError.self) { try provider.tweakWith(feature: "search", variable: "enabled") }
+    }
+
+    @Test("UserDefaultsTweakProvider reports unreadable stored data instead of dropping it")
+    func userDefaultsCorrupt() throws {
+        let suite = "TweakKitTests.\(UUID().uuidString)"
+        let defaults = try #require(UserDefaults(suiteName: suite))
+        defer { defaults.removePersistentDomain(forName: suite) }
+        defaults.set(Data("{not json".utf8), forKey: "TweakKit.overrides")
+        let provider = UserDefaultsTweakProvider(userDefaults: defaults)
+        #expect(throws: TweakError.self) { try provider.allTweaks() }
+        #expect(throws: TweakError.self) { try provider.set(true, feature: "a", variable: "b") }
+        #expect(defaults.data(forKey: "TweakKit.overrides") == Data("{not json".utf8))
+        let manager = TweakManager(tweakProviders: [provider])
+        #expect(manager.providerErrors.count == 1)
+        try provider.deleteAll()
+        try provider.set(true, feature: "a", variable: "b")
+        #expect(try provider.tweakWith(feature: "a", variable: "b").value == true)
+    }
+
+    @Test("EnvironmentTweakProvider reads TWEAK_ variables and -tweak arguments")
+    func environment() throws {
+        let provider = EnvironmentTweakProvider(
+            environment: [
+                "TWEAK_ui__label_text": "Hello",
+                "TWEAK_ui__alpha": "0.5",
+                "TWEAK_checkout__enabled": "true",
+                "TWEAK_ui__code": "\"42\"",
+                "TWEAK_broken": "1",
+                "PATH": "/bin",
+            ],
+            arguments: ["/app", "-tweak", "ui.count=7", "--tweak", "ui.label_text=From args", "-tweak=x.y=[1,2]", "-tweak", "oops"]
+        )
+        #expect(try provider.tweakWith(feature: "ui", variable: "label_text").value == "From args")
+        #expect(try provider.tweakWith(feature: "ui", variable: "alpha").value == .double(0.5))
+        #expect(try provider.tweakWith(feature: "ui", variable: "count").value == .int(7))
+        #expect(try provider.tweakWith(feature: "ui", variable: "code").value == .string("42"))
+        #expect(try provider.tweakWith(feature: "x", variable: "y").value == [1, 2])
+        #expect(provider.isFeatureEnabled("checkout") == true)
+        #expect(provider.problems.count == 2)
+        #expect(provider.allTweaks().allSatisfy { $0.source == "environment" })
+    }
+}

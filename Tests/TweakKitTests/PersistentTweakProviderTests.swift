@@ -1,0 +1,127 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import TweakKit
+
+@Suite("PersistentTweakProvider")
+struct PersistentTweakProviderTests {
+    @Test("values survive a restart with their exact types")
+    func persists() throws {
+        let url = try makeTemporaryDirectory().appendingPathComponent("overrides.json")
+        let first = try PersistentTweakProvider(fileURL: url, pollInterval: nil)
+        try first.set(true, feature: "ui", variable: "red")
+        try first.set(2.0, feature: "ui", variable: "alpha")
+        try first.set(3, feature: "ui", variable: "count")
+        try first.set("3", feature: "ui", variable: "label")
+        let second = try PersistentTweakProvider(fileURL: url, pollInterval: nil)
+        #expect(Set(second.allTweaks().map(\.value)) == [.bool(true), .double(2.0), .int(3), .string("3")])
+        #expect(second.name == "overrides.json")
+        try second.deleteValue(feature: "ui", variable: "red")
+        let third = try PersistentTweakProvider(fileURL: url, pollInterval: nil)
+        #expect(third.allTweaks().count == 3)
+    }
+
+    @Test("writes are atomic: no temporary file is left and a concurrent reader never sees a partial file")
+    func atomicWrites() async throws {
+        let directory = try makeTemporaryDirectory()
+        let url = directory.appendingPathComponent("overrides.json")
+        let provider = try PersistentTweakProvider(fileURL: url, pollInterval: nil)
+        let long = String(repeating: "x", count: 50_000)
+        let done = SharedFlag()
+        let reader = Task.detached {
+            var reads = 0
+            var failures = 0
+            while !done.isSet {
+                if let data = FileManager.default.contents(atPath: url.path) {
+                    reads += 1
+                    if (try? JSONParser.parse(Array(data))) == nil { failures += 1 }
+                }
+            }
+            return (reads, failures)
+        }
+        for index in 0..<200 {
+            try provider.set("\(index)\(long)", feature: "big", variable: "v\(index % 5)")
+        }
+        done.set()
+        let (reads, failures) = await reader.value
+        #expect(reads > 0)
+        #expect(failures == 0)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(leftovers == ["overrides.json"])
+    }
+
+    @Test("a change made by another writer is picked up without a restart")
+    func picksUpExternalChanges() async throws {
+        let url = try makeTemporaryDirectory().appendingPathComponent("overrides.json")
+        let watcher = try PersistentTweakProvider(fileURL: url, pollInterval: .milliseconds(20))
+        let manager = TweakManager(tweakProviders: [watcher])
+        #expect(manager.displayableTweaks.isEmpty)
+        // Another process writes the file (a plain write, as an editor or script would).
+        try Data(#"{"ui": {"label": "from elsewhere"}}"#.utf8).write(to: url)
+        let seen = await eventually {
+            (try? manager.tweakWith(feature: "ui", variable: "label").value) == "from elsewhere"
+        }
+        #expect(seen)
+    }
+
+    @Test("reloadIfChanged picks up a change at once")
+    func reloadNow() throws {
+        let url = try makeTemporaryDirectory().appendingPathComponent("overrides.json")
+        let a = try PersistentTweakProvider(fileURL: url, pollInterval: nil)
+        let b = try PersistentTweakProvider(fileURL: url, pollInterval: nil)
+        let manager = TweakManager(tweakProviders: [b])
+        try a.set(5, feature: "f", variable: "v")
+        #expect(throws: TweakError.self) { try manager.tweakWith(feature: "f", variable: "v") }
+        try b.reloadIfChanged()
+        #expect(try manager.tweakWith(feature: "f", variable: "v").value == 5)
+    }
+
+    @Test("a write first takes in what another writer stored, so nothing is lost")
+    func noLostUpdates() throws {
+        let url = try makeTemporaryDirectory().appendingPathComponent("overrides.json")
+        let a = try PersistentTweakProvider(fileURL: url, pollInterval: nil)
+        let b = try PersistentTweakProvider(fileURL: url, pollInterval: nil)
+        try a.set(1, feature: "f", variable: "a")
+        try b.set(2, feature: "f", variable: "b")
+        let c = try PersistentTweakProvider(fileURL: url, pollInterval: nil)
+        #expect(c.allTweaks().count == 2)
+    }
+
+    @Test("a broken file is reported, never overwritten, and the last good values stay in use")
+    func brokenFile() throws {
+        let url = try makeTemporaryDirectory().appendingPathComponent("overrides.json")
+        try Data("{\n  \"f\": {\"v\": tru}\n}".utf8).write(to: url)
+        #expect(throws: TweakFileError.self) { try PersistentTweakProvider(fileURL: url, pollInterval: nil) }
+
+        try Data(#"{"f": {"v": 1}}"#.utf8).write(to: url)
+        let provider = try PersistentTweakProvider(fileURL: url, pollInterval: nil)
+        let broken = Data("{\n  \"f\": {\"v\": tru}\n}".utf8)
+        try broken.write(to: url)
+        do {
+            try provider.reloadIfChanged()
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.location == SourceLocation(line: 2, column: 14))
+        }
+        #expect(provider.lastError != nil)
+        #expect(try provider.tweakWith(feature: "f", variable: "v").value == 1)
+        #expect(throws: TweakFileError.self) { try provider.set(2, feature: "f", variable: "v") }
+        #expect(FileManager.default.contents(atPath: url.path) == broken)
+    }
+
+    @Test("wrong nesting and non-finite numbers are refused with the place")
+    func badValues() throws {
+        let url = try writeTemporaryFile(#"{"f": [1]}"#, name: "overrides.json")
+        do {
+            _ = try PersistentTweakProvider(fileURL: url, pollInterval: nil)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.feature == "f")
+            #expect(error.message.contains("found an array"))
+        }
+        let good = try makeTemporaryDirectory().appendingPathComponent("o.json")
+        let provider = try PersistentTweakProvider(fileURL: good, pollInterval: nil)
+        #expect(throws: TweakError.self) { try provider.set(Double.nan, feature: "f", variable: "v") }
+        #expect(!FileManager.default.fileExists(atPath: good.path))
+    }
+}

@@ -1,0 +1,237 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import TweakKit
+
+@Suite("TweakManager")
+struct TweakManagerTests {
+    @Test("priority follows array order")
+    func priority() throws {
+        let overrides = EphemeralTweakProvider(name: "overrides")
+        let manager = TweakManager(tweakProviders: [overrides, try Fixtures.example()])
+        #expect(try manager.tweakWith(feature: "ui_customization", variable: "label_text").value == "Test value")
+        try manager.set("Overridden", feature: "ui_customization", variable: "label_text")
+        let tweak = try manager.tweakWith(feature: "ui_customization", variable: "label_text")
+        #expect(tweak.value == "Overridden")
+        #expect(tweak.source == "overrides")
+        // The description and the rest of the metadata are kept.
+        #expect(tweak.title == "Label Text")
+        #expect(tweak.desc == "the title of the main label")
+        #expect(tweak.group == "UI Customization")
+        try manager.deleteValue(feature: "ui_customization", variable: "label_text")
+        #expect(try manager.tweakWith(feature: "ui_customization", variable: "label_text").value == "Test value")
+    }
+
+    @Test("a missing tweak throws notFound, matched as in JustTweak")
+    func notFound() throws {
+        let manager = TweakManager(tweakProviders: [try Fixtures.example()])
+        do {
+            _ = try manager.tweakWith(feature: "nope", variable: "nothing")
+            Issue.record("expected an error")
+        } catch {
+            switch error {
+            case .notFound: break
+            default: Issue.record("unexpected \(error)")
+            }
+        }
+    }
+
+    @Test("isFeatureEnabled is decided by the highest-priority provider that has the feature")
+    func featureEnabled() throws {
+        let remote = EphemeralTweakProvider(name: "remote")
+        let manager = TweakManager(tweakProviders: [remote, try Fixtures.example()])
+        #expect(manager.isFeatureEnabled("checkout"))
+        remote.set(false, feature: "checkout", variable: "enabled")
+        #expect(!manager.isFeatureEnabled("checkout"), "a remote off must win over a local on")
+        #expect(!manager.isFeatureEnabled("unknown"))
+        remote.set(true, feature: "brand_new", variable: "enabled")
+        #expect(manager.isFeatureEnabled("brand_new"))
+    }
+
+    @Test("set accepts Bool, Int, Float, Double and String, as variables and literals")
+    func setTypes() throws {
+        let store = EphemeralTweakProvider()
+        let manager = TweakManager(tweakProviders: [store])
+        let flag = true, count = 7, ratio: Float = 0.25, alpha = 0.5, text = "hi"
+        try manager.set(flag, feature: "f", variable: "bool")
+        try manager.set(count, feature: "f", variable: "int")
+        try manager.set(ratio, feature: "f", variable: "float")
+        try manager.set(alpha, feature: "f", variable: "double")
+        try manager.set(text, feature: "f", variable: "string")
+        try manager.set(false, feature: "f", variable: "literal")
+        #expect(try manager.tweakWith(feature: "f", variable: "bool").value == .bool(true))
+        #expect(try manager.tweakWith(feature: "f", variable: "int").value == .int(7))
+        #expect(try manager.tweakWith(feature: "f", variable: "float").value == .float(0.25))
+        #expect(try manager.tweakWith(feature: "f", variable: "double").value == .double(0.5))
+        #expect(try manager.tweakWith(feature: "f", variable: "string").value == .string("hi"))
+        #expect(try manager.tweakWith(feature: "f", variable: "literal").value == .bool(false))
+    }
+
+    @Test("writes go to the highest-priority mutable provider; none is an error")
+    func writesTarget() throws {
+        let low = EphemeralTweakProvider(name: "low")
+        let high = EphemeralTweakProvider(name: "high")
+        let manager = TweakManager(tweakProviders: [try Fixtures.example(), high, low])
+        try manager.set(1, feature: "f", variable: "v")
+        #expect(high.allTweaks().count == 1)
+        #expect(low.allTweaks().isEmpty)
+        try manager.deleteAllOverrides()
+        #expect(high.allTweaks().isEmpty)
+
+        let readOnly = TweakManager(tweakProviders: [try Fixtures.example()])
+        #expect(throws: TweakError.notSupported("the stack has no mutable provider to write to")) {
+            try readOnly.set(1, feature: "f", variable: "v")
+        }
+    }
+
+    @Test("the cache is never stale, even for changes made directly on a provider")
+    func neverStale() throws {
+        let store = EphemeralTweakProvider()
+        let manager = TweakManager(tweakProviders: [store, try Fixtures.example()])
+        #expect(manager.useCache)
+        #expect(try manager.tweakWith(feature: "ui_customization", variable: "display_red_view").value == false)
+        store.set(true, feature: "ui_customization", variable: "display_red_view")
+        #expect(try manager.tweakWith(feature: "ui_customization", variable: "display_red_view").value == true)
+    }
+
+    @Test("useCache off asks the providers each time; resetCache rebuilds for silent providers")
+    func cacheSwitches() throws {
+        let silent = SilentProvider(tweaks: [Tweak(feature: "f", variable: "v", value: 1)])
+        let manager = TweakManager(tweakProviders: [silent])
+        #expect(try manager.tweakWith(feature: "f", variable: "v").value == 1)
+        silent.replace(with: [Tweak(feature: "f", variable: "v", value: 2)])
+        #expect(try manager.tweakWith(feature: "f", variable: "v").value == 1, "a provider that does not report changes is cached")
+        manager.resetCache()
+        #expect(try manager.tweakWith(feature: "f", variable: "v").value == 2)
+        manager.useCache = false
+        silent.replace(with: [Tweak(feature: "f", variable: "v", value: 3)])
+        #expect(try manager.tweakWith(feature: "f", variable: "v").value == 3)
+    }
+
+    @Test("a JustTweak-style notification from a custom provider refreshes the cache")
+    func notificationRefreshes() throws {
+        let silent = SilentProvider(tweaks: [Tweak(feature: "f", variable: "v", value: 1)])
+        let manager = TweakManager(tweakProviders: [silent])
+        #expect(try manager.tweakWith(feature: "f", variable: "v").value == 1)
+        silent.replace(with: [Tweak(feature: "f", variable: "v", value: 2)])
+        NotificationCenter.default.post(name: TweakProviderDidChangeNotification, object: silent)
+        #expect(try manager.tweakWith(feature: "f", variable: "v").value == 2)
+    }
+
+    @Test("provider failures are visible, and the other providers still answer")
+    func providerErrors() throws {
+        let failing = SilentProvider(name: "flaky")
+        failing.fail(with: BrokenStore())
+        let manager = TweakManager(tweakProviders: [failing, try Fixtures.example()])
+        #expect(try manager.tweakWith(feature: "ui_customization", variable: "label_text").value == "Test value")
+        #expect(manager.providerErrors == [.providerFailed(provider: "flaky", reason: "disk unplugged")])
+        failing.fail(with: nil)
+        manager.resetCache()
+        #expect(manager.providerErrors.isEmpty)
+    }
+
+    @Test("sources are always the provider's name")
+    func sources() throws {
+        let silent = SilentProvider(name: "custom", tweaks: [Tweak(feature: "f", variable: "v", value: 1, source: "lies")])
+        let manager = TweakManager(tweakProviders: [silent])
+        #expect(try manager.tweakWith(feature: "f", variable: "v").source == "custom")
+    }
+
+    @Test("displayableTweaks lists every tweak with winning value, source and metadata")
+    func enumeration() throws {
+        let overrides = EphemeralTweakProvider(name: "overrides")
+        overrides.set(5, feature: "checkout", variable: "max_items")
+        overrides.set("only here", feature: "extra", variable: "note")
+        let manager = TweakManager(tweakProviders: [overrides, try Fixtures.example()])
+        let all = manager.displayableTweaks
+        #expect(all.count == 11) // 10 usable from the file (the encrypted one is not) + 1 extra
+        let max = try #require(all.first { $0.id == TweakID(feature: "checkout", variable: "max_items") })
+        #expect(max.value == 5)
+        #expect(max.source == "overrides")
+        #expect(max.title == "Maximum items")
+        let resolved = manager.resolvedTweak(feature: "checkout", variable: "max_items")
+        #expect(resolved.isOverridden)
+        #expect(resolved.sources == ["overrides", "LocalTweaks_example.json"])
+        #expect(!manager.resolvedTweak(feature: "extra", variable: "note").isOverridden)
+        #expect(all.map(\.id) == all.map(\.id).sorted())
+    }
+
+    @Test("encrypted values go through the decryption closure")
+    func decryption() throws {
+        let manager = TweakManager(tweakProviders: [try Fixtures.example()])
+        #expect(throws: TweakError.decryptionClosureNotProvided(feature: "general", variable: "encrypted_answer_to_the_universe")) {
+            try manager.tweakWith(feature: "general", variable: "encrypted_answer_to_the_universe")
+        }
+        manager.decryptionClosure = { tweak in .string(String((tweak.stringValue ?? "").reversed())) }
+        let tweak = try manager.tweakWith(feature: "general", variable: "encrypted_answer_to_the_universe")
+        #expect(tweak.value == "Definitely not 42")
+        #expect(tweak.title == "Encrypted definitive answer")
+    }
+
+    @Test("an undecryptable value falls back to a lower provider")
+    func decryptionFallback() throws {
+        let top = EphemeralTweakProvider(name: "remote", tweaks: [Tweak(feature: "s", variable: "key", value: "garbage", isEncrypted: true)])
+        let bottom = EphemeralTweakProvider(name: "bundled", tweaks: [Tweak(feature: "s", variable: "key", value: "plain")])
+        let manager = TweakManager(tweakProviders: [top, bottom])
+        manager.decryptionClosure = { _ in throw BrokenStore() }
+        let resolved = manager.resolvedTweak(feature: "s", variable: "key")
+        #expect(resolved.tweak?.value == "plain")
+        #expect(resolved.tweak?.source == "bundled")
+        #expect(resolved.issues == [.decryptionFailed(feature: "s", variable: "key", reason: "disk unplugged")])
+    }
+
+    @Test("no lock is held while calling providers: a provider that posts during a lookup does not deadlock")
+    func noDeadlock() throws {
+        final class ChattyProvider: TweakProvider {
+            let name = "chatty"
+            let notifier = TweakChangeNotifier()
+            func allTweaks() -> [Tweak] {
+                // Announcing a change while the manager is building its snapshot.
+                notifier.post(.reloaded, from: self)
+                return [Tweak(feature: "f", variable: "v", value: 1)]
+            }
+            func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
+                notifier.observe(handler)
+            }
+        }
+        let manager = TweakManager(tweakProviders: [ChattyProvider()])
+        #expect(try manager.tweakWith(feature: "f", variable: "v").value == 1)
+        manager.decryptionClosure = { tweak in
+            // User code calling back into the manager from the decryption closure.
+            _ = manager.isFeatureEnabled("x")
+            return tweak.value
+        }
+        #expect(try manager.tweakWith(feature: "f", variable: "v").value == 1)
+    }
+
+    @Test("a change is visible to the next lookup after it returns, under many concurrent readers and writers")
+    func concurrency() async throws {
+        let overrides = EphemeralTweakProvider(name: "overrides")
+        let manager = TweakManager(tweakProviders: [overrides, try Fixtures.example()])
+        let stale = SharedCounter()
+        await withTaskGroup(of: Void.self) { group in
+            for writer in 0..<4 {
+                group.addTask {
+                    for index in 0..<300 {
+                        overrides.set(index, feature: "writer\(writer)", variable: "counter")
+                        // Read-your-write: the value just written, never an older one.
+                        let read = (try? manager.tweakWith(feature: "writer\(writer)", variable: "counter"))?.value
+                        if read != .int(index) { stale.increment() }
+                    }
+                }
+            }
+            for _ in 0..<4 {
+                group.addTask {
+                    for _ in 0..<2_000 {
+                        _ = try? manager.tweakWith(feature: "ui_customization", variable: "label_text")
+                        _ = manager.isFeatureEnabled("checkout")
+                    }
+                }
+            }
+        }
+        #expect(stale.value == 0)
+        for writer in 0..<4 {
+            #expect(try manager.tweakWith(feature: "writer\(writer)", variable: "counter").value == 299)
+        }
+    }
+}
