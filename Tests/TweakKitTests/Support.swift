@@ -28,7 +28,7 @@ func writeTemporaryFile(_ text: String, name: String = "tweaks.json") throws -> 
 }
 
 /// Waits until `condition` holds, checking every 10 ms, for at most `seconds`.
-func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
+func eventually(within seconds: Double = 5, isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if condition() { return true }

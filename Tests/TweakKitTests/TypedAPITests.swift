@@ -1,0 +1,95 @@
+import Testing
+@testable import TweakKit
+
+extension TweakKey where Value == Bool {
+    static let redView = TweakKey("ui_customization", "display_red_view", default: true)
+    static let checkout = TweakKey.feature("checkout")
+}
+
+extension TweakKey where Value == Double {
+    static let redViewAlpha = TweakKey("ui_customization", "red_view_alpha_component", default: 0.3)
+}
+
+extension TweakKey where Value == Int {
+    static let answer = TweakKey("general", "answer_to_the_universe", default: 0)
+    static let labelAsInt = TweakKey("ui_customization", "label_text", default: -1)
+    static let missing = TweakKey("nowhere", "nothing", default: 99)
+}
+
+extension TweakKey where Value == String {
+    static let secret = TweakKey("general", "encrypted_answer_to_the_universe", default: "fallback")
+}
+
+@Suite("Typed keys")
+struct TypedAPITests {
+    let manager: TweakManager
+    let overrides = EphemeralTweakProvider(name: "overrides")
+
+    init() throws {
+        manager = TweakManager(tweakProviders: [overrides, try Fixtures.example()])
+    }
+
+    @Test("values come from the stack, defaults never fail")
+    func values() {
+        #expect(manager.value(for: .redView) == false)
+        #expect(manager[.redViewAlpha] == 1.0)
+        #expect(manager.value(for: .answer) == 42)
+        #expect(manager.value(for: .missing) == 99)
+        #expect(manager.value(for: .missing, default: 5) == 5)
+        #expect(manager.value(for: .labelAsInt) == -1)
+        #expect(manager.isEnabled(.checkout))
+        #expect(manager.optionalValue(for: .missing) == nil)
+        #expect(manager.optionalValue(for: .answer) == 42)
+    }
+
+    @Test("details say which provider answered and why a default was used")
+    func details() throws {
+        let found = manager.details(for: .redViewAlpha)
+        #expect(found.reason == .found)
+        #expect(found.source == "LocalTweaks_example.json")
+        #expect(!found.isDefault)
+
+        try manager.set(0.5, for: .redViewAlpha)
+        let overridden = manager.details(for: .redViewAlpha)
+        #expect(overridden.value == 0.5)
+        #expect(overridden.source == "overrides")
+        #expect(overridden.resolution.isOverridden)
+
+        #expect(manager.details(for: .missing).reason == .notFound)
+        let mismatch = manager.details(for: .labelAsInt)
+        #expect(mismatch.reason == .typeMismatch(actual: .string, source: "LocalTweaks_example.json"))
+        #expect(mismatch.value == -1)
+
+        let secret = manager.details(for: .secret)
+        #expect(secret.reason == .decryptionClosureNotProvided)
+        #expect(secret.value == "fallback")
+        manager.decryptionClosure = { _ in throw BrokenStore() }
+        #expect(manager.details(for: .secret).reason == .decryptionFailed(reason: "disk unplugged"))
+        manager.decryptionClosure = { tweak in .string(String((tweak.stringValue ?? "").reversed())) }
+        #expect(manager.value(for: .secret) == "Definitely not 42")
+    }
+
+    @Test("requiredValue throws the reason")
+    func required() throws {
+        #expect(try manager.requiredValue(for: .answer) == 42)
+        #expect(throws: TweakError.notFound(feature: "nowhere", variable: "nothing")) { try manager.requiredValue(for: .missing) }
+        #expect(throws: TweakError.typeMismatch(feature: "ui_customization", variable: "label_text", expected: .int, actual: .string)) {
+            try manager.requiredValue(for: .labelAsInt)
+        }
+    }
+
+    @Test("an Int written as 1 in JSON reads as a Double through a Double key")
+    func numberWidening() throws {
+        overrides.set(1, feature: "ui_customization", variable: "red_view_alpha_component")
+        #expect(manager.value(for: .redViewAlpha) == 1.0)
+        #expect(manager.details(for: .redViewAlpha).reason == .found)
+    }
+
+    @Test("deleting through a key restores the lower value")
+    func deleteThroughKey() throws {
+        try manager.set(7, for: .answer)
+        #expect(manager[.answer] == 7)
+        try manager.deleteValue(for: .answer)
+        #expect(manager[.answer] == 42)
+    }
+}
