@@ -4,18 +4,17 @@ import TweakKit
 struct Set: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Override a tweak in the --overrides file.",
-        discussion: """
-            VALUE is read as the type of the tweak it overrides (true/false for Bool, a whole number
-            for Int, a number for Float and Double, any text for String); a value that does not fit
-            is refused. Use --type for a tweak no file defines.
-            """
+        discussion: "VALUE is read as the type of the tweak it overrides (true/false for Bool, a whole number for Int, a number for Float and Double, any text for String); a value that does not fit is refused. Use --type for a tweak no file defines. Negative numbers need no quoting: tweak set ui.offset -3 …"
     )
 
     @Argument(help: ArgumentHelp("The tweak.", valueName: "feature.variable"))
     var tweak: TweakAddress
 
-    @Argument(help: "The new value.")
-    var value: String
+    // Collected this way so that negative numbers (`-0.5`) are read as the value, not as options.
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The new value.", valueName: "value"))
+    var values: [String] = []
+
+    var value: String { values.first ?? "" }
 
     @Option(help: ArgumentHelp("The type of VALUE when no file defines the tweak.", valueName: "bool|int|float|double|string"))
     var type: TweakValue.Kind?
@@ -24,6 +23,7 @@ struct Set: ParsableCommand {
 
     func validate() throws {
         if stack.overrides == nil { throw ValidationError("set needs --overrides FILE to write to") }
+        if values.count != 1 { throw ValidationError("give exactly one value after \(tweak.id)") }
     }
 
     func run() throws {

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+import TweakKit
+
+@Suite("tweak command")
+struct TweakCLITests {
+    @Test("list shows every tweak of the example with value, type and source")
+    func list() throws {
+        let result = try tweak("list", "--defaults", exampleFile)
+        #expect(result.status == 0)
+        #expect(result.output.contains("ui_customization.label_text"))
+        #expect(result.output.contains("Test value"))
+        #expect(result.output.contains("LocalTweaks_example.json"))
+        #expect(result.output.contains("(encrypted; no decryption closure)"))
+    }
+
+    @Test("list --json is machine-readable")
+    func listJSON() throws {
+        let result = try tweak("list", "--defaults", exampleFile, "--json")
+        #expect(result.status == 0)
+        let items = try TweakValue(jsonText: result.output)
+        guard case .array(let tweaks) = items else { Issue.record("expected an array"); return }
+        #expect(tweaks.count == 10)
+        #expect(tweaks.contains(["feature": "general", "variable": "answer_to_the_universe", "value": 42, "type": "Int",
+                                 "source": "LocalTweaks_example.json", "title": "Definitive answer",
+                                 "description": "Answer to the Ultimate Question of Life, the Universe, and Everything",
+                                 "group": "General", "overridden": false]))
+    }
+
+    @Test("get prints the value, or with --json its value, type and source")
+    func get() throws {
+        #expect(try tweak("get", "ui_customization.red_view_alpha_component", "--defaults", exampleFile).output == "1.0\n")
+        let json = try tweak("get", "general.answer_to_the_universe", "--defaults", exampleFile, "--json")
+        let value = try TweakValue(jsonText: json.output)
+        guard case .object(let object) = value else { Issue.record("expected an object"); return }
+        #expect(object["value"] == 42)
+        #expect(object["type"] == "Int")
+        #expect(object["source"] == "LocalTweaks_example.json")
+        let missing = try tweak("get", "nope.nothing", "--defaults", exampleFile)
+        #expect(missing.status == 1)
+        #expect(missing.errors.contains("nope.nothing not found"))
+    }
+
+    @Test("set parses the value as the tweak's type, refuses what does not fit, and delete restores")
+    func setAndDelete() throws {
+        let overrides = try temporaryDirectory().appendingPathComponent("overrides.json").path
+        var result = try tweak("set", "general.answer_to_the_universe", "7", "--defaults", exampleFile, "--overrides", overrides)
+        #expect(result.status == 0, "\(result.errors)")
+        result = try tweak("get", "general.answer_to_the_universe", "--defaults", exampleFile, "--overrides", overrides, "--json")
+        #expect(result.output.contains("\"source\" : \"overrides.json\""))
+        #expect(result.output.contains("\"value\" : 7"))
+
+        for (tweakName, bad) in [("general.answer_to_the_universe", "seven"), ("general.answer_to_the_universe", "7.5"),
+                                 ("ui_customization.display_red_view", "maybe"), ("ui_customization.red_view_alpha_component", "abc")] {
+            let refused = try tweak("set", tweakName, bad, "--defaults", exampleFile, "--overrides", overrides)
+            #expect(refused.status == 1, "\(tweakName) = \(bad) should be refused")
+            #expect(refused.errors.contains(tweakName))
+        }
+        #expect(try tweak("set", "ui_customization.red_view_alpha_component", "-0.5", "--defaults", exampleFile, "--overrides", overrides).status == 0)
+        #expect(try tweak("set", "ui_customization.display_red_view", "true", "--defaults", exampleFile, "--overrides", overrides).status == 0)
+        #expect(try tweak("set", "ui_customization.label_text", "42", "--defaults", exampleFile, "--overrides", overrides).status == 0)
+
+        let stored = try PersistentTweakProvider(fileURL: URL(fileURLWithPath: overrides), pollInterval: nil)
+        #expect(try stored.tweakWith(feature: "general", variable: "answer_to_the_universe").value == .int(7))
+        #expect(try stored.tweakWith(feature: "ui_customization", variable: "red_view_alpha_component").value == .double(-0.5))
+        #expect(try stored.tweakWith(feature: "ui_customization", variable: "display_red_view").value == .bool(true))
+        #expect(try stored.tweakWith(feature: "ui_customization", variable: "label_text").value == .string("42"))
+
+        result = try tweak("delete", "general.answer_to_the_universe", "--defaults", exampleFile, "--overrides", overrides)
+        #expect(result.status == 0)
+        #expect(try tweak("get", "general.answer_to_the_universe", "--defaults", exampleFile, "--overrides", overrides).output == "42\n")
+    }
+
+    @Test("set needs --type for a tweak no file defines")
+    func setUndefined() throws {
+        let overrides = try temporaryDirectory().appendingPathComponent("overrides.json").path
+        let refused = try tweak("set", "new.flag", "true", "--defaults", exampleFile, "--overrides", overrides)
+        #expect(refused.status == 1)
+        #expect(refused.errors.contains("--type"))
+        #expect(try tweak("set", "new.flag", "true", "--type", "bool", "--overrides", overrides).status == 0)
+        #expect(try tweak("get", "new.flag", "--overrides", overrides).output == "true\n")
+        let mismatch = try tweak("set", "general.answer_to_the_universe", "x", "--type", "string", "--defaults", exampleFile, "--overrides", overrides)
+        #expect(mismatch.status == 1)
+    }
+
+    @Test("a change made by the tool reaches a running manager without a restart")
+    func crossProcess() async throws {
+        let overridesURL = try temporaryDirectory().appendingPathComponent("overrides.json")
+        let store = try PersistentTweakProvider(fileURL: overridesURL, pollInterval: .milliseconds(20))
+        let manager = TweakManager(tweakProviders: [store, try LocalTweakProvider(jsonURL: URL(fileURLWithPath: exampleFile))])
+        #expect(manager.value(for: TweakKey("ui_customization", "label_text", default: "")) == "Test value")
+        #expect(try tweak("set", "ui_customization.label_text", "From the CLI", "--defaults", exampleFile, "--overrides", overridesURL.path).status == 0)
+        var seen = false
+        for _ in 0..<500 where !seen {
+            seen = manager.value(for: TweakKey("ui_customization", "label_text", default: "")) == "From the CLI"
+            if !seen { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(seen)
+    }
+
+    @Test("validate reports each problem with file, tweak and line:column, and exits 1")
+    func validate() throws {
+        let directory = try temporaryDirectory()
+        let broken = directory.appendingPathComponent("broken.json")
+        try Data("{\n  \"ui\": {\n    \"x\": {\"Value\": tru}\n  }\n}".utf8).write(to: broken)
+        let wrong = directory.appendingPathComponent("wrong.json")
+        try Data(#"{"ui": {"x": {"Title": "X"}, "y": {"Value": [1]}}}"#.utf8).write(to: wrong)
+        let result = try tweak("validate", exampleFile, broken.path, wrong.path, directory.appendingPathComponent("absent.json").path)
+        #expect(result.status == 1)
+        #expect(result.output.contains("LocalTweaks_example.json: OK, 11 tweaks"))
+        #expect(result.errors.contains("\(broken.path):3:20: syntax error"))
+        #expect(result.errors.contains("\(wrong.path):1:9: ui.x: \"Value\" is missing"))
+        #expect(result.errors.contains("\(wrong.path):1:45: ui.y: \"Value\" must be a Bool, number or String, found an array"))
+        #expect(result.errors.contains("absent.json: file not found"))
+        #expect(try tweak("validate", exampleFile).status == 0)
+    }
+
+    @Test("a broken defaults file is an error, not a crash")
+    func brokenDefaults() throws {
+        let broken = try temporaryDirectory().appendingPathComponent("broken.json")
+        try Data("{".utf8).write(to: broken)
+        let result = try tweak("list", "--defaults", broken.path)
+        #expect(result.status != 0)
+        #expect(result.errors.contains("broken.json:1:2"))
+    }
+}
