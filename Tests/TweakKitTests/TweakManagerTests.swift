@@ -128,6 +128,15 @@ struct TweakManagerTests {
         failing.fail(with: nil)
         manager.resetCache()
         #expect(manager.providerErrors.isEmpty)
+
+        // Without the cache, a failure during a lookup is reported with the lookup.
+        failing.fail(with: BrokenStore())
+        manager.useCache = false
+        #expect(manager.resolvedTweak(feature: "ui_customization", variable: "label_text").issues
+            == [.providerFailed(provider: "flaky", reason: "disk unplugged")])
+        #expect(throws: TweakError.providerFailed(provider: "flaky", reason: "disk unplugged")) {
+            try manager.tweakWith(feature: "nope", variable: "nothing")
+        }
     }
 
     @Test("sources are always the provider's name")

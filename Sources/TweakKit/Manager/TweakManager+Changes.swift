@@ -89,7 +89,7 @@ extension TweakManager {
         _ = events.withLock { $0.subscribers.removeValue(forKey: id) }
     }
 
-    private func snapshotForEvents() -> TweakSnapshot {
+    func snapshotForEvents() -> TweakSnapshot {
         if let snapshot = currentSnapshot() { return snapshot }
         let (generation, decrypt) = state.withLock { ($0.generation, $0.decryptionClosure) }
         return TweakSnapshot.build(providers: tweakProviders, decrypt: decrypt, generation: generation, logger: logger)

@@ -109,7 +109,7 @@ public final class TweakManager: Sendable {
 
     /// Failures of providers during the last snapshot build (unreadable stores and the like).
     public var providerErrors: [TweakError] {
-        currentSnapshot()?.providerErrors ?? []
+        (currentSnapshot() ?? snapshotForEvents()).providerErrors
     }
 
     // MARK: - JustTweak's API
@@ -232,7 +232,9 @@ public final class TweakManager: Sendable {
             } catch TweakError.notFound {
                 continue
             } catch {
-                logger.log(.error, "provider \(provider.name) failed to look up \(id): \(error)")
+                let failure = TweakError.providerFailed(provider: provider.name, reason: "\(error)")
+                logger.log(.error, "\(failure) looking up \(id)")
+                builder.resolved.issues.append(failure)
             }
         }
         return builder.resolved

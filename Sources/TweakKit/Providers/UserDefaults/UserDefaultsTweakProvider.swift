@@ -65,8 +65,8 @@ public final class UserDefaultsTweakProvider: MutableTweakProvider {
     /// Removes every override, including a stored value that could not be read.
     public func deleteAll() throws {
         writeLock.withLock { _ in
-            userDefaults.removeObject(forKey: key)
             cache.withLock { $0 = .success([:]) }
+            userDefaults.removeObject(forKey: key)
         }
         notifier.post(.reloaded, from: self)
     }
@@ -88,8 +88,9 @@ public final class UserDefaultsTweakProvider: MutableTweakProvider {
                 }
                 throw error
             }
-            userDefaults.set(data, forKey: key)
+            // The cache first: a change notification the write may post then finds nothing new.
             cache.withLock { $0 = .success(values) }
+            userDefaults.set(data, forKey: key)
         }
         notifier.post(change, from: self)
     }
