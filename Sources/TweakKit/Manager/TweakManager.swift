@@ -72,13 +72,7 @@ public final class TweakManager: Sendable {
     /// unless a custom provider changes without telling (then prefer calling ``resetCache()``).
     public var useCache: Bool {
         get { state.withLock { $0.useCache } }
-        set {
-            state.withLock {
-                $0.useCache = newValue
-                $0.snapshot = nil
-                $0.generation &+= 1
-            }
-        }
+        set { invalidate { $0.useCache = newValue } }
     }
 
     /// Drops the snapshot; the next lookup rebuilds it from the providers.
@@ -98,11 +92,7 @@ public final class TweakManager: Sendable {
     public var decryptionClosure: (@Sendable (Tweak) throws -> TweakValue)? {
         get { state.withLock { $0.decryptionClosure } }
         set {
-            state.withLock {
-                $0.decryptionClosure = newValue
-                $0.snapshot = nil
-                $0.generation &+= 1
-            }
+            invalidate { $0.decryptionClosure = newValue }
             publishIfObserved()
         }
     }
@@ -257,8 +247,10 @@ public final class TweakManager: Sendable {
         return built
     }
 
-    func invalidate() {
+    /// Drops the snapshot after applying `change` to the state, in one step.
+    func invalidate(_ change: (inout State) -> Void = { _ in }) {
         state.withLock {
+            change(&$0)
             $0.snapshot = nil
             $0.generation &+= 1
         }

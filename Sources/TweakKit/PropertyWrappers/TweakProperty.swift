@@ -73,31 +73,14 @@ public struct OptionalTweakProperty<T: TweakValueConvertible>: Sendable {
     }
 }
 
-/// A property backed by a tweak with a fallback for when the tweak is missing or mistyped
-/// (JustTweak's name for ``TweakProperty`` with a fallback).
+/// JustTweak's name for ``TweakProperty`` with a fallback for a missing or mistyped tweak.
 ///
 /// ```swift
 /// @FallbackTweakProperty(fallbackValue: false, feature: "general", variable: "greet_on_app_did_become_active",
 ///                        tweakManager: manager)
 /// var shouldGreet: Bool
 /// ```
-@propertyWrapper
-public struct FallbackTweakProperty<T: TweakValueConvertible>: Sendable {
-    public let key: TweakKey<T>
-    public let tweakManager: TweakManager
-
-    public init(fallbackValue: T, feature: String, variable: String, tweakManager: TweakManager) {
-        key = TweakKey(feature: feature, variable: variable, default: fallbackValue)
-        self.tweakManager = tweakManager
-    }
-
-    public var wrappedValue: T {
-        get { tweakManager.value(for: key) }
-        nonmutating set { tweakManager.setLoggingFailure(newValue.tweakValue, id: key.id) }
-    }
-
-    public var projectedValue: TweakDetails<T> { tweakManager.details(for: key) }
-}
+public typealias FallbackTweakProperty = TweakProperty
 
 extension TweakManager {
     func setLoggingFailure(_ value: TweakValue, id: TweakID) {

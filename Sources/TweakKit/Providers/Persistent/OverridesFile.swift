@@ -39,7 +39,19 @@ enum OverridesFile {
         return values
     }
 
-    static func encode(_ values: [TweakID: TweakValue]) throws -> Data {
+    /// Encodes `values`; a value JSON cannot hold (NaN, infinity) is reported against the tweak of `change`.
+    static func encode(_ values: [TweakID: TweakValue], for change: TweakChange) throws -> Data {
+        do {
+            return try encode(values)
+        } catch {
+            if case .set(let tweak) = change {
+                throw TweakError.invalidValue(feature: tweak.feature, variable: tweak.variable, reason: "\(error)")
+            }
+            throw error
+        }
+    }
+
+    static func encode(_ values: [TweakID: TweakValue]) throws(JSONWriter.NonFiniteNumber) -> Data {
         var grouped: [String: TweakValue] = [:]
         for (id, value) in values {
             var variables: [String: TweakValue] = [:]

@@ -150,15 +150,7 @@ public final class PersistentTweakProvider: MutableTweakProvider {
             _ = try refreshFromDisk()
             var values = state.withLock { $0.values }
             body(&values)
-            let data: Data
-            do {
-                data = try OverridesFile.encode(values)
-            } catch {
-                if case .set(let tweak) = change {
-                    throw TweakError.invalidValue(feature: tweak.feature, variable: tweak.variable, reason: "\(error)")
-                }
-                throw error
-            }
+            let data = try OverridesFile.encode(values, for: change)
             try AtomicFileWriter.write(data, to: fileURL)
             let stamp = FileStamp(path: fileURL.path)
             state.withLock {

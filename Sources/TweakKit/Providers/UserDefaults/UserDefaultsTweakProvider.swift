@@ -79,15 +79,7 @@ public final class UserDefaultsTweakProvider: MutableTweakProvider {
         try writeLock.withLock { _ in
             var values = try Self.read(userDefaults, key: key, name: name).get()
             body(&values)
-            let data: Data
-            do {
-                data = try OverridesFile.encode(values)
-            } catch {
-                if case .set(let tweak) = change {
-                    throw TweakError.invalidValue(feature: tweak.feature, variable: tweak.variable, reason: "\(error)")
-                }
-                throw error
-            }
+            let data = try OverridesFile.encode(values, for: change)
             // The cache first: a change notification the write may post then finds nothing new.
             cache.withLock { $0 = .success(values) }
             userDefaults.set(data, forKey: key)
