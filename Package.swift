@@ -8,7 +8,10 @@ let package = Package(
         .library(name: "TweakKit", targets: ["TweakKit"]),
         .library(name: "TweakKitLogging", targets: ["TweakKitLogging"]),
         .library(name: "TweakKitTesting", targets: ["TweakKitTesting"]),
+        .library(name: "TweakKitCodegen", targets: ["TweakKitCodegen"]),
         .executable(name: "tweak", targets: ["tweak"]),
+        .plugin(name: "TweakAccessorPlugin", targets: ["TweakAccessorPlugin"]),
+        .plugin(name: "GenerateTweakAccessors", targets: ["GenerateTweakAccessors"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -24,9 +27,22 @@ let package = Package(
         ),
         // Fixtures and task-scoped overrides for tests of code that reads tweaks.
         .target(name: "TweakKitTesting", dependencies: ["TweakKit"]),
+        // The accessor generator and linter behind `tweak generate` and `tweak lint`.
+        .target(name: "TweakKitCodegen", dependencies: ["TweakKit"]),
         .executableTarget(
             name: "tweak",
-            dependencies: ["TweakKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["TweakKit", "TweakKitCodegen", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // Generates a target's typed tweak accessor at build time.
+        .plugin(name: "TweakAccessorPlugin", capability: .buildTool(), dependencies: ["tweak"]),
+        // `swift package generate-tweak-accessors`: writes the accessor into the sources, to commit.
+        .plugin(
+            name: "GenerateTweakAccessors",
+            capability: .command(
+                intent: .custom(verb: "generate-tweak-accessors", description: "Generate typed tweak accessors into each target's sources"),
+                permissions: [.writeToPackageDirectory(reason: "writes the generated accessor files into the target's Generated folder")]
+            ),
+            dependencies: ["tweak"]
         ),
         .testTarget(
             name: "TweakKitTests",
@@ -34,6 +50,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "TweakCLITests", dependencies: ["tweak", "TweakKit"]),
+        .testTarget(name: "TweakKitCodegenTests", dependencies: ["TweakKitCodegen", "TweakKit"], resources: [.copy("Golden")]),
     ],
     swiftLanguageModes: [.v6]
 )

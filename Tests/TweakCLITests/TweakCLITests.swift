@@ -124,3 +124,52 @@ struct TweakCLITests {
         #expect(result.errors.contains("broken.json:1:2"))
     }
 }
+
+@Suite("tweak generate and lint")
+struct TweakGenerateCLITests {
+    @Test("generate writes the accessor with JustTweak's short flags and the long ones, only when it changes")
+    func generate() throws {
+        let directory = try temporaryDirectory()
+        try Data(#"{"accessorName": "GeneratedTweakAccessor"}"#.utf8).write(to: directory.appendingPathComponent("config.json"))
+        let output = directory.appendingPathComponent("Generated").path
+        var result = try tweak("generate", "-l", exampleFile, "-o", output, "-c", directory.path)
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("wrote GeneratedTweakAccessor.swift, GeneratedTweakAccessor+Constants.swift"))
+        let accessor = try String(contentsOfFile: output + "/GeneratedTweakAccessor.swift", encoding: .utf8)
+        #expect(accessor.contains("internal var definitiveAnswer: Int {"))
+        result = try tweak("generate", "--local-tweaks", exampleFile, "--output-folder", output, "--configuration-folder", directory.appendingPathComponent("config.json").path)
+        #expect(result.status == 0)
+        #expect(result.output.contains("up to date"))
+    }
+
+    @Test("generate reports a bad tweaks file or configuration and writes nothing")
+    func generateErrors() throws {
+        let directory = try temporaryDirectory()
+        let output = directory.appendingPathComponent("Generated").path
+        var result = try tweak("generate", "-l", exampleFile, "-o", output, "-c", directory.path)
+        #expect(result.status == 1)
+        #expect(result.errors.contains("config.json: configuration file not found"))
+        try Data(#"{"accessorName": "A"}"#.utf8).write(to: directory.appendingPathComponent("config.json"))
+        let tweaks = directory.appendingPathComponent("Tweaks.json")
+        try Data(#"{"a": {"x-y": {"Value": 1}, "x_y": {"Value": 2}}}"#.utf8).write(to: tweaks)
+        result = try tweak("generate", "-l", tweaks.path, "-o", output, "-c", directory.path)
+        #expect(result.status == 1)
+        #expect(result.errors.contains("tweaks a.x-y and a.x_y would both generate the property 'xY'"))
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test("lint lists expired tweaks and missing owners; expired ones fail")
+    func lint() throws {
+        let tweaks = try temporaryDirectory().appendingPathComponent("Tweaks.json")
+        try Data(#"{"a": {"old": {"Value": 1, "Owner": "me", "Expires": "2024-01-01"}, "fine": {"Value": 2, "Owner": "me"}, "orphan": {"Value": 3}}}"#.utf8).write(to: tweaks)
+        var result = try tweak("lint", tweaks.path, "--today", "2025-01-01")
+        #expect(result.status == 1)
+        #expect(result.output.contains("a.old: expired on 2024-01-01 (owner: me)"))
+        #expect(result.output.contains("a.orphan: has no Owner"))
+        #expect(!result.output.contains("a.fine"))
+        result = try tweak("lint", tweaks.path, "--today", "2023-01-01")
+        #expect(result.status == 0)
+        result = try tweak("lint", tweaks.path, "--today", "2023-01-01", "--strict")
+        #expect(result.status == 1)
+    }
+}

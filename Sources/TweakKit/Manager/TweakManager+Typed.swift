@@ -56,4 +56,36 @@ extension TweakManager {
     public func deleteValue<Value>(for key: TweakKey<Value>) throws {
         try deleteValue(feature: key.feature, variable: key.variable)
     }
+
+    /// Stores a typed value like ``set(_:for:)`` but, for setters that cannot throw, logs a failure
+    /// through ``logger`` instead of throwing. Returns whether the value was stored.
+    ///
+    /// ```swift
+    /// var alpha: Double {
+    ///     get { manager.value(for: .redViewAlpha) }
+    ///     set { manager.update(newValue, for: .redViewAlpha) }
+    /// }
+    /// ```
+    @discardableResult
+    public func update<Value>(_ value: Value, for key: TweakKey<Value>) -> Bool {
+        do {
+            try set(value, for: key)
+            return true
+        } catch {
+            logger.log(.error, "cannot set \(key.id): \(error)")
+            return false
+        }
+    }
+
+    /// Removes the key's override like ``deleteValue(for:)``, logging a failure instead of throwing.
+    @discardableResult
+    public func removeOverride<Value>(for key: TweakKey<Value>) -> Bool {
+        do {
+            try deleteValue(for: key)
+            return true
+        } catch {
+            logger.log(.error, "cannot delete \(key.id): \(error)")
+            return false
+        }
+    }
 }

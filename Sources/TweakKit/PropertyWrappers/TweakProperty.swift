@@ -35,7 +35,7 @@ public struct TweakProperty<T: TweakValueConvertible>: Sendable {
 
     public var wrappedValue: T {
         get { tweakManager.value(for: key) }
-        nonmutating set { tweakManager.setLoggingFailure(newValue.tweakValue, id: key.id) }
+        nonmutating set { tweakManager.update(newValue, for: key) }
     }
 
     public var projectedValue: TweakDetails<T> { tweakManager.details(for: key) }
@@ -52,22 +52,22 @@ public struct TweakProperty<T: TweakValueConvertible>: Sendable {
 @propertyWrapper
 public struct OptionalTweakProperty<T: TweakValueConvertible>: Sendable {
     public let fallbackValue: T?
-    public let id: TweakID
+    public let key: TweakKey<TweakValue>
     public let tweakManager: TweakManager
 
     public init(fallbackValue: T?, feature: String, variable: String, tweakManager: TweakManager) {
         self.fallbackValue = fallbackValue
-        self.id = TweakID(feature: feature, variable: variable)
+        self.key = TweakKey(feature: feature, variable: variable, default: .string(""))
         self.tweakManager = tweakManager
     }
 
     public var wrappedValue: T? {
-        get { tweakManager.resolvedTweak(id).tweak.flatMap { T(tweakValue: $0.value) } ?? fallbackValue }
+        get { tweakManager.optionalValue(for: key).flatMap { T(tweakValue: $0) } ?? fallbackValue }
         nonmutating set {
             if let newValue {
-                tweakManager.setLoggingFailure(newValue.tweakValue, id: id)
+                tweakManager.update(newValue.tweakValue, for: key)
             } else {
-                tweakManager.deleteLoggingFailure(id: id)
+                tweakManager.removeOverride(for: key)
             }
         }
     }
@@ -81,21 +81,3 @@ public struct OptionalTweakProperty<T: TweakValueConvertible>: Sendable {
 /// var shouldGreet: Bool
 /// ```
 public typealias FallbackTweakProperty = TweakProperty
-
-extension TweakManager {
-    func setLoggingFailure(_ value: TweakValue, id: TweakID) {
-        do {
-            try set(value, feature: id.feature, variable: id.variable)
-        } catch {
-            logger.log(.error, "cannot set \(id) from a property wrapper: \(error)")
-        }
-    }
-
-    func deleteLoggingFailure(id: TweakID) {
-        do {
-            try deleteValue(feature: id.feature, variable: id.variable)
-        } catch {
-            logger.log(.error, "cannot delete \(id) from a property wrapper: \(error)")
-        }
-    }
-}

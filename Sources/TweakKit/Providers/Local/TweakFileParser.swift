@@ -12,6 +12,14 @@ import Foundation
 /// `Value` is required and must be a Bool, number or String; `Title`, `Description`, `Group`
 /// and `GeneratedPropertyName` are optional strings, `Encrypted` an optional Bool.
 ///
+/// Optional fields for code generation and lifecycle:
+/// - `Type`: `Bool`, `Int`, `Float`, `Double` or `String`. Without it the type is the Value's
+///   (a number with a fraction is a Double). An `Encrypted` tweak's Value is the encrypted text,
+///   so its `Type` is the decrypted type (String when absent). A non-encrypted Value must fit its
+///   `Type` (an Int fits Float and Double).
+/// - `Owner`: who to ask about the tweak.
+/// - `Expires`: an ISO date (`2025-06-30`) after which the tweak should be removed.
+///
 /// **Toggle list** (a `featureToggles` array at the top level):
 /// ```json
 /// { "featureToggles": [ { "feature": "addItem", "enabled": true } ] }
@@ -20,8 +28,12 @@ import Foundation
 public enum TweakFileParser {
     /// The result of reading a file: the tweaks that are valid, in file order, and every problem found.
     public struct Result: Sendable {
-        public var tweaks: [Tweak]
+        /// Every valid tweak with its file-only fields, in file order.
+        public var definitions: [TweakDefinition]
         public var problems: [TweakFileError]
+
+        /// The valid tweaks, in file order.
+        public var tweaks: [Tweak] { definitions.map(\.tweak) }
     }
 
     /// Reads and checks the file at `url`. Never throws: a missing file or a syntax error is a problem.
@@ -34,7 +46,7 @@ public enum TweakFileParser {
             let message = FileManager.default.fileExists(atPath: path)
                 ? "cannot read the file: \(error.localizedDescription)"
                 : "file not found"
-            return Result(tweaks: [], problems: [TweakFileError(file: path, message: message)])
+            return Result(definitions: [], problems: [TweakFileError(file: path, message: message)])
         }
         return parse(data: data, file: path, source: source ?? url.lastPathComponent)
     }
@@ -45,17 +57,17 @@ public enum TweakFileParser {
         do {
             root = try JSONParser.parse(Array(data))
         } catch {
-            return Result(tweaks: [], problems: [TweakFileError(file: file, location: error.location, message: "syntax error: \(error.message)")])
+            return Result(definitions: [], problems: [TweakFileError(file: file, location: error.location, message: "syntax error: \(error.message)")])
         }
         var reader = Reader(file: file, source: source)
         reader.read(root)
-        return Result(tweaks: reader.tweaks, problems: reader.problems)
+        return Result(definitions: reader.definitions, problems: reader.problems)
     }
 
     private struct Reader {
         let file: String
         let source: String
-        var tweaks: [Tweak] = []
+        var definitions: [TweakDefinition] = []
         var problems: [TweakFileError] = []
 
         mutating func problem(_ message: String, at location: SourceLocation?, feature: String? = nil, variable: String? = nil) {
@@ -121,9 +133,32 @@ public enum TweakFileParser {
                     ok = false
                 }
             }
+            let owner = string("Owner")
+            var declaredType: TweakValue.Kind?
+            if let typeName = string("Type") {
+                if let kind = TweakValue.Kind(name: typeName), kind.isScalar {
+                    declaredType = kind
+                    if !encrypted, !TweakDefinition.value(value, fits: kind) {
+                        problem("\"Value\" is \(value.kind.article) \(value.kind) but \"Type\" says \(kind)", at: valueNode.location, feature: feature, variable: variable)
+                        ok = false
+                    }
+                } else {
+                    problem("\"Type\" must be Bool, Int, Float, Double or String, found \"\(typeName)\"", at: fields["Type"]?.location, feature: feature, variable: variable)
+                    ok = false
+                }
+            }
+            var expires: TweakDefinition.Day?
+            if let text = string("Expires") {
+                expires = TweakDefinition.Day(iso: text)
+                if expires == nil {
+                    problem("\"Expires\" must be an ISO date like 2025-06-30, found \"\(text)\"", at: fields["Expires"]?.location, feature: feature, variable: variable)
+                    ok = false
+                }
+            }
             guard ok else { return }
-            tweaks.append(Tweak(feature: feature, variable: variable, value: value, title: title, description: description,
-                                group: group, source: source, isEncrypted: encrypted, generatedPropertyName: propertyName))
+            let tweak = Tweak(feature: feature, variable: variable, value: value, title: title, description: description,
+                              group: group, source: source, isEncrypted: encrypted, generatedPropertyName: propertyName)
+            definitions.append(TweakDefinition(tweak: tweak, declaredType: declaredType, owner: owner, expires: expires, location: member.keyLocation))
         }
 
         mutating func readToggleList(_ entries: [JSONNode]) {
@@ -145,7 +180,8 @@ public enum TweakFileParser {
                     problem("feature \"\(feature)\" is listed twice", at: featureNode.location, feature: feature)
                     continue
                 }
-                tweaks.append(Tweak(feature: feature, variable: Tweak.enabledVariable, value: .bool(enabled), source: source))
+                let tweak = Tweak(feature: feature, variable: Tweak.enabledVariable, value: .bool(enabled), source: source)
+                definitions.append(TweakDefinition(tweak: tweak, location: entry.location))
             }
         }
     }

@@ -1,0 +1,1 @@
+../TweakAccessorPlugin/TweakAccessorInputs.swift

@@ -1,0 +1,91 @@
+public import Foundation
+import TweakKit
+
+/// The generator's settings, read from `config.json` (JustTweak's file, with two additions).
+///
+/// ```json
+/// {
+///     "accessorName": "GeneratedTweakAccessor",
+///     "accessLevel": "public",
+///     "imports": ["Foundation"]
+/// }
+/// ```
+/// `accessorName` is required; `accessLevel` is `internal` (the default), `package` or `public`;
+/// `imports` lists modules the generated files import besides TweakKit.
+public struct GeneratorConfiguration: Sendable, Hashable {
+    public enum AccessLevel: String, Sendable, Hashable, CaseIterable {
+        case `internal`, `package`, `public`
+    }
+
+    public var accessorName: String
+    public var accessLevel: AccessLevel
+    public var imports: [String]
+
+    public init(accessorName: String, accessLevel: AccessLevel = .internal, imports: [String] = []) {
+        self.accessorName = accessorName
+        self.accessLevel = accessLevel
+        self.imports = imports
+    }
+
+    /// Reads `config.json` from `folder` (or the file itself when `url` is a file).
+    public init(contentsOf url: URL) throws(CodegenError) {
+        var isDirectory: ObjCBool = false
+        let file = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
+            ? url.appendingPathComponent("config.json")
+            : url
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            throw CodegenError("\(file.path): configuration file not found")
+        }
+        try self.init(data: data, file: file.path)
+    }
+
+    /// Reads the configuration from JSON `data`; `file` names it in errors.
+    public init(data: Data, file: String) throws(CodegenError) {
+        let value: TweakValue
+        do {
+            value = try TweakValue(jsonText: String(decoding: data, as: UTF8.self))
+        } catch {
+            throw CodegenError("\(file):\(error.location): syntax error: \(error.message)")
+        }
+        guard case .object(let fields) = value else {
+            throw CodegenError("\(file): the configuration must be a JSON object")
+        }
+        guard case .string(let name)? = fields["accessorName"], !name.isEmpty else {
+            throw CodegenError("\(file): \"accessorName\" must be a non-empty String")
+        }
+        guard SwiftIdentifier.isValidTypeName(name) else {
+            throw CodegenError("\(file): \"accessorName\" \"\(name)\" is not a valid Swift type name")
+        }
+        var level = AccessLevel.internal
+        if let field = fields["accessLevel"] {
+            guard case .string(let text) = field, let parsed = AccessLevel(rawValue: text) else {
+                throw CodegenError("\(file): \"accessLevel\" must be \"internal\", \"package\" or \"public\"")
+            }
+            level = parsed
+        }
+        var imports: [String] = []
+        if let field = fields["imports"] {
+            guard case .array(let items) = field else {
+                throw CodegenError("\(file): \"imports\" must be an array of module names")
+            }
+            for item in items {
+                guard case .string(let module) = item, SwiftIdentifier.isValidModuleName(module) else {
+                    throw CodegenError("\(file): \"imports\" holds \(item), which is not a module name")
+                }
+                imports.append(module)
+            }
+        }
+        self.init(accessorName: name, accessLevel: level, imports: imports)
+    }
+}
+
+/// A problem that stops code generation, saying which file or tweaks it is about.
+public struct CodegenError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}

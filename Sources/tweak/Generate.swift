@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import TweakKit
+import TweakKitCodegen
+
+struct Generate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Generate a typed accessor (and constants) from a tweaks file.",
+        discussion: "Writes <accessorName>.swift and <accessorName>+Constants.swift into the output folder, only when their content changes. The configuration (config.json) gives accessorName, and optionally accessLevel (internal, package, public) and imports."
+    )
+
+    @Option(name: [.customShort("l"), .long], help: ArgumentHelp("The tweaks JSON file.", valueName: "file"))
+    var localTweaks: String
+
+    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("The folder to write the Swift files to.", valueName: "folder"))
+    var outputFolder: String
+
+    @Option(name: [.customShort("c"), .long], help: ArgumentHelp("The folder holding config.json, or the configuration file itself.", valueName: "folder"))
+    var configurationFolder: String
+
+    @Option(help: ArgumentHelp("The day expiry dates are compared with (YYYY-MM-DD); today by default.", visibility: .hidden))
+    var today: String?
+
+    func run() throws {
+        let day = try LintOptions.day(today)
+        let configuration: GeneratorConfiguration
+        do {
+            configuration = try GeneratorConfiguration(contentsOf: URL(fileURLWithPath: configurationFolder))
+        } catch {
+            Output.printError(error.description)
+            throw ExitCode.failure
+        }
+        let url = URL(fileURLWithPath: localTweaks)
+        let result = TweakFileParser.parse(contentsOf: url)
+        guard result.problems.isEmpty else {
+            for problem in result.problems { Output.printError(problem.description) }
+            throw ExitCode.failure
+        }
+        let generator = AccessorGenerator(configuration: configuration, sourceName: url.lastPathComponent, today: day)
+        do {
+            let files = try generator.generate(result.definitions)
+            let written = try GeneratedFileWriter.write(files, to: URL(fileURLWithPath: outputFolder))
+            print(written.isEmpty ? "\(configuration.accessorName): up to date" : "wrote \(written.joined(separator: ", "))")
+        } catch let error as CodegenError {
+            Output.printError(error.description)
+            throw ExitCode.failure
+        }
+    }
+}
+
+struct Lint: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List expired tweaks and tweaks without an owner.",
+        discussion: "Exits 1 when a tweak has expired (or, with --strict, when one has no owner)."
+    )
+
+    @Argument(help: ArgumentHelp("Tweaks JSON files.", valueName: "file"))
+    var files: [String]
+
+    @Flag(help: "Also fail when a tweak has no owner.")
+    var strict = false
+
+    @Option(help: ArgumentHelp("The day expiry dates are compared with (YYYY-MM-DD); today by default.", valueName: "date"))
+    var today: String?
+
+    func run() throws {
+        let day = try LintOptions.day(today)
+        var failing = false
+        for path in files {
+            let result = TweakFileParser.parse(contentsOf: URL(fileURLWithPath: path))
+            for problem in result.problems {
+                Output.printError(problem.description)
+                failing = true
+            }
+            let findings = TweakLinter.lint(result.definitions, file: path, today: day)
+            for finding in findings {
+                print(finding.description)
+                switch finding.kind {
+                case .expired: failing = true
+                case .missingOwner: failing = failing || strict
+                }
+            }
+            if findings.isEmpty && result.problems.isEmpty {
+                print("\(path): no expired tweaks, every tweak has an owner")
+            }
+        }
+        if failing { throw ExitCode.failure }
+    }
+}
+
+enum LintOptions {
+    static func day(_ text: String?) throws -> TweakDefinition.Day {
+        guard let text else { return .today }
+        guard let day = TweakDefinition.Day(iso: text) else {
+            throw ValidationError("--today must be a date like 2025-06-30")
+        }
+        return day
+    }
+}
