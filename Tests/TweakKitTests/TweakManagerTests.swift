@@ -244,3 +244,56 @@ struct TweakManagerTests {
         }
     }
 }
+
+@Suite("Read path")
+struct ReadPathTests {
+    @Test("one thread reading many managers (more than its snapshot cache holds) gets each manager's values")
+    func manyManagers() throws {
+        let managers = (0..<20).map { index in
+            TweakManager(tweakProviders: [EphemeralTweakProvider(tweaks: [Tweak(feature: "f", variable: "v", value: .int(index))])])
+        }
+        let key = TweakKey("f", "v", default: -1)
+        for round in 0..<3 {
+            for (index, manager) in managers.enumerated() {
+                #expect(manager.value(for: key) == index, "round \(round)")
+                #expect(try manager.tweakWith(feature: "f", variable: "v").value == .int(index))
+            }
+        }
+    }
+
+    @Test("a key used with two managers reads each one's value")
+    func keyAcrossManagers() {
+        let a = TweakManager(tweakProviders: [EphemeralTweakProvider(tweaks: [Tweak(feature: "x", variable: "pad", value: 0), Tweak(feature: "f", variable: "v", value: 1)])])
+        let b = TweakManager(tweakProviders: [EphemeralTweakProvider(tweaks: [Tweak(feature: "f", variable: "v", value: 2)])])
+        let key = TweakKey("f", "v", default: 0)
+        for _ in 0..<3 {
+            #expect(a[key] == 1)
+            #expect(b[key] == 2)
+        }
+    }
+
+    @Test("a key for a tweak that appears later finds it after the change")
+    func keyBeforeTweak() {
+        let store = EphemeralTweakProvider()
+        let manager = TweakManager(tweakProviders: [store])
+        let key = TweakKey("late", "v", default: 0)
+        #expect(manager[key] == 0)
+        store.set(5, feature: "late", variable: "v")
+        #expect(manager[key] == 5)
+        store.deleteValue(feature: "late", variable: "v")
+        #expect(manager[key] == 0)
+    }
+
+    @Test("readers on other threads see a change once it returned")
+    func crossThreadVisibility() async throws {
+        let store = EphemeralTweakProvider()
+        let manager = TweakManager(tweakProviders: [store])
+        let key = TweakKey("f", "v", default: -1)
+        for value in 0..<200 {
+            store.set(value, feature: "f", variable: "v")
+            // A reader on another thread, started after the write returned.
+            let seen = await Task.detached { manager[key] }.value
+            #expect(seen == value)
+        }
+    }
+}

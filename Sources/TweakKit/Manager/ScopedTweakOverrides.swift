@@ -9,9 +9,13 @@ package enum ScopedTweakOverrides {
     /// The source name reported for a scoped override.
     package static let sourceName = "scoped override"
 
+    /// Whether any scope is open in the process (one relaxed atomic load).
+    @inline(__always)
+    static var isActive: Bool { openScopes.load(ordering: .relaxed) > 0 }
+
     @inline(__always)
     static func value(for id: TweakID) -> TweakValue? {
-        guard openScopes.load(ordering: .relaxed) > 0 else { return nil }
+        guard isActive else { return nil }
         return values[id]
     }
 

@@ -57,7 +57,7 @@ extension TweakManager {
         let id = subscribe(
             deliver: { updates, snapshot in
                 guard updates.contains(where: { $0.id == keyID }) else { return }
-                let resolution = snapshot.entries[keyID] ?? ResolvedTweak(id: keyID)
+                let resolution = snapshot.resolution(for: keyID) ?? ResolvedTweak(id: keyID)
                 continuation.yield(TweakDetails(resolution: resolution, defaultValue: key.defaultValue).value)
             },
             finish: { continuation.finish() }
@@ -92,7 +92,7 @@ extension TweakManager {
     func snapshotForEvents() -> TweakSnapshot {
         if let snapshot = currentSnapshot() { return snapshot }
         let (generation, decrypt) = state.withLock { ($0.generation, $0.decryptionClosure) }
-        return TweakSnapshot.build(providers: tweakProviders, decrypt: decrypt, generation: generation, logger: logger)
+        return TweakSnapshot.build(providers: tweakProviders, decrypt: decrypt, generation: generation, slots: slots, logger: logger)
     }
 
     /// Rebuilds and delivers the differences since the last delivery, when anyone listens.
@@ -118,11 +118,11 @@ extension TweakManager {
 
     static func differences(from old: TweakSnapshot, to new: TweakSnapshot) -> [TweakUpdate] {
         var updates: [TweakUpdate] = []
-        for (id, entry) in new.entries where old.entries[id]?.tweak != entry.tweak {
-            updates.append(TweakUpdate(id: id, oldTweak: old.entries[id]?.tweak, newTweak: entry.tweak))
+        for (id, slot) in new.index where old.resolution(for: id)?.tweak != new.tweaks[slot] {
+            updates.append(TweakUpdate(id: id, oldTweak: old.resolution(for: id)?.tweak, newTweak: new.tweaks[slot]))
         }
-        for (id, entry) in old.entries where new.entries[id] == nil && entry.tweak != nil {
-            updates.append(TweakUpdate(id: id, oldTweak: entry.tweak, newTweak: nil))
+        for (id, slot) in old.index where new.index[id] == nil && old.tweaks[slot] != nil {
+            updates.append(TweakUpdate(id: id, oldTweak: old.tweaks[slot], newTweak: nil))
         }
         return updates.sorted { $0.id < $1.id }
     }

@@ -5,23 +5,28 @@ extension TweakManager {
     /// ```swift
     /// let alpha = manager.value(for: .redViewAlpha)
     /// ```
+    @inlinable
     public func value<Value>(for key: TweakKey<Value>) -> Value {
-        resolvedTweak(key.id).tweak.flatMap { Value(tweakValue: $0.value) } ?? key.defaultValue
+        optionalValue(for: key) ?? key.defaultValue
     }
 
     /// The key's value, or `defaultValue` when the stack has no usable value of that type.
+    @inlinable
     public func value<Value>(for key: TweakKey<Value>, default defaultValue: Value) -> Value {
-        resolvedTweak(key.id).tweak.flatMap { Value(tweakValue: $0.value) } ?? defaultValue
+        optionalValue(for: key) ?? defaultValue
     }
 
     /// Shorthand for ``value(for:)``: `manager[.redViewAlpha]`.
+    @inlinable
     public subscript<Value>(key: TweakKey<Value>) -> Value {
         value(for: key)
     }
 
     /// The stack's value for the key, or `nil` when it has no usable value of that type.
+    @inlinable
     public func optionalValue<Value>(for key: TweakKey<Value>) -> Value? {
-        resolvedTweak(key.id).tweak.flatMap { Value(tweakValue: $0.value) }
+        guard let value = currentValue(for: key.slot) else { return nil }
+        return Value(tweakValue: value)
     }
 
     /// The stack's value for the key, or an error saying why there is none.

@@ -33,6 +33,14 @@ public final class TweakManager: Sendable {
 
     let state = Mutex(State())
     let events = Mutex(EventState())
+    /// Identifies the manager in per-thread snapshot caches and key slot caches.
+    @usableFromInline let id: UInt64
+    /// Slot numbers of tweak ids, stable across snapshots.
+    let slots = SlotTable()
+    /// The change count, readable without the lock: a lookup compares it with the generation of
+    /// the snapshot its thread holds.
+    let publishedGeneration = Atomic<UInt64>(0)
+    private static let nextID = Atomic<UInt64>(1)
     private let registrations = Mutex<[TweakObservation]>([])
     nonisolated(unsafe) private var notificationObserver: (any NSObjectProtocol)?
 
@@ -40,6 +48,7 @@ public final class TweakManager: Sendable {
     public init(tweakProviders: [any TweakProvider], logger: TweakLogger = .disabled) {
         self.tweakProviders = tweakProviders
         self.logger = logger
+        self.id = Self.nextID.add(1, ordering: .relaxed).oldValue
         let observations = tweakProviders.map { provider in
             provider.observeChanges { [weak self] change in
                 self?.providerDidChange(change, provider: provider.name)
@@ -112,6 +121,10 @@ public final class TweakManager: Sendable {
     ///   encrypted and cannot be decrypted.
     public func tweakWith(feature: String, variable: String) throws(TweakError) -> Tweak {
         let id = TweakID(feature: feature, variable: variable)
+        if !ScopedTweakOverrides.isActive,
+           case let found?? = withCurrentSnapshot({ snapshot in snapshot.index[id].flatMap { snapshot.tweaks[$0] } }) {
+            return found
+        }
         let resolved = resolvedTweak(id)
         if let tweak = resolved.tweak { return tweak }
         throw resolved.issues.first ?? .notFound(feature: feature, variable: variable)
@@ -124,7 +137,12 @@ public final class TweakManager: Sendable {
     /// entry `{"feature": "<feature>", "enabled": true}`; in a mutable provider
     /// `set(true, feature: "<feature>", variable: "enabled")`.
     public func isFeatureEnabled(_ feature: String) -> Bool {
-        resolvedTweak(TweakID(feature: feature, variable: Tweak.enabledVariable)).tweak?.value.boolValue ?? false
+        let id = TweakID(feature: feature, variable: Tweak.enabledVariable)
+        if !ScopedTweakOverrides.isActive,
+           let found = withCurrentSnapshot({ snapshot in snapshot.index[id].flatMap { snapshot.values[$0] } }) {
+            return found?.boolValue ?? false
+        }
+        return resolvedTweak(id).tweak?.value.boolValue ?? false
     }
 
     /// Stores `value` in the highest-priority mutable provider.
@@ -174,12 +192,7 @@ public final class TweakManager: Sendable {
 
     /// Everything the stack knows, one entry per tweak, sorted by feature then variable.
     public func allResolvedTweaks() -> [ResolvedTweak] {
-        if let snapshot = currentSnapshot() {
-            return snapshot.entries.values.sorted { $0.id < $1.id }
-        }
-        let decrypt = state.withLock { $0.decryptionClosure }
-        let fresh = TweakSnapshot.build(providers: tweakProviders, decrypt: decrypt, generation: 0, logger: logger)
-        return fresh.entries.values.sorted { $0.id < $1.id }
+        (currentSnapshot() ?? snapshotForEvents()).allResolutions.sorted { $0.id < $1.id }
     }
 
     /// What the stack says about one tweak.
@@ -189,19 +202,37 @@ public final class TweakManager: Sendable {
 
     // MARK: - Resolution
 
-    @inline(__always)
     func resolvedTweak(_ id: TweakID) -> ResolvedTweak {
         if let value = ScopedTweakOverrides.value(for: id) {
             return scopedResolution(id, value: value)
         }
-        if let snapshot = currentSnapshot() {
-            return snapshot.entries[id] ?? ResolvedTweak(id: id)
+        if let found = withCurrentSnapshot({ $0.resolution(for: id) }) {
+            return found ?? ResolvedTweak(id: id)
         }
         return walkProviders(for: id)
     }
 
+    /// The winning value for a typed key: the hot path of ``value(for:)``.
+    @usableFromInline
+    func currentValue(for key: TweakKeySlot) -> TweakValue? {
+        if ScopedTweakOverrides.isActive {
+            return resolvedTweak(key.id).tweak?.value
+        }
+        let slot: Int
+        if let cached = key.slot(for: id) {
+            slot = cached
+        } else {
+            slot = slots.slot(for: key.id)
+            key.remember(slot, for: id)
+        }
+        if let found = withCurrentSnapshot({ snapshot in slot < snapshot.values.count ? snapshot.values[slot] : nil }) {
+            return found
+        }
+        return walkProviders(for: key.id).tweak?.value
+    }
+
     private func scopedResolution(_ id: TweakID, value: TweakValue) -> ResolvedTweak {
-        var resolved = currentSnapshot()?.entries[id] ?? walkProviders(for: id)
+        var resolved = currentSnapshot().map { $0.resolution(for: id) ?? ResolvedTweak(id: id) } ?? walkProviders(for: id)
         var tweak = resolved.tweak ?? Tweak(feature: id.feature, variable: id.variable, value: value)
         tweak.value = value
         tweak.source = ScopedTweakOverrides.sourceName
@@ -230,14 +261,33 @@ public final class TweakManager: Sendable {
         return builder.resolved
     }
 
+    /// Runs `body` on the current snapshot; `nil` when caching is off.
+    ///
+    /// The fast path takes no lock and retains nothing: the thread's own cache holds the snapshot.
+    @inline(__always)
+    func withCurrentSnapshot<Result>(_ body: (TweakSnapshot) -> Result) -> Result? {
+        let generation = publishedGeneration.load(ordering: .acquiring)
+        let cache = ThreadSnapshotCache.current
+        if let snapshot = cache.snapshot(manager: id, generation: generation) {
+            return snapshot._withUnsafeGuaranteedRef(body)
+        }
+        guard let snapshot = buildOrFetchSnapshot() else { return nil }
+        cache.store(snapshot, manager: id)
+        return body(snapshot)
+    }
+
     /// The current snapshot, building it if a change dropped it; `nil` when caching is off.
     func currentSnapshot() -> TweakSnapshot? {
+        withCurrentSnapshot { $0 }
+    }
+
+    private func buildOrFetchSnapshot() -> TweakSnapshot? {
         let (snapshot, generation, useCache, decrypt) = state.withLock {
             ($0.snapshot, $0.generation, $0.useCache, $0.decryptionClosure)
         }
         if let snapshot { return snapshot }
         guard useCache else { return nil }
-        let built = TweakSnapshot.build(providers: tweakProviders, decrypt: decrypt, generation: generation, logger: logger)
+        let built = TweakSnapshot.build(providers: tweakProviders, decrypt: decrypt, generation: generation, slots: slots, logger: logger)
         state.withLock { state in
             // Install only if no change happened while building; otherwise the next reader rebuilds.
             if state.generation == generation, state.snapshot == nil {
@@ -253,6 +303,7 @@ public final class TweakManager: Sendable {
             change(&$0)
             $0.snapshot = nil
             $0.generation &+= 1
+            publishedGeneration.store($0.generation, ordering: .releasing)
         }
     }
 

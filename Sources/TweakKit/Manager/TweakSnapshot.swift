@@ -1,20 +1,44 @@
 /// An immutable merge of every provider's tweaks, built once per change and shared by all readers.
+///
+/// Tweaks sit at their manager-wide slot (see ``SlotTable``): `index` finds the slot of a string
+/// address; `values` and `tweaks` are read by slot.
 final class TweakSnapshot: Sendable {
-    let entries: [TweakID: ResolvedTweak]
+    /// The slot of every tweak the providers hold.
+    let index: [TweakID: Int]
+    /// Everything known about each tweak, by slot.
+    let resolutions: ContiguousArray<ResolvedTweak?>
+    /// The tweak lookups return, by slot.
+    let tweaks: ContiguousArray<Tweak?>
+    /// The winning value, by slot: what typed lookups read.
+    let values: ContiguousArray<TweakValue?>
     let providerErrors: [TweakError]
     /// The manager's change count when the build started.
     let generation: UInt64
 
-    init(entries: [TweakID: ResolvedTweak], providerErrors: [TweakError], generation: UInt64) {
-        self.entries = entries
+    private init(index: [TweakID: Int], resolutions: ContiguousArray<ResolvedTweak?>, providerErrors: [TweakError], generation: UInt64) {
+        self.index = index
+        self.resolutions = resolutions
+        self.tweaks = ContiguousArray(resolutions.map { $0?.tweak })
+        self.values = ContiguousArray(resolutions.map { $0?.tweak?.value })
         self.providerErrors = providerErrors
         self.generation = generation
+    }
+
+    /// What the snapshot knows about `id`, or `nil` when no provider has it.
+    func resolution(for id: TweakID) -> ResolvedTweak? {
+        index[id].flatMap { resolutions[$0] }
+    }
+
+    /// Every tweak the snapshot knows, in no particular order.
+    var allResolutions: [ResolvedTweak] {
+        resolutions.compactMap { $0 }
     }
 
     static func build(
         providers: [any TweakProvider],
         decrypt: (@Sendable (Tweak) throws -> TweakValue)?,
         generation: UInt64,
+        slots slotTable: SlotTable,
         logger: TweakLogger
     ) -> TweakSnapshot {
         var builders: [TweakID: ResolvedTweakBuilder] = [:]
@@ -33,15 +57,15 @@ final class TweakSnapshot: Sendable {
                 builders[tweak.id, default: ResolvedTweakBuilder(id: tweak.id)].add(tweak, from: provider.name, decrypt: decrypt)
             }
         }
-        var entries: [TweakID: ResolvedTweak] = [:]
-        entries.reserveCapacity(builders.count)
+        let (index, slotCount) = slotTable.slots(for: builders.keys)
+        var resolutions = ContiguousArray<ResolvedTweak?>(repeating: nil, count: slotCount)
         for (id, builder) in builders {
-            entries[id] = builder.resolved
+            if let slot = index[id] { resolutions[slot] = builder.resolved }
             for issue in builder.resolved.issues {
                 logger.log(.warning, "\(issue)")
             }
         }
-        logger.log(.debug, "rebuilt the tweak snapshot: \(entries.count) tweaks from \(providers.count) providers")
-        return TweakSnapshot(entries: entries, providerErrors: errors, generation: generation)
+        logger.log(.debug, "rebuilt the tweak snapshot: \(builders.count) tweaks from \(providers.count) providers")
+        return TweakSnapshot(index: index, resolutions: resolutions, providerErrors: errors, generation: generation)
     }
 }

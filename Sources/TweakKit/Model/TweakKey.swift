@@ -14,15 +14,17 @@
 /// if manager.value(for: .redView) { … }
 /// let alpha = manager[.redViewAlpha]
 /// ```
+///
+/// Declare keys once (as `static let`s) and reuse them: a key remembers where its value sits in
+/// the manager's snapshot, so after the first lookup a read is an array load.
 public struct TweakKey<Value: TweakValueConvertible>: Sendable {
-    public let feature: String
-    public let variable: String
+    /// The key's address and its cached snapshot slot.
+    @usableFromInline let slot: TweakKeySlot
     /// The value used when no provider has the tweak, or its value cannot be used.
     public let defaultValue: Value
 
     public init(feature: String, variable: String, default defaultValue: Value) {
-        self.feature = feature
-        self.variable = variable
+        self.slot = TweakKeySlot(TweakID(feature: feature, variable: variable))
         self.defaultValue = defaultValue
     }
 
@@ -31,7 +33,9 @@ public struct TweakKey<Value: TweakValueConvertible>: Sendable {
     }
 
     /// The key's address.
-    public var id: TweakID { TweakID(feature: feature, variable: variable) }
+    public var id: TweakID { slot.id }
+    public var feature: String { slot.id.feature }
+    public var variable: String { slot.id.variable }
 }
 
 extension TweakKey where Value == Bool {

@@ -1,0 +1,28 @@
+// swift-tools-version: 6.3
+// Benchmarks for TweakKit, kept in their own package so the library does not depend on
+// package-benchmark. Run everything with `Benchmarks/run`.
+import PackageDescription
+
+let package = Package(
+    name: "TweakKitBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "TweakKit", path: ".."),
+        // Only the malloc interposer trait: it gives the `mallocCountTotal` metric. The default
+        // "RuntimeInterposer" trait (ARC counters on Linux/Swift 6.3) is left off.
+        .package(url: "https://github.com/ordo-one/package-benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // The plugin discovers benchmark executables by their folder: Benchmarks/<target>.
+        .executableTarget(
+            name: "TweakKitBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "TweakKit", package: "TweakKit"),
+            ],
+            path: "Benchmarks/TweakKitBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
