@@ -53,3 +53,19 @@ struct JSONParserTests {
         #expect(throws: JSONWriter.NonFiniteNumber.self) { try JSONWriter.string(.double(.nan)) }
     }
 }
+
+@Suite("JSON parser, large objects")
+struct JSONParserLargeObjectTests {
+    @Test("duplicate keys are found in large objects too")
+    func duplicatesInLargeObjects() throws {
+        var members = (0..<100).map { "\"k\($0)\": \($0)" }
+        #expect(throws: Never.self) { try JSONParser.parse(Array("{\(members.joined(separator: ","))}".utf8)) }
+        members.append("\"k57\": 0")
+        do {
+            _ = try JSONParser.parse(Array("{\(members.joined(separator: ","))}".utf8))
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.message == "duplicate key \"k57\" in the same object")
+        }
+    }
+}

@@ -99,7 +99,8 @@ package struct JSONParser: ~Copyable {
         try enter()
         index += 1
         var members: [JSONMember] = []
-        var seen = Set<String>()
+        // Duplicate keys are found by a scan while objects are small, by a set once they grow.
+        var seen: Set<String>?
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -113,7 +114,14 @@ package struct JSONParser: ~Copyable {
                 throw error("unexpected \(describeCurrent()), expected a member name in double quotes")
             }
             let key = try parseString()
-            guard seen.insert(key).inserted else {
+            let duplicate: Bool
+            if members.count < 16 {
+                duplicate = members.contains { $0.key == key }
+            } else {
+                if seen == nil { seen = Set(members.map(\.key)) }
+                duplicate = !(seen?.insert(key).inserted ?? true)
+            }
+            guard !duplicate else {
                 throw error("duplicate key \"\(key)\" in the same object", at: keyLocation)
             }
             skipWhitespace()
