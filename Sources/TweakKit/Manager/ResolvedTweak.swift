@@ -17,6 +17,9 @@ public struct ResolvedTweak: Sendable, Hashable {
     public var sources: [String]
     /// Why higher-priority values were skipped (encrypted without a decryption closure, decryption failed).
     public var issues: [TweakError]
+    /// Whether a ``ContextualTweakProvider`` decides the value, so it depends on the evaluation
+    /// context; ``tweak`` then holds the value it gives when no targeting applies.
+    public internal(set) var isEvaluatedPerLookup = false
 
     /// Whether the winning value hides a value of a lower-priority provider.
     public var isOverridden: Bool {
@@ -41,7 +44,7 @@ struct ResolvedTweakBuilder {
         resolved = ResolvedTweak(id: id)
     }
 
-    mutating func add(_ tweak: Tweak, from provider: String, decrypt: (@Sendable (Tweak) throws -> TweakValue)?) {
+    mutating func add(_ tweak: Tweak, from provider: String, contextual: Bool = false, decrypt: (@Sendable (Tweak) throws -> TweakValue)?) {
         resolved.sources.append(provider)
         var tweak = tweak
         tweak.source = provider
@@ -49,6 +52,7 @@ struct ResolvedTweakBuilder {
             resolved.tweak = winner.filling(metadataFrom: tweak)
             return
         }
+        if contextual { resolved.isEvaluatedPerLookup = true }
         metadata = metadata.map { $0.filling(metadataFrom: tweak) } ?? tweak
         if tweak.isEncrypted {
             guard let decrypt else {

@@ -37,8 +37,12 @@ public struct TweakDetails<Value: TweakValueConvertible>: Sendable {
 
 extension TweakDetails {
     init(resolution: ResolvedTweak, defaultValue: Value) {
+        self.init(tweak: resolution.tweak, resolution: resolution, defaultValue: defaultValue)
+    }
+
+    init(tweak: Tweak?, resolution: ResolvedTweak, defaultValue: Value) {
         self.resolution = resolution
-        if let tweak = resolution.tweak {
+        if let tweak {
             if let value = Value(tweakValue: tweak.value) {
                 self.value = value
                 self.tweak = tweak

@@ -31,9 +31,9 @@ extension TweakManager {
 
     /// The stack's value for the key, or an error saying why there is none.
     public func requiredValue<Value>(for key: TweakKey<Value>) throws(TweakError) -> Value {
-        let resolved = resolvedTweak(key.id)
-        guard let tweak = resolved.tweak else {
-            throw resolved.issues.first ?? .notFound(feature: key.feature, variable: key.variable)
+        let evaluated = evaluatedTweak(key.id, context: nil)
+        guard let tweak = evaluated.tweak else {
+            throw evaluated.resolution.issues.first ?? .notFound(feature: key.feature, variable: key.variable)
         }
         guard let value = Value(tweakValue: tweak.value) else {
             throw .typeMismatch(feature: key.feature, variable: key.variable,
@@ -44,7 +44,8 @@ extension TweakManager {
 
     /// The value with which provider answered, or why the default was used.
     public func details<Value>(for key: TweakKey<Value>) -> TweakDetails<Value> {
-        TweakDetails(resolution: resolvedTweak(key.id), defaultValue: key.defaultValue)
+        let evaluated = evaluatedTweak(key.id, context: nil)
+        return TweakDetails(tweak: evaluated.tweak, resolution: evaluated.resolution, defaultValue: key.defaultValue)
     }
 
     /// Whether the key's feature-style Bool is on (the same as ``value(for:)`` for a Bool key).

@@ -29,6 +29,8 @@ public final class TweakManager: Sendable {
         var generation: UInt64 = 0
         var useCache = true
         var decryptionClosure: (@Sendable (Tweak) throws -> TweakValue)?
+        var evaluationContext = EvaluationContext(targetingKey: nil)
+        var exposureHandler: (@Sendable (TweakExposure) -> Void)?
     }
 
     let state = Mutex(State())
@@ -121,13 +123,12 @@ public final class TweakManager: Sendable {
     ///   encrypted and cannot be decrypted.
     public func tweakWith(feature: String, variable: String) throws(TweakError) -> Tweak {
         let id = TweakID(feature: feature, variable: variable)
-        if !ScopedTweakOverrides.isActive,
-           case let found?? = withCurrentSnapshot({ snapshot in snapshot.index[id].flatMap { snapshot.tweaks[$0] } }) {
+        if case .value(let found?) = read(id, { snapshot, slot in snapshot.tweaks[slot] }) {
             return found
         }
-        let resolved = resolvedTweak(id)
-        if let tweak = resolved.tweak { return tweak }
-        throw resolved.issues.first ?? .notFound(feature: feature, variable: variable)
+        let evaluated = evaluatedTweak(id, context: nil)
+        if let tweak = evaluated.tweak { return tweak }
+        throw evaluated.resolution.issues.first ?? .notFound(feature: feature, variable: variable)
     }
 
     /// Whether `feature` is on: the value of its `enabled` variable from the highest-priority
@@ -138,11 +139,16 @@ public final class TweakManager: Sendable {
     /// `set(true, feature: "<feature>", variable: "enabled")`.
     public func isFeatureEnabled(_ feature: String) -> Bool {
         let id = TweakID(feature: feature, variable: Tweak.enabledVariable)
-        if !ScopedTweakOverrides.isActive,
-           let found = withCurrentSnapshot({ snapshot in snapshot.index[id].flatMap { snapshot.values[$0] } }) {
-            return found?.boolValue ?? false
+        switch read(id, { snapshot, slot in snapshot.values[slot] }) {
+        case .value(let found): return found?.boolValue ?? false
+        case .missing: return false
+        case .evaluate: return evaluatedTweak(id, context: nil).tweak?.value.boolValue ?? false
         }
-        return resolvedTweak(id).tweak?.value.boolValue ?? false
+    }
+
+    /// ``isFeatureEnabled(_:)`` for one evaluation context, laid over the manager's and the task's.
+    public func isFeatureEnabled(_ feature: String, context: EvaluationContext) -> Bool {
+        evaluatedTweak(TweakID(feature: feature, variable: Tweak.enabledVariable), context: context).tweak?.value.boolValue ?? false
     }
 
     /// Stores `value` in the highest-priority mutable provider.
@@ -215,9 +221,7 @@ public final class TweakManager: Sendable {
     /// The winning value for a typed key: the hot path of ``value(for:)``.
     @usableFromInline
     func currentValue(for key: TweakKeySlot) -> TweakValue? {
-        if ScopedTweakOverrides.isActive {
-            return resolvedTweak(key.id).tweak?.value
-        }
+        guard !ScopedTweakOverrides.isActive else { return evaluatedTweak(key.id, context: nil).tweak?.value }
         let slot: Int
         if let cached = key.slot(for: id) {
             slot = cached
@@ -225,10 +229,35 @@ public final class TweakManager: Sendable {
             slot = slots.slot(for: key.id)
             key.remember(slot, for: id)
         }
-        if let found = withCurrentSnapshot({ snapshot in slot < snapshot.values.count ? snapshot.values[slot] : nil }) {
-            return found
+        let read: SnapshotRead<TweakValue?>? = withCurrentSnapshot { snapshot in
+            guard slot < snapshot.values.count else { return .missing }
+            if snapshot.hasContextualProviders && snapshot.needsEvaluation[slot] { return .evaluate }
+            return .value(snapshot.values[slot])
         }
-        return walkProviders(for: key.id).tweak?.value
+        switch read {
+        case .value(let value)?: return value
+        case .missing?: return nil
+        case .evaluate?, nil: return evaluatedTweak(key.id, context: nil).tweak?.value
+        }
+    }
+
+    /// What a string-addressed lookup finds in the snapshot without evaluating anything.
+    enum SnapshotRead<Value> {
+        case value(Value)
+        case missing
+        /// A contextual provider decides, or the cache is off or a scope overrides: take the full path.
+        case evaluate
+    }
+
+    @inline(__always)
+    func read<Value>(_ id: TweakID, _ body: (TweakSnapshot, Int) -> Value) -> SnapshotRead<Value> {
+        guard !ScopedTweakOverrides.isActive else { return .evaluate }
+        let read: SnapshotRead<Value>? = withCurrentSnapshot { snapshot in
+            guard let slot = snapshot.index[id] else { return .missing }
+            if snapshot.hasContextualProviders && snapshot.needsEvaluation[slot] { return .evaluate }
+            return .value(body(snapshot, slot))
+        }
+        return read ?? .evaluate
     }
 
     private func scopedResolution(_ id: TweakID, value: TweakValue) -> ResolvedTweak {
@@ -243,13 +272,13 @@ public final class TweakManager: Sendable {
     }
 
     /// Asks each provider directly (used when ``useCache`` is off).
-    private func walkProviders(for id: TweakID) -> ResolvedTweak {
+    func walkProviders(for id: TweakID) -> ResolvedTweak {
         let decrypt = state.withLock { $0.decryptionClosure }
         var builder = ResolvedTweakBuilder(id: id)
         for provider in tweakProviders {
             do {
                 let tweak = try provider.tweakWith(feature: id.feature, variable: id.variable)
-                builder.add(tweak, from: provider.name, decrypt: decrypt)
+                builder.add(tweak, from: provider.name, contextual: provider is any ContextualTweakProvider, decrypt: decrypt)
             } catch TweakError.notFound {
                 continue
             } catch {

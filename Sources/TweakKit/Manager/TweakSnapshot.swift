@@ -11,13 +11,20 @@ final class TweakSnapshot: Sendable {
     let tweaks: ContiguousArray<Tweak?>
     /// The winning value, by slot: what typed lookups read.
     let values: ContiguousArray<TweakValue?>
+    /// Whether any provider evaluates per lookup; when not, ``needsEvaluation`` need not be read.
+    let hasContextualProviders: Bool
+    /// By slot: whether a contextual provider decides the value (see ``ResolvedTweak/isEvaluatedPerLookup``).
+    let needsEvaluation: ContiguousArray<Bool>
     let providerErrors: [TweakError]
     /// The manager's change count when the build started.
     let generation: UInt64
 
-    private init(index: [TweakID: Int], resolutions: ContiguousArray<ResolvedTweak?>, providerErrors: [TweakError], generation: UInt64) {
+    private init(index: [TweakID: Int], resolutions: ContiguousArray<ResolvedTweak?>, hasContextualProviders: Bool,
+                 providerErrors: [TweakError], generation: UInt64) {
         self.index = index
         self.resolutions = resolutions
+        self.hasContextualProviders = hasContextualProviders
+        self.needsEvaluation = ContiguousArray(resolutions.map { $0?.isEvaluatedPerLookup ?? false })
         self.tweaks = ContiguousArray(resolutions.map { $0?.tweak })
         self.values = ContiguousArray(resolutions.map { $0?.tweak?.value })
         self.providerErrors = providerErrors
@@ -53,8 +60,9 @@ final class TweakSnapshot: Sendable {
                 errors.append(failure)
                 continue
             }
+            let contextual = provider is any ContextualTweakProvider
             for tweak in tweaks {
-                builders[tweak.id, default: ResolvedTweakBuilder(id: tweak.id)].add(tweak, from: provider.name, decrypt: decrypt)
+                builders[tweak.id, default: ResolvedTweakBuilder(id: tweak.id)].add(tweak, from: provider.name, contextual: contextual, decrypt: decrypt)
             }
         }
         let (index, slotCount) = slotTable.slots(for: builders.keys)
@@ -66,6 +74,7 @@ final class TweakSnapshot: Sendable {
             }
         }
         logger.log(.debug, "rebuilt the tweak snapshot: \(builders.count) tweaks from \(providers.count) providers")
-        return TweakSnapshot(index: index, resolutions: resolutions, providerErrors: errors, generation: generation)
+        let hasContextual = providers.contains { $0 is any ContextualTweakProvider }
+        return TweakSnapshot(index: index, resolutions: resolutions, hasContextualProviders: hasContextual, providerErrors: errors, generation: generation)
     }
 }

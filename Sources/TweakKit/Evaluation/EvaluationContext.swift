@@ -1,0 +1,45 @@
+/// Who a flag is evaluated for: a targeting key (the user, device or request to bucket by) and
+/// typed attributes that targeting rules read.
+///
+/// Set it on the manager for an app's current user, per task for a server's request, or per lookup:
+///
+/// ```swift
+/// manager.evaluationContext = EvaluationContext(targetingKey: user.id, attributes: ["country": "NL"])
+///
+/// try await EvaluationContext.$current.withValue(EvaluationContext(targetingKey: request.userID)) {
+///     manager.value(for: .newCheckout)          // evaluated for this request's user
+/// }
+///
+/// manager.value(for: .newCheckout, context: EvaluationContext(attributes: ["appVersion": "5.2.0"]))
+/// ```
+/// The three merge: the lookup's context over the task's over the manager's; attributes merge
+/// key by key, and a targeting key set closer to the lookup wins.
+public struct EvaluationContext: Sendable, Hashable, ExpressibleByDictionaryLiteral {
+    public var targetingKey: String?
+    public var attributes: [String: TweakValue]
+
+    /// The context of the current task, if one was set with `$current.withValue`.
+    @TaskLocal public static var current: EvaluationContext?
+
+    public init(targetingKey: String? = nil, attributes: [String: TweakValue] = [:]) {
+        self.targetingKey = targetingKey
+        self.attributes = attributes
+    }
+
+    /// `["targetingKey": "user-1", "country": "NL"]`: a `targetingKey` String entry is the targeting key.
+    public init(dictionaryLiteral elements: (String, TweakValue)...) {
+        var attributes = Dictionary(elements, uniquingKeysWith: { _, last in last })
+        var targetingKey: String?
+        if case .string(let key)? = attributes.removeValue(forKey: "targetingKey") { targetingKey = key }
+        self.init(targetingKey: targetingKey, attributes: attributes)
+    }
+
+    /// This context with `other` laid over it.
+    public func merging(_ other: EvaluationContext?) -> EvaluationContext {
+        guard let other else { return self }
+        return EvaluationContext(
+            targetingKey: other.targetingKey ?? targetingKey,
+            attributes: attributes.merging(other.attributes) { _, new in new }
+        )
+    }
+}

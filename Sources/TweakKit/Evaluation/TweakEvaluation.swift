@@ -1,0 +1,89 @@
+/// Why an evaluation returned what it returned, in OpenFeature's vocabulary.
+public enum EvaluationReason: String, Sendable, Hashable, Codable {
+    /// The value is fixed: no targeting rule applies (and any value from a static provider).
+    case `static` = "STATIC"
+    /// A targeting rule chose the variant.
+    case targetingMatch = "TARGETING_MATCH"
+    /// A percentage split (`fractional`) chose the variant.
+    case split = "SPLIT"
+    /// Targeting chose nothing; the flag's default variant applies.
+    case `default` = "DEFAULT"
+    /// The flag is disabled; the caller's default applies.
+    case disabled = "DISABLED"
+    /// Evaluation failed; the caller's default applies and ``EvaluationErrorCode`` says why.
+    case error = "ERROR"
+}
+
+/// What went wrong in an evaluation, in OpenFeature's vocabulary.
+public enum EvaluationErrorCode: String, Sendable, Hashable, Codable {
+    case flagNotFound = "FLAG_NOT_FOUND"
+    case typeMismatch = "TYPE_MISMATCH"
+    case parseError = "PARSE_ERROR"
+    case targetingKeyMissing = "TARGETING_KEY_MISSING"
+    case general = "GENERAL"
+}
+
+/// What a ``ContextualTweakProvider`` says about one flag for one context.
+public struct TweakEvaluation: Sendable, Hashable {
+    /// The value, or `nil` when the caller's default applies (disabled, error, no default variant).
+    public var value: TweakValue?
+    public var variant: String?
+    public var reason: EvaluationReason
+    public var errorCode: EvaluationErrorCode?
+    public var errorMessage: String?
+    public var flagMetadata: [String: TweakValue]
+
+    public init(
+        value: TweakValue?, variant: String? = nil, reason: EvaluationReason,
+        errorCode: EvaluationErrorCode? = nil, errorMessage: String? = nil, flagMetadata: [String: TweakValue] = [:]
+    ) {
+        self.value = value
+        self.variant = variant
+        self.reason = reason
+        self.errorCode = errorCode
+        self.errorMessage = errorMessage
+        self.flagMetadata = flagMetadata
+    }
+}
+
+/// A provider whose values depend on who asks: it evaluates per lookup, with the context.
+///
+/// Its ``TweakProvider/allTweaks()`` lists each flag with the value it gives when no targeting
+/// applies, for listings and editors; lookups through the manager call ``evaluate(feature:variable:context:)``.
+public protocol ContextualTweakProvider: TweakProvider {
+    /// The evaluation of one flag for `context`, or `nil` when the provider has no such flag.
+    /// Never throws: failures are evaluations with reason ``EvaluationReason/error``.
+    func evaluate(feature: String, variable: String, context: EvaluationContext) -> TweakEvaluation?
+}
+
+/// One evaluation, reported to ``TweakManager/exposureHandler`` (for A/B test analytics).
+public struct TweakExposure: Sendable, Hashable {
+    public var id: TweakID
+    /// The provider that evaluated.
+    public var source: String
+    public var value: TweakValue?
+    public var variant: String?
+    public var reason: EvaluationReason
+    public var errorCode: EvaluationErrorCode?
+    public var context: EvaluationContext
+}
+
+/// A typed value with the evaluation's variant, reason and error, in OpenFeature's vocabulary.
+///
+/// ```swift
+/// let details = manager.evaluationDetails(for: .newCheckout, context: ["targetingKey": "user-42"])
+/// details.value     // true
+/// details.variant   // "on"
+/// details.reason    // .split
+/// ```
+public struct EvaluationDetails<Value: TweakValueConvertible>: Sendable {
+    public var id: TweakID
+    public var value: Value
+    public var variant: String?
+    public var reason: EvaluationReason
+    public var errorCode: EvaluationErrorCode?
+    public var errorMessage: String?
+    public var flagMetadata: [String: TweakValue]
+    /// The provider that answered; `nil` when the caller's default was used.
+    public var source: String?
+}

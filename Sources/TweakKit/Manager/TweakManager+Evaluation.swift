@@ -1,0 +1,113 @@
+import Synchronization
+
+/// Evaluation contexts, contextual providers and exposures.
+extension TweakManager {
+    /// The context every evaluation starts from (an app's current user, say); a task's
+    /// ``EvaluationContext/current`` and a lookup's context are laid over it.
+    public var evaluationContext: EvaluationContext {
+        get { state.withLock { $0.evaluationContext } }
+        set { state.withLock { $0.evaluationContext = newValue } }
+    }
+
+    /// Called after every evaluation by a ``ContextualTweakProvider`` (a flagd flag, say) with the
+    /// flag, variant, reason and context, so A/B tests can be reported to any analytics tool.
+    /// It runs on the looking-up thread, with no lock held; keep it fast.
+    ///
+    /// ```swift
+    /// manager.exposureHandler = { exposure in
+    ///     analytics.track("exposure", ["flag": exposure.id.description, "variant": exposure.variant ?? ""])
+    /// }
+    /// ```
+    public var exposureHandler: (@Sendable (TweakExposure) -> Void)? {
+        get { state.withLock { $0.exposureHandler } }
+        set { state.withLock { $0.exposureHandler = newValue } }
+    }
+
+    /// The context a lookup evaluates with: the manager's, then the task's, then the lookup's.
+    func effectiveContext(_ lookup: EvaluationContext?) -> EvaluationContext {
+        state.withLock { $0.evaluationContext }.merging(EvaluationContext.current).merging(lookup)
+    }
+
+    struct Evaluated {
+        /// The tweak a lookup returns; `nil` when the caller's default applies.
+        var tweak: Tweak?
+        /// The contextual provider's evaluation, when one decided.
+        var evaluation: TweakEvaluation?
+        var resolution: ResolvedTweak
+    }
+
+    /// Resolves `id` fully: scoped overrides, then the providers in order, evaluating contextual
+    /// ones with the context. A contextual provider that has the flag decides: its value, or the
+    /// caller's default when it gives none (disabled, error). Higher providers still win.
+    func evaluatedTweak(_ id: TweakID, context: EvaluationContext?) -> Evaluated {
+        let resolution = resolvedTweak(id)
+        guard resolution.isEvaluatedPerLookup, ScopedTweakOverrides.value(for: id) == nil else {
+            return Evaluated(tweak: resolution.tweak, evaluation: nil, resolution: resolution)
+        }
+        let context = effectiveContext(context)
+        let (decrypt, exposureHandler) = state.withLock { ($0.decryptionClosure, $0.exposureHandler) }
+        for provider in tweakProviders {
+            if let contextual = provider as? any ContextualTweakProvider {
+                guard let evaluation = contextual.evaluate(feature: id.feature, variable: id.variable, context: context) else { continue }
+                exposureHandler?(TweakExposure(
+                    id: id, source: provider.name, value: evaluation.value, variant: evaluation.variant,
+                    reason: evaluation.reason, errorCode: evaluation.errorCode, context: context
+                ))
+                guard let value = evaluation.value else {
+                    return Evaluated(tweak: nil, evaluation: evaluation, resolution: resolution)
+                }
+                let base = resolution.tweak ?? Tweak(feature: id.feature, variable: id.variable, value: value)
+                var tweak = base.with(value: value, source: provider.name)
+                tweak.isEncrypted = false
+                return Evaluated(tweak: tweak, evaluation: evaluation, resolution: resolution)
+            }
+            guard let found = try? provider.tweakWith(feature: id.feature, variable: id.variable) else { continue }
+            var builder = ResolvedTweakBuilder(id: id)
+            builder.add(found, from: provider.name, decrypt: decrypt)
+            if let tweak = builder.resolved.tweak {
+                let filled = resolution.tweak.map { tweak.filling(metadataFrom: $0) } ?? tweak
+                return Evaluated(tweak: filled, evaluation: nil, resolution: resolution)
+            }
+        }
+        return Evaluated(tweak: nil, evaluation: nil, resolution: resolution)
+    }
+
+    /// The key's value for one evaluation context, laid over the manager's and the task's.
+    public func value<Value>(for key: TweakKey<Value>, context: EvaluationContext) -> Value {
+        evaluatedTweak(key.id, context: context).tweak.flatMap { Value(tweakValue: $0.value) } ?? key.defaultValue
+    }
+
+    /// The key's value with the variant, reason and error in OpenFeature's vocabulary.
+    ///
+    /// A value from a provider that does not evaluate per lookup reports ``EvaluationReason/static``;
+    /// a missing tweak ``EvaluationErrorCode/flagNotFound``; a value of another type
+    /// ``EvaluationErrorCode/typeMismatch``. The value is then the key's default.
+    public func evaluationDetails<Value>(for key: TweakKey<Value>, context: EvaluationContext? = nil) -> EvaluationDetails<Value> {
+        let evaluated = evaluatedTweak(key.id, context: context)
+        var details = EvaluationDetails(
+            id: key.id, value: key.defaultValue, variant: evaluated.evaluation?.variant,
+            reason: evaluated.evaluation?.reason ?? .static, errorCode: evaluated.evaluation?.errorCode,
+            errorMessage: evaluated.evaluation?.errorMessage, flagMetadata: evaluated.evaluation?.flagMetadata ?? [:],
+            source: nil
+        )
+        guard let tweak = evaluated.tweak else {
+            if evaluated.evaluation == nil {
+                details.reason = .error
+                let issue = evaluated.resolution.issues.first
+                details.errorCode = issue == nil ? .flagNotFound : .general
+                details.errorMessage = (issue ?? .notFound(feature: key.feature, variable: key.variable)).description
+            }
+            return details
+        }
+        guard let value = Value(tweakValue: tweak.value) else {
+            details.reason = .error
+            details.errorCode = .typeMismatch
+            details.errorMessage = "\(key.id) is \(tweak.value.kind), not \(Value.tweakValueKind?.rawValue ?? "\(Value.self)")"
+            details.variant = nil
+            return details
+        }
+        details.value = value
+        details.source = tweak.source
+        return details
+    }
+}
