@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "TweakKitLogging", targets: ["TweakKitLogging"]),
         .library(name: "TweakKitTesting", targets: ["TweakKitTesting"]),
         .library(name: "TweakKitCodegen", targets: ["TweakKitCodegen"]),
+        .library(name: "TweakKitFlagd", targets: ["TweakKitFlagd"]),
         .executable(name: "tweak", targets: ["tweak"]),
         .plugin(name: "TweakAccessorPlugin", targets: ["TweakAccessorPlugin"]),
         .plugin(name: "GenerateTweakAccessors", targets: ["GenerateTweakAccessors"]),
@@ -27,11 +28,13 @@ let package = Package(
         ),
         // Fixtures and task-scoped overrides for tests of code that reads tweaks.
         .target(name: "TweakKitTesting", dependencies: ["TweakKit"]),
+        // Targeting and percentage rollouts on OpenFeature flagd flag definitions.
+        .target(name: "TweakKitFlagd", dependencies: ["TweakKit"]),
         // The accessor generator and linter behind `tweak generate` and `tweak lint`.
         .target(name: "TweakKitCodegen", dependencies: ["TweakKit"]),
         .executableTarget(
             name: "tweak",
-            dependencies: ["TweakKit", "TweakKitCodegen", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["TweakKit", "TweakKitCodegen", "TweakKitFlagd", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Generates a target's typed tweak accessor at build time.
         .plugin(name: "TweakAccessorPlugin", capability: .buildTool(), dependencies: ["tweak"]),
@@ -51,6 +54,7 @@ let package = Package(
         ),
         .testTarget(name: "TweakCLITests", dependencies: ["tweak", "TweakKit"]),
         .testTarget(name: "TweakKitCodegenTests", dependencies: ["TweakKitCodegen", "TweakKit"], resources: [.copy("Golden")]),
+        .testTarget(name: "TweakKitFlagdTests", dependencies: ["TweakKitFlagd", "TweakKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

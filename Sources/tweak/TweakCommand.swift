@@ -12,6 +12,6 @@ struct TweakCommand: ParsableCommand {
               tweak list --defaults Examples/LocalTweaks_example.json
               tweak set ui_customization.label_text "Hello" --defaults Tweaks.json --overrides overrides.json
             """,
-        subcommands: [Validate.self, List.self, Get.self, Set.self, Delete.self, Generate.self, Lint.self]
+        subcommands: [Validate.self, List.self, Get.self, Set.self, Delete.self, Generate.self, Lint.self, Eval.self]
     )
 }

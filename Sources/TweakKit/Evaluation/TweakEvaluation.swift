@@ -54,6 +54,16 @@ public protocol ContextualTweakProvider: TweakProvider {
     /// The evaluation of one flag for `context`, or `nil` when the provider has no such flag.
     /// Never throws: failures are evaluations with reason ``EvaluationReason/error``.
     func evaluate(feature: String, variable: String, context: EvaluationContext) -> TweakEvaluation?
+
+    /// Every tweak the provider evaluates, including those with no value outside targeting
+    /// (disabled or invalid flags); the default is the ids of ``TweakProvider/allTweaks()``.
+    func evaluatedTweakIDs() -> [TweakID]
+}
+
+extension ContextualTweakProvider {
+    public func evaluatedTweakIDs() -> [TweakID] {
+        ((try? allTweaks()) ?? []).map(\.id)
+    }
 }
 
 /// One evaluation, reported to ``TweakManager/exposureHandler`` (for A/B test analytics).

@@ -44,6 +44,12 @@ struct ResolvedTweakBuilder {
         resolved = ResolvedTweak(id: id)
     }
 
+    /// Records a contextual provider that evaluates the tweak but has no value outside targeting.
+    mutating func addEvaluatedOnly(from provider: String) {
+        resolved.sources.append(provider)
+        if resolved.tweak == nil { resolved.isEvaluatedPerLookup = true }
+    }
+
     mutating func add(_ tweak: Tweak, from provider: String, contextual: Bool = false, decrypt: (@Sendable (Tweak) throws -> TweakValue)?) {
         resolved.sources.append(provider)
         var tweak = tweak

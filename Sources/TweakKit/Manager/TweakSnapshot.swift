@@ -60,9 +60,15 @@ final class TweakSnapshot: Sendable {
                 errors.append(failure)
                 continue
             }
-            let contextual = provider is any ContextualTweakProvider
+            let contextual = provider as? any ContextualTweakProvider
             for tweak in tweaks {
-                builders[tweak.id, default: ResolvedTweakBuilder(id: tweak.id)].add(tweak, from: provider.name, contextual: contextual, decrypt: decrypt)
+                builders[tweak.id, default: ResolvedTweakBuilder(id: tweak.id)].add(tweak, from: provider.name, contextual: contextual != nil, decrypt: decrypt)
+            }
+            if let contextual {
+                // Flags with no value outside targeting still route lookups to the provider.
+                for id in Set(contextual.evaluatedTweakIDs()).subtracting(tweaks.map(\.id)) {
+                    builders[id, default: ResolvedTweakBuilder(id: id)].addEvaluatedOnly(from: provider.name)
+                }
             }
         }
         let (index, slotCount) = slotTable.slots(for: builders.keys)

@@ -1,0 +1,92 @@
+public import Foundation
+public import TweakKit
+
+extension FlagdDefinitions {
+    /// Evaluates one flag for `context`, as flagd's in-process evaluator does. Never throws.
+    ///
+    /// - A disabled flag: no value, reason DISABLED.
+    /// - No targeting (or `{}`): the default variant, reason STATIC.
+    /// - Targeting that returns a variant name (or `true`/`false` for variants named so): that
+    ///   variant, reason SPLIT when a `fractional` split chose it, TARGETING_MATCH otherwise.
+    /// - Targeting that returns `null`: the default variant, reason DEFAULT.
+    /// - A name that is not a variant, or a failed evaluation: no value, reason ERROR
+    ///   (GENERAL, or TARGETING_KEY_MISSING when a split had no key to bucket by).
+    /// - An unknown flag: FLAG_NOT_FOUND; an invalid one: PARSE_ERROR.
+    ///
+    /// The targeting data holds the context's attributes, `targetingKey`, and `$flagd.flagKey`
+    /// and `$flagd.timestamp` (seconds since 1970).
+    public func evaluate(flagKey: String, context: EvaluationContext, now: Date = Date()) -> TweakEvaluation {
+        guard let flag = flags[flagKey] else {
+            if let problem = invalidFlags[flagKey] {
+                return TweakEvaluation(value: nil, reason: .error, errorCode: .parseError, errorMessage: "flag \(flagKey) is invalid: \(problem)")
+            }
+            return TweakEvaluation(value: nil, reason: .error, errorCode: .flagNotFound, errorMessage: "flag \(flagKey) not found in \(file)")
+        }
+        return flag.evaluate(context: context, now: now)
+    }
+
+    /// The flag whose tweak address is `id` (see ``FlagdFlag/id``), and the key of an invalid flag that would have it.
+    func flagKey(for id: TweakID) -> String? {
+        let dotted = id.description
+        if flags[dotted] != nil || invalidFlags[dotted] != nil { return dotted }
+        if let flag = flags[id.feature], flag.id == id { return id.feature }
+        if invalidFlagIDs[id.feature] == id { return id.feature }
+        return nil
+    }
+}
+
+extension FlagdFlag {
+    func evaluate(context: EvaluationContext, now: Date) -> TweakEvaluation {
+        func result(_ variant: String?, _ reason: EvaluationReason) -> TweakEvaluation {
+            TweakEvaluation(value: variant.flatMap { variants[$0] }, variant: variant, reason: reason, flagMetadata: metadata)
+        }
+        func failure(_ code: EvaluationErrorCode, _ message: String) -> TweakEvaluation {
+            TweakEvaluation(value: nil, reason: .error, errorCode: code, errorMessage: message, flagMetadata: metadata)
+        }
+        guard state == .enabled else {
+            return TweakEvaluation(value: nil, reason: .disabled, errorMessage: "flag \(key) is disabled", flagMetadata: metadata)
+        }
+        guard let targeting else {
+            return result(defaultVariant, defaultVariant == nil ? .default : .static)
+        }
+        let evaluator = LogicEvaluator()
+        let outcome: LogicValue
+        do {
+            outcome = try evaluator.evaluate(targeting, data: data(context: context, now: now))
+        } catch {
+            switch error.kind {
+            case .targetingKeyMissing: return failure(.targetingKeyMissing, "flag \(key): \(error.message)")
+            case .general: return failure(.general, "flag \(key): \(error.message)")
+            }
+        }
+        let name: String
+        switch outcome {
+        case .null:
+            return result(defaultVariant, .default)
+        case .string(let text):
+            name = text
+        case .bool(let bool):
+            name = bool ? "true" : "false"
+        case .number(let number):
+            name = LogicValue.format(number)
+        default:
+            return failure(.general, "flag \(key): targeting returned \(outcome), not a variant name")
+        }
+        guard variants[name] != nil else {
+            return failure(.general, "flag \(key): targeting chose \"\(name)\", which is not a variant")
+        }
+        return result(name, evaluator.usedFractional ? .split : .targetingMatch)
+    }
+
+    func data(context: EvaluationContext, now: Date) -> LogicValue {
+        var data = context.attributes.mapValues(LogicValue.init)
+        if let targetingKey = context.targetingKey {
+            data["targetingKey"] = .string(targetingKey)
+        }
+        data["$flagd"] = .object([
+            "flagKey": .string(key),
+            "timestamp": .number(now.timeIntervalSince1970.rounded(.down)),
+        ])
+        return .object(data)
+    }
+}

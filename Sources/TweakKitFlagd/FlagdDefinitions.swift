@@ -1,0 +1,198 @@
+public import Foundation
+public import TweakKit
+
+/// A flagd flag definition file (OpenFeature's flagd format), checked and compiled.
+///
+/// Flags that break the schema (an unknown operator, a bad `$ref`, a default variant that is not
+/// a variant, mixed variant types, a non-numeric `fractional` weight…) are reported in
+/// ``problems`` and kept in ``invalidFlags``: they evaluate to the caller's default with reason
+/// ERROR and error code PARSE_ERROR, while the other flags load and serve.
+///
+/// ```swift
+/// let definitions = try FlagdDefinitions(contentsOf: URL(filePath: "flags.flagd.json"))
+/// let evaluation = definitions.evaluate(flagKey: "new-checkout", context: ["targetingKey": "user-1"])
+/// ```
+public struct FlagdDefinitions: Sendable {
+    /// The valid flags, by key.
+    public let flags: [String: FlagdFlag]
+    /// Flags that failed to load, by key, with the reason.
+    public let invalidFlags: [String: String]
+    /// The tweak address of each invalid flag (Boolean-looking variants make it `<key>.enabled`).
+    let invalidFlagIDs: [String: TweakID]
+    /// One error per invalid flag, naming the file, the flag and the problem.
+    public let problems: [TweakFileError]
+    /// The file's name, for errors.
+    public let file: String
+
+    /// Reads and checks a flag definition file.
+    ///
+    /// - Throws: ``TweakFileError`` when the file is missing, not JSON (with line and column),
+    ///   or has no `flags` object. Problems of single flags do not throw.
+    public init(contentsOf url: URL) throws(TweakFileError) {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw TweakFileError(file: url.path, message: FileManager.default.fileExists(atPath: url.path) ? "cannot read the file" : "file not found")
+        }
+        try self.init(data: data, file: url.path)
+    }
+
+    /// Reads and checks flag definitions from JSON `data`; `file` names them in errors.
+    public init(data: Data, file: String) throws(TweakFileError) {
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(Array(data))
+        } catch {
+            throw TweakFileError(file: file, location: error.location, message: "syntax error: \(error.message)")
+        }
+        try self.init(root: root, file: file)
+    }
+
+    init(root: JSONNode, file: String) throws(TweakFileError) {
+        guard root.members != nil else {
+            throw TweakFileError(file: file, location: root.location, message: "a flag definition file must be an object with \"flags\", found \(root.kindDescription)")
+        }
+        guard let flagsNode = root["flags"], let flagMembers = flagsNode.members else {
+            throw TweakFileError(file: file, location: root.location, message: "a flag definition file needs a \"flags\" object")
+        }
+        var evaluators: [String: LogicValue] = [:]
+        var problems: [TweakFileError] = []
+        if let evaluatorsNode = root["$evaluators"] {
+            if let members = evaluatorsNode.members {
+                for member in members { evaluators[member.key] = LogicValue(node: member.value) }
+            } else {
+                problems.append(TweakFileError(file: file, location: evaluatorsNode.location, message: "\"$evaluators\" must be an object of named rules"))
+            }
+        }
+        var flags: [String: FlagdFlag] = [:]
+        var invalid: [String: String] = [:]
+        var invalidIDs: [String: TweakID] = [:]
+        for member in flagMembers {
+            do {
+                flags[member.key] = try Self.flag(member.key, member.value, evaluators: evaluators)
+            } catch {
+                invalid[member.key] = error.message
+                let looksBoolean: Bool
+                if case .bool? = member.value["variants"]?.members?.first?.value.kind { looksBoolean = true } else { looksBoolean = false }
+                invalidIDs[member.key] = FlagdFlag.id(forKey: member.key, isBoolean: looksBoolean)
+                problems.append(TweakFileError(file: file, location: error.location ?? member.keyLocation, feature: member.key, message: error.message))
+            }
+        }
+        self.flags = flags
+        self.invalidFlags = invalid
+        self.invalidFlagIDs = invalidIDs
+        self.problems = problems
+        self.file = file
+    }
+
+    /// Whether `root` looks like flagd definitions (an object with a `flags` object).
+    static func isFlagd(_ root: JSONNode) -> Bool {
+        root["flags"]?.members != nil
+    }
+
+    private struct FlagProblem: Error {
+        var message: String
+        var location: SourceLocation?
+    }
+
+    private static func flag(_ key: String, _ node: JSONNode, evaluators: [String: LogicValue]) throws(FlagProblem) -> FlagdFlag {
+        guard node.members != nil else {
+            throw FlagProblem(message: "a flag must be an object, found \(node.kindDescription)", location: node.location)
+        }
+        guard let stateNode = node["state"], case .string(let stateText) = stateNode.kind, let state = FlagdFlag.State(rawValue: stateText) else {
+            throw FlagProblem(message: "\"state\" must be \"ENABLED\" or \"DISABLED\"", location: node["state"]?.location ?? node.location)
+        }
+        guard let variantsNode = node["variants"], let variantMembers = variantsNode.members, !variantMembers.isEmpty else {
+            throw FlagProblem(message: "\"variants\" must be a non-empty object", location: node["variants"]?.location ?? node.location)
+        }
+        var variants: [String: TweakValue] = [:]
+        var family: String?
+        for variant in variantMembers {
+            guard let value = variant.value.tweakValue, variant.value.kind.isVariantKind else {
+                throw FlagProblem(message: "variant \"\(variant.key)\" must be a Boolean, number, String or object, found \(variant.value.kindDescription)", location: variant.value.location)
+            }
+            let valueFamily = value.variantFamily
+            if let family, family != valueFamily {
+                throw FlagProblem(message: "variants mix types: \"\(variant.key)\" is \(valueFamily), others are \(family)", location: variant.value.location)
+            }
+            family = valueFamily
+            variants[variant.key] = value
+        }
+        var defaultVariant: String?
+        if let defaultNode = node["defaultVariant"] {
+            switch defaultNode.kind {
+            case .null: break
+            case .string(let name):
+                guard variants[name] != nil else {
+                    throw FlagProblem(message: "\"defaultVariant\" \"\(name)\" is not one of the variants (\(variants.keys.sorted().joined(separator: ", ")))", location: defaultNode.location)
+                }
+                defaultVariant = name
+            default:
+                throw FlagProblem(message: "\"defaultVariant\" must be a String naming a variant", location: defaultNode.location)
+            }
+        }
+        var targeting: LogicExpression?
+        if let targetingNode = node["targeting"] {
+            guard let members = targetingNode.members else {
+                throw FlagProblem(message: "\"targeting\" must be an object (a JsonLogic rule), found \(targetingNode.kindDescription)", location: targetingNode.location)
+            }
+            if !members.isEmpty {
+                var compiler = LogicCompiler(evaluators: evaluators)
+                do {
+                    targeting = try compiler.compile(LogicValue(node: targetingNode))
+                } catch {
+                    throw FlagProblem(message: "targeting: \(error.message)", location: targetingNode.location)
+                }
+            }
+        }
+        var metadata: [String: TweakValue] = [:]
+        if let metadataNode = node["metadata"] {
+            guard let members = metadataNode.members else {
+                throw FlagProblem(message: "\"metadata\" must be an object", location: metadataNode.location)
+            }
+            for member in members {
+                guard let value = member.value.tweakValue, value.kind.isScalar else {
+                    throw FlagProblem(message: "metadata \"\(member.key)\" must be a Boolean, number or String", location: member.value.location)
+                }
+                metadata[member.key] = value
+            }
+        }
+        return FlagdFlag(key: key, state: state, variants: variants, defaultVariant: defaultVariant, metadata: metadata, targeting: targeting)
+    }
+}
+
+extension JSONNode.Kind {
+    var isVariantKind: Bool {
+        switch self {
+        case .bool, .int, .double, .string, .object: true
+        case .null, .array: false
+        }
+    }
+}
+
+extension TweakValue {
+    /// The flagd flag type a variant value belongs to.
+    var variantFamily: String {
+        switch self {
+        case .bool: "Boolean"
+        case .int, .float, .double: "number"
+        case .string: "String"
+        case .array, .object: "object"
+        }
+    }
+}
+
+extension LogicValue {
+    init(node: JSONNode) {
+        switch node.kind {
+        case .null: self = .null
+        case .bool(let bool): self = .bool(bool)
+        case .int(let int): self = .number(Double(int))
+        case .double(let double): self = .number(double)
+        case .string(let string): self = .string(string)
+        case .array(let elements): self = .array(elements.map(LogicValue.init(node:)))
+        case .object(let members):
+            var object: [String: LogicValue] = [:]
+            for member in members { object[member.key] = LogicValue(node: member.value) }
+            self = .object(object)
+        }
+    }
+}

@@ -1,0 +1,44 @@
+public import TweakKit
+
+/// One flag of a flagd flag definition file.
+///
+/// ```json
+/// "new-checkout": {
+///   "state": "ENABLED",
+///   "variants": { "on": true, "off": false },
+///   "defaultVariant": "off",
+///   "targeting": { "fractional": [["on", 20], ["off", 80]] },
+///   "metadata": { "owner": "payments" }
+/// }
+/// ```
+public struct FlagdFlag: Sendable {
+    public enum State: String, Sendable {
+        case enabled = "ENABLED"
+        case disabled = "DISABLED"
+    }
+
+    public let key: String
+    public let state: State
+    public let variants: [String: TweakValue]
+    public let defaultVariant: String?
+    public let metadata: [String: TweakValue]
+    /// The compiled targeting rule; `nil` when there is none (or it is `{}`).
+    let targeting: LogicExpression?
+
+    /// The tweak address the flag answers to: `feature.variable` keys split at the first dot; a
+    /// Boolean flag without a dot is `<key>.enabled` (so ``TweakManager/isFeatureEnabled(_:)``
+    /// reads it), any other flag without a dot `<key>.value`.
+    public var id: TweakID {
+        FlagdFlag.id(forKey: key, isBoolean: variants.values.first?.kind == .bool)
+    }
+
+    /// The value of the default variant, when there is one.
+    public var defaultValue: TweakValue? {
+        defaultVariant.flatMap { variants[$0] }
+    }
+
+    static func id(forKey key: String, isBoolean: Bool) -> TweakID {
+        if let parsed = TweakID(parsing: key) { return parsed }
+        return TweakID(feature: key, variable: isBoolean ? Tweak.enabledVariable : "value")
+    }
+}

@@ -1,0 +1,113 @@
+/// A JsonLogic rule compiled once, at load: operators are checked and `$ref`s resolved then,
+/// so evaluation only walks the tree.
+indirect enum LogicExpression: Sendable {
+    case literal(LogicValue)
+    case array([LogicExpression])
+    case operation(LogicOperator, [LogicExpression])
+}
+
+/// The operations a targeting rule may use: JsonLogic's and flagd's own.
+enum LogicOperator: String, Sendable, CaseIterable {
+    case `if`, ternary = "?:"
+    case equal = "==", strictEqual = "===", notEqual = "!=", strictNotEqual = "!=="
+    case not = "!", truthy = "!!", and, or
+    case less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+    case `in`, variable = "var", cat, substr, missing, missingSome = "missing_some"
+    case add = "+", subtract = "-", multiply = "*", divide = "/", modulo = "%", min, max
+    case merge, some, all, none, map, filter, reduce
+    case fractional, semVer = "sem_ver", startsWith = "starts_with", endsWith = "ends_with"
+}
+
+/// A rule that cannot be compiled: an unknown operator, a bad `$ref`, a malformed argument.
+struct LogicCompileError: Error, Sendable, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+/// Compiles JSON into ``LogicExpression``s.
+struct LogicCompiler {
+    /// Shared rules that `{"$ref": "name"}` stands for.
+    var evaluators: [String: LogicValue] = [:]
+    private var resolving: [String] = []
+
+    init(evaluators: [String: LogicValue] = [:]) {
+        self.evaluators = evaluators
+    }
+
+    mutating func compile(_ value: LogicValue) throws(LogicCompileError) -> LogicExpression {
+        switch value {
+        case .array(let elements):
+            var compiled: [LogicExpression] = []
+            for element in elements { compiled.append(try compile(element)) }
+            return .array(compiled)
+        case .object(let members) where members.count == 1:
+            guard let (key, argument) = members.first else { return .literal(value) }
+            if key == "$ref" {
+                return try compileReference(argument)
+            }
+            guard let op = LogicOperator(rawValue: key) else {
+                throw LogicCompileError(message: "unknown operator \"\(key)\"")
+            }
+            var arguments: [LogicExpression] = []
+            if case .array(let elements) = argument {
+                for element in elements { arguments.append(try compile(element)) }
+            } else {
+                arguments = [try compile(argument)]
+            }
+            try check(op, arguments)
+            return .operation(op, arguments)
+        default:
+            return .literal(value)
+        }
+    }
+
+    private mutating func compileReference(_ argument: LogicValue) throws(LogicCompileError) -> LogicExpression {
+        guard case .string(let name) = argument else {
+            throw LogicCompileError(message: "\"$ref\" must name an evaluator with a string")
+        }
+        guard let rule = evaluators[name] else {
+            throw LogicCompileError(message: "\"$ref\" names the evaluator \"\(name)\", which $evaluators does not define")
+        }
+        guard !resolving.contains(name) else {
+            throw LogicCompileError(message: "evaluator \"\(name)\" refers to itself through \(resolving.joined(separator: " → "))")
+        }
+        resolving.append(name)
+        defer { resolving.removeLast() }
+        return try compile(rule)
+    }
+
+    /// Checks what can be checked before evaluation: argument counts and literal weights.
+    private func check(_ op: LogicOperator, _ arguments: [LogicExpression]) throws(LogicCompileError) {
+        switch op {
+        case .fractional:
+            // Every distribution is [variant, weight?]; a literal weight must be a number.
+            for argument in arguments {
+                guard case .array(let parts) = argument else { continue }
+                if parts.count >= 2, case .literal(let weight) = parts[1] {
+                    guard case .number(let number) = weight, number >= 0, number == number.rounded() else {
+                        throw LogicCompileError(message: "fractional weight \(weight) is not a non-negative whole number")
+                    }
+                }
+            }
+            let distributions = arguments.filter { if case .array = $0 { return true } else { return false } }
+            if distributions.isEmpty {
+                throw LogicCompileError(message: "fractional needs at least one [variant, weight] distribution")
+            }
+        case .semVer:
+            if arguments.count != 3 {
+                throw LogicCompileError(message: "sem_ver takes [version, operator, version], found \(arguments.count) arguments")
+            }
+            if case .literal(let op) = arguments[1] {
+                guard case .string(let text) = op, SemanticVersion.Comparison(rawValue: text) != nil else {
+                    throw LogicCompileError(message: "sem_ver operator \(op) is not one of =, !=, <, <=, >, >=, ^, ~")
+                }
+            }
+        case .startsWith, .endsWith:
+            if arguments.count != 2 {
+                throw LogicCompileError(message: "\(op.rawValue) takes two arguments, found \(arguments.count)")
+            }
+        default:
+            break
+        }
+    }
+}

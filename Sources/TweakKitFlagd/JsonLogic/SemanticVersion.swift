@@ -1,0 +1,113 @@
+/// Semantic versions (semver.org 2.0) for flagd's `sem_ver` operation.
+struct SemanticVersion: Sendable, Hashable, Comparable {
+    /// The operators `sem_ver` takes.
+    enum Comparison: String, Sendable {
+        case equal = "=", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+        /// Same major version, and at least the given one.
+        case caret = "^"
+        /// Same major and minor version, and at least the given one.
+        case tilde = "~"
+    }
+
+    var major: Int
+    var minor: Int
+    var patch: Int
+    var preRelease: [String]
+
+    /// Parses `1.2.3`, `v1.2.3`, `1.2.3-beta.1+build.5`; a missing minor or patch counts as 0
+    /// (`v1.2` is 1.2.0). Build metadata is ignored, as semver says.
+    init?(_ text: String) {
+        var rest = Substring(text.trimmingWhitespace())
+        if rest.first == "v" || rest.first == "V" { rest = rest.dropFirst() }
+        if let plus = rest.firstIndex(of: "+") {
+            let build = rest[rest.index(after: plus)...]
+            guard !build.isEmpty, build.split(separator: ".", omittingEmptySubsequences: false).allSatisfy(Self.isIdentifier) else { return nil }
+            rest = rest[..<plus]
+        }
+        var preRelease: [String] = []
+        if let dash = rest.firstIndex(of: "-") {
+            let parts = rest[rest.index(after: dash)...].split(separator: ".", omittingEmptySubsequences: false)
+            guard !parts.isEmpty, parts.allSatisfy(Self.isIdentifier) else { return nil }
+            for part in parts where part.allSatisfy(\.isASCIIDigit) && part.count > 1 && part.first == "0" { return nil }
+            preRelease = parts.map(String.init)
+            rest = rest[..<dash]
+        }
+        let numbers = rest.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...3).contains(numbers.count) else { return nil }
+        var values: [Int] = []
+        for number in numbers {
+            guard !number.isEmpty, number.allSatisfy(\.isASCIIDigit), number == "0" || number.first != "0", let value = Int(number) else {
+                return nil
+            }
+            values.append(value)
+        }
+        while values.count < 3 { values.append(0) }
+        major = values[0]
+        minor = values[1]
+        patch = values[2]
+        self.preRelease = preRelease
+    }
+
+    private static func isIdentifier(_ part: Substring) -> Bool {
+        !part.isEmpty && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+    }
+
+    static func < (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
+        if (lhs.major, lhs.minor, lhs.patch) != (rhs.major, rhs.minor, rhs.patch) {
+            return (lhs.major, lhs.minor, lhs.patch) < (rhs.major, rhs.minor, rhs.patch)
+        }
+        // A pre-release sorts before its release.
+        switch (lhs.preRelease.isEmpty, rhs.preRelease.isEmpty) {
+        case (true, true), (true, false): return false
+        case (false, true): return true
+        case (false, false): break
+        }
+        for (a, b) in zip(lhs.preRelease, rhs.preRelease) where a != b {
+            switch (Int(a), Int(b)) {
+            case let (x?, y?): return x < y
+            case (.some, nil): return true  // numeric identifiers sort before alphanumeric ones
+            case (nil, .some): return false
+            case (nil, nil): return a < b
+            }
+        }
+        return lhs.preRelease.count < rhs.preRelease.count
+    }
+
+    static func == (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
+        (lhs.major, lhs.minor, lhs.patch) == (rhs.major, rhs.minor, rhs.patch) && lhs.preRelease == rhs.preRelease
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(major)
+        hasher.combine(minor)
+        hasher.combine(patch)
+        hasher.combine(preRelease)
+    }
+
+    /// `sem_ver`: false when either side is not a version.
+    static func compare(_ lhs: LogicValue, _ comparison: Comparison, _ rhs: LogicValue) -> Bool {
+        guard let a = version(lhs), let b = version(rhs) else { return false }
+        switch comparison {
+        case .equal: return a == b
+        case .notEqual: return a != b
+        case .less: return a < b
+        case .lessOrEqual: return a <= b
+        case .greater: return a > b
+        case .greaterOrEqual: return a >= b
+        case .caret: return a.major == b.major && a >= b
+        case .tilde: return a.major == b.major && a.minor == b.minor && a >= b
+        }
+    }
+
+    private static func version(_ value: LogicValue) -> SemanticVersion? {
+        switch value {
+        case .string(let text): return SemanticVersion(text)
+        case .number(let number): return SemanticVersion(LogicValue.format(number))
+        default: return nil
+        }
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}

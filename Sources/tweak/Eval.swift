@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import TweakKit
+import TweakKitFlagd
+
+struct Eval: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Evaluate a flagd flag and print its evaluation details as JSON.",
+        discussion: "Prints one JSON object with value, variant, reason, errorCode, errorMessage and flagMetadata. With --type, a flag of another type resolves to the --default value with TYPE_MISMATCH, as an OpenFeature client asking for that type would."
+    )
+
+    enum FlagType: String, ExpressibleByArgument, CaseIterable {
+        case boolean, integer, float, string, object
+    }
+
+    @Option(help: ArgumentHelp("The flagd flag definition file.", valueName: "file"))
+    var flags: String
+
+    @Argument(help: ArgumentHelp("The flag's key.", valueName: "flag-key"))
+    var flagKey: String
+
+    @Option(help: ArgumentHelp("The evaluation context as a JSON object; its targetingKey is the targeting key.", valueName: "json"))
+    var context: String?
+
+    @Option(help: "The type the caller asks for.")
+    var type: FlagType?
+
+    @Option(name: .customLong("default"), help: ArgumentHelp("The caller's default (JSON, or text for a string).", valueName: "value"))
+    var defaultValue: String?
+
+    func validate() throws {
+        if type != nil && defaultValue == nil { throw ValidationError("--type needs a --default value") }
+        if defaultValue != nil && type == nil { throw ValidationError("--default needs a --type") }
+    }
+
+    func run() throws {
+        let definitions: FlagdDefinitions
+        do {
+            definitions = try FlagdDefinitions(contentsOf: URL(fileURLWithPath: flags))
+        } catch {
+            Output.printError(error.description)
+            throw ExitCode.failure
+        }
+        let evaluationContext = try parseContext()
+        var evaluation = definitions.evaluate(flagKey: flagKey, context: evaluationContext)
+        var value = evaluation.value
+        if let type, let defaultText = defaultValue {
+            let fallback = try parseDefault(defaultText, as: type)
+            if let found = value, !Self.matches(found, type) {
+                evaluation = TweakEvaluation(value: nil, reason: .error, errorCode: .typeMismatch,
+                                             errorMessage: "flag \(flagKey) is \(found.kind), not \(type.rawValue)", flagMetadata: evaluation.flagMetadata)
+            }
+            value = evaluation.value ?? fallback
+        }
+        var object: [String: TweakValue] = [
+            "flagKey": .string(flagKey),
+            "reason": .string(evaluation.reason.rawValue),
+            "flagMetadata": .object(evaluation.flagMetadata),
+        ]
+        if let value { object["value"] = value }
+        if let variant = evaluation.variant, evaluation.errorCode == nil { object["variant"] = .string(variant) }
+        if let code = evaluation.errorCode { object["errorCode"] = .string(code.rawValue) }
+        if let message = evaluation.errorMessage { object["errorMessage"] = .string(message) }
+        print(Output.render(.object(object)))
+    }
+
+    private func parseContext() throws -> EvaluationContext {
+        guard let context else { return EvaluationContext(targetingKey: nil) }
+        let value: TweakValue
+        do {
+            value = try TweakValue(jsonText: context)
+        } catch {
+            throw ValidationError("--context is not JSON: \(error)")
+        }
+        guard case .object(var attributes) = value else { throw ValidationError("--context must be a JSON object") }
+        var targetingKey: String?
+        if let key = attributes.removeValue(forKey: "targetingKey") {
+            guard case .string(let text) = key else { throw ValidationError("targetingKey in --context must be a string") }
+            targetingKey = text
+        }
+        return EvaluationContext(targetingKey: targetingKey, attributes: attributes)
+    }
+
+    private func parseDefault(_ text: String, as type: FlagType) throws -> TweakValue {
+        let parsed = (try? TweakValue(jsonText: text)) ?? .string(text)
+        let value: TweakValue? = switch (type, parsed) {
+        case (.boolean, .bool), (.integer, .int), (.float, .double), (.string, .string), (.object, .object): parsed
+        case (.float, .int(let int)): .double(Double(int))
+        case (.string, _): .string(text)
+        default: nil
+        }
+        guard let value else { throw ValidationError("--default \(text) is not a \(type.rawValue)") }
+        return value
+    }
+
+    static func matches(_ value: TweakValue, _ type: FlagType) -> Bool {
+        switch (type, value) {
+        case (.boolean, .bool), (.integer, .int), (.float, .double), (.float, .int), (.string, .string), (.object, .object): true
+        default: false
+        }
+    }
+}
