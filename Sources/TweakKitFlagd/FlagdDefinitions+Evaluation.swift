@@ -8,10 +8,14 @@ extension FlagdDefinitions {
     /// - No targeting (or `{}`): the default variant, reason STATIC.
     /// - Targeting that returns a variant name (or `true`/`false` for variants named so): that
     ///   variant, reason SPLIT when a `fractional` split chose it, TARGETING_MATCH otherwise.
-    /// - Targeting that returns `null`: the default variant, reason DEFAULT.
-    /// - A name that is not a variant, or a failed evaluation: no value, reason ERROR
-    ///   (GENERAL, or TARGETING_KEY_MISSING when a split had no key to bucket by).
+    /// - Targeting that returns `null`, or whose flagd operation fails (a split with no targeting
+    ///   key, an invalid version, a non-string `starts_with` argument): the default variant
+    ///   (none when the flag has no default variant), reason DEFAULT.
+    /// - A name that is not a variant: no value, reason ERROR, GENERAL.
     /// - An unknown flag: FLAG_NOT_FOUND; an invalid one: PARSE_ERROR.
+    ///
+    /// SPLIT is OpenFeature's reason for a pseudo-random assignment; flagd itself reports such
+    /// results as TARGETING_MATCH.
     ///
     /// The targeting data holds the context's attributes, `targetingKey`, and `$flagd.flagKey`
     /// and `$flagd.timestamp` (seconds since 1970).
@@ -44,7 +48,7 @@ extension FlagdFlag {
             TweakEvaluation(value: nil, reason: .error, errorCode: code, errorMessage: message, flagMetadata: metadata)
         }
         guard state == .enabled else {
-            return TweakEvaluation(value: nil, reason: .disabled, errorMessage: "flag \(key) is disabled", flagMetadata: metadata)
+            return TweakEvaluation(value: nil, reason: .disabled, flagMetadata: metadata)
         }
         guard let targeting else {
             return result(defaultVariant, defaultVariant == nil ? .default : .static)
@@ -55,7 +59,7 @@ extension FlagdFlag {
             outcome = try evaluator.evaluate(targeting, data: data(context: context, now: now))
         } catch {
             switch error.kind {
-            case .targetingKeyMissing: return failure(.targetingKeyMissing, "flag \(key): \(error.message)")
+            case .operatorFailed: return result(defaultVariant, .default)
             case .general: return failure(.general, "flag \(key): \(error.message)")
             }
         }

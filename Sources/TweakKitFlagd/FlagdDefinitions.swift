@@ -109,6 +109,9 @@ public struct FlagdDefinitions: Sendable {
             guard let value = variant.value.tweakValue, variant.value.kind.isVariantKind else {
                 throw FlagProblem(message: "variant \"\(variant.key)\" must be a Boolean, number, String or object, found \(variant.value.kindDescription)", location: variant.value.location)
             }
+            if case .int(let int) = value, abs(int) > 9_007_199_254_740_991 {
+                throw FlagProblem(message: "variant \"\(variant.key)\" is \(int), beyond the safe integer range ±(2^53−1)", location: variant.value.location)
+            }
             let valueFamily = value.variantFamily
             if let family, family != valueFamily {
                 throw FlagProblem(message: "variants mix types: \"\(variant.key)\" is \(valueFamily), others are \(family)", location: variant.value.location)

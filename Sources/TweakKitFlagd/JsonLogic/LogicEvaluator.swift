@@ -1,6 +1,11 @@
-/// An evaluation that cannot give a result (e.g. a split with no targeting key).
+/// An evaluation that cannot give a result.
+///
+/// flagd's custom operations (`fractional`, `sem_ver`, `starts_with`, `ends_with`) fail with
+/// ``Kind/operatorFailed`` on bad input (no targeting key, an invalid version, a non-string
+/// argument); the whole rule then yields nothing and the flag falls back to its default variant,
+/// as flagd's test suite requires, rather than taking an `if`'s else branch.
 struct LogicEvaluationError: Error, Sendable, CustomStringConvertible {
-    enum Kind: Sendable { case targetingKeyMissing, general }
+    enum Kind: Sendable { case operatorFailed, general }
     var kind: Kind
     var message: String
     var description: String { message }
@@ -124,10 +129,16 @@ final class LogicEvaluator {
             usedFractional = true
             return try Fractional.evaluate(args, data: data)
         case .semVer:
-            guard case .string(let op) = arg(1), let comparison = SemanticVersion.Comparison(rawValue: op) else { return .bool(false) }
-            return .bool(SemanticVersion.compare(arg(0), comparison, arg(2)))
+            guard args.count == 3, case .string(let op) = arg(1), let comparison = SemanticVersion.Comparison(rawValue: op),
+                  let result = SemanticVersion.compare(arg(0), comparison, arg(2))
+            else {
+                throw LogicEvaluationError(kind: .operatorFailed, message: "sem_ver needs [version, operator, version] with valid versions, found \(LogicValue.array(args).text)")
+            }
+            return .bool(result)
         case .startsWith, .endsWith:
-            guard case .string(let text) = arg(0), case .string(let affix) = arg(1) else { return .bool(false) }
+            guard args.count == 2, case .string(let text) = arg(0), case .string(let affix) = arg(1) else {
+                throw LogicEvaluationError(kind: .operatorFailed, message: "\(op.rawValue) needs two strings")
+            }
             return .bool(op == .startsWith ? text.hasPrefix(affix) : text.hasSuffix(affix))
         case .if, .ternary, .and, .or, .some, .all, .none, .map, .filter, .reduce:
             return .null // handled above

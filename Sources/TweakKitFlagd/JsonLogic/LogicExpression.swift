@@ -84,8 +84,8 @@ struct LogicCompiler {
             for argument in arguments {
                 guard case .array(let parts) = argument else { continue }
                 if parts.count >= 2, case .literal(let weight) = parts[1] {
-                    guard case .number(let number) = weight, number >= 0, number == number.rounded() else {
-                        throw LogicCompileError(message: "fractional weight \(weight) is not a non-negative whole number")
+                    guard case .number(let number) = weight, number == number.rounded() else {
+                        throw LogicCompileError(message: "fractional weight \(weight.text) is not a whole number")
                     }
                 }
             }

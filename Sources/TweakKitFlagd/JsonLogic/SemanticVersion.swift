@@ -3,9 +3,9 @@ struct SemanticVersion: Sendable, Hashable, Comparable {
     /// The operators `sem_ver` takes.
     enum Comparison: String, Sendable {
         case equal = "=", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
-        /// Same major version, and at least the given one.
+        /// Same major version (flagd's meaning: `3.0.0 ^ 3.5.0` holds).
         case caret = "^"
-        /// Same major and minor version, and at least the given one.
+        /// Same major and minor version.
         case tilde = "~"
     }
 
@@ -84,9 +84,9 @@ struct SemanticVersion: Sendable, Hashable, Comparable {
         hasher.combine(preRelease)
     }
 
-    /// `sem_ver`: false when either side is not a version.
-    static func compare(_ lhs: LogicValue, _ comparison: Comparison, _ rhs: LogicValue) -> Bool {
-        guard let a = version(lhs), let b = version(rhs) else { return false }
+    /// `sem_ver`; `nil` when either side is not a version.
+    static func compare(_ lhs: LogicValue, _ comparison: Comparison, _ rhs: LogicValue) -> Bool? {
+        guard let a = version(lhs), let b = version(rhs) else { return nil }
         switch comparison {
         case .equal: return a == b
         case .notEqual: return a != b
@@ -94,8 +94,8 @@ struct SemanticVersion: Sendable, Hashable, Comparable {
         case .lessOrEqual: return a <= b
         case .greater: return a > b
         case .greaterOrEqual: return a >= b
-        case .caret: return a.major == b.major && a >= b
-        case .tilde: return a.major == b.major && a.minor == b.minor && a >= b
+        case .caret: return a.major == b.major
+        case .tilde: return a.major == b.major && a.minor == b.minor
         }
     }
 
