@@ -29,6 +29,11 @@ func tweakExecutable() throws -> URL {
 
 /// Runs `tweak` with `arguments` and collects its exit status and output.
 func tweak(_ arguments: String...) throws -> CommandResult {
+    try tweak(arguments)
+}
+
+/// Runs `tweak` with `arguments` and collects its exit status and output.
+func tweak(_ arguments: [String]) throws -> CommandResult {
     let process = Process()
     process.executableURL = try tweakExecutable()
     process.arguments = arguments

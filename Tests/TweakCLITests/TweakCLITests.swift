@@ -173,3 +173,71 @@ struct TweakGenerateCLITests {
         #expect(result.status == 1)
     }
 }
+
+@Suite("tweak eval")
+struct TweakEvalCLITests {
+    let flags = packageRoot.appendingPathComponent("Examples/flags.flagd.json").path
+
+    func details(_ arguments: String...) throws -> [String: TweakValue] {
+        let result = try tweak(["eval", "--flags", flags] + arguments)
+        #expect(result.status == 0, "\(result.errors)")
+        guard case .object(let object) = try TweakValue(jsonText: result.output) else {
+            Issue.record("not a JSON object: \(result.output)")
+            return [:]
+        }
+        return object
+    }
+
+    @Test("prints value, variant, reason and metadata as one JSON object")
+    func evaluates() throws {
+        let staff = try details("new-checkout", "--context", #"{"email": "staff@example.org"}"#)
+        #expect(staff["value"] == true)
+        #expect(staff["variant"] == "on")
+        #expect(staff["reason"] == "TARGETING_MATCH")
+        #expect(staff["flagMetadata"] == ["owner": "payments", "description": "the new checkout flow"])
+        let split = try details("new-checkout", "--context", #"{"targetingKey": "user-1", "country": "NL"}"#)
+        #expect(split["reason"] == "SPLIT")
+        let theme = try details("checkout.theme", "--context", #"{"appVersion": "v5.10.0"}"#)
+        #expect(theme["value"] == "ocean")
+        #expect(try details("legacy-banner")["reason"] == "DISABLED")
+        let missing = try details("nope")
+        #expect(missing["errorCode"] == "FLAG_NOT_FOUND")
+    }
+
+    @Test("--type asks as a typed client: another type is TYPE_MISMATCH with the default")
+    func typed() throws {
+        let mismatch = try details("max-items", "--type", "string", "--default", "fallback")
+        #expect(mismatch["value"] == "fallback")
+        #expect(mismatch["errorCode"] == "TYPE_MISMATCH")
+        #expect(mismatch["reason"] == "ERROR")
+        let match = try details("max-items", "--type", "integer", "--default", "0")
+        #expect(match["value"] == 10)
+        let disabled = try details("legacy-banner", "--type", "boolean", "--default", "false")
+        #expect(disabled["value"] == false)
+        #expect(disabled["reason"] == "DISABLED")
+    }
+
+    @Test("bad input is a clear error")
+    func badInput() throws {
+        var result = try tweak("eval", "--flags", flags, "new-checkout", "--context", "{not json")
+        #expect(result.status != 0)
+        #expect(result.errors.contains("--context is not JSON"))
+        result = try tweak("eval", "--flags", flags, "new-checkout", "--type", "integer")
+        #expect(result.status != 0)
+        let broken = try temporaryDirectory().appendingPathComponent("broken.flagd.json")
+        try Data("{\n  \"flags\": {,}\n}".utf8).write(to: broken)
+        result = try tweak("eval", "--flags", broken.path, "x")
+        #expect(result.status == 1)
+        #expect(result.errors.contains("broken.flagd.json:2:13: syntax error"))
+    }
+
+    @Test("validate reports invalid flags by name, and passes good flag files")
+    func validate() throws {
+        #expect(try tweak("validate", flags).output.contains("OK, 4 flagd flags"))
+        let file = try temporaryDirectory().appendingPathComponent("flags.json")
+        try Data(#"{"flags": {"ok": {"state": "ENABLED", "variants": {"a": 1}, "defaultVariant": "a"}, "bad": {"state": "ENABLED", "variants": {"a": 1}, "defaultVariant": "a", "targeting": {"nope": []}}}}"#.utf8).write(to: file)
+        let result = try tweak("validate", file.path)
+        #expect(result.status == 1)
+        #expect(result.errors.contains("bad: targeting: unknown operator \"nope\""))
+    }
+}
