@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "TweakKitTesting", targets: ["TweakKitTesting"]),
         .library(name: "TweakKitCodegen", targets: ["TweakKitCodegen"]),
         .library(name: "TweakKitFlagd", targets: ["TweakKitFlagd"]),
+        .library(name: "TweakKitRemote", targets: ["TweakKitRemote"]),
         .executable(name: "tweak", targets: ["tweak"]),
         .plugin(name: "TweakAccessorPlugin", targets: ["TweakAccessorPlugin"]),
         .plugin(name: "GenerateTweakAccessors", targets: ["GenerateTweakAccessors"]),
@@ -17,6 +18,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.24.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
         // The core: Foundation and Synchronization only.
@@ -30,6 +34,17 @@ let package = Package(
         .target(name: "TweakKitTesting", dependencies: ["TweakKit"]),
         // Targeting and percentage rollouts on OpenFeature flagd flag definitions.
         .target(name: "TweakKitFlagd", dependencies: ["TweakKit"]),
+        // Remote tweaks over HTTP: conditional polling, server-sent events, last-known-good.
+        .target(
+            name: "TweakKitRemote",
+            dependencies: [
+                "TweakKit", "TweakKitFlagd",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         // The accessor generator and linter behind `tweak generate` and `tweak lint`.
         .target(name: "TweakKitCodegen", dependencies: ["TweakKit"]),
         .executableTarget(
@@ -55,6 +70,16 @@ let package = Package(
         .testTarget(name: "TweakCLITests", dependencies: ["tweak", "TweakKit"]),
         .testTarget(name: "TweakKitCodegenTests", dependencies: ["TweakKitCodegen", "TweakKit"], resources: [.copy("Golden")]),
         .testTarget(name: "TweakKitFlagdTests", dependencies: ["TweakKitFlagd", "TweakKit"]),
+        .testTarget(
+            name: "TweakKitRemoteTests",
+            dependencies: [
+                "TweakKitRemote", "TweakKit", "TweakKitFlagd",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -29,6 +29,27 @@ extension FlagdDefinitions {
         return flag.evaluate(context: context, now: now)
     }
 
+    /// The evaluation of the flag at tweak address `id` (see ``FlagdFlag/id``), or `nil` when no flag has it.
+    public func evaluate(_ id: TweakID, context: EvaluationContext, now: Date = Date()) -> TweakEvaluation? {
+        flagKey(for: id).map { evaluate(flagKey: $0, context: context, now: now) }
+    }
+
+    /// Every enabled flag with its default variant's value, as tweaks from `source`: what the flags
+    /// give when no targeting applies, for listings and editors.
+    public func defaultTweaks(source: String) -> [Tweak] {
+        flags.values.compactMap { flag in
+            guard flag.state == .enabled, let value = flag.defaultValue else { return nil }
+            return Tweak(feature: flag.id.feature, variable: flag.id.variable, value: value,
+                         title: flag.metadata["title"]?.stringValue, description: flag.metadata["description"]?.stringValue,
+                         group: flag.metadata["group"]?.stringValue, source: source)
+        }
+    }
+
+    /// Every flag's tweak address, disabled and invalid flags included.
+    public var evaluatedTweakIDs: [TweakID] {
+        flags.values.map(\.id) + invalidFlagIDs.values
+    }
+
     /// The flag whose tweak address is `id` (see ``FlagdFlag/id``), and the key of an invalid flag that would have it.
     func flagKey(for id: TweakID) -> String? {
         let dotted = id.description

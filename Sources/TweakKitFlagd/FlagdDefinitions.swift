@@ -46,7 +46,7 @@ public struct FlagdDefinitions: Sendable {
         try self.init(root: root, file: file)
     }
 
-    init(root: JSONNode, file: String) throws(TweakFileError) {
+    package init(root: JSONNode, file: String) throws(TweakFileError) {
         guard root.members != nil else {
             throw TweakFileError(file: file, location: root.location, message: "a flag definition file must be an object with \"flags\", found \(root.kindDescription)")
         }

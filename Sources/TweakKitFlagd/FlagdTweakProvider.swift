@@ -41,28 +41,16 @@ public final class FlagdTweakProvider: ContextualTweakProvider {
 
     /// Every valid flag with the value it gives when no targeting applies (its default variant).
     public func allTweaks() -> [Tweak] {
-        definitions.withLock { definitions in
-            definitions.flags.values.compactMap { flag in
-                guard flag.state == .enabled, let value = flag.defaultValue else { return nil }
-                return Tweak(feature: flag.id.feature, variable: flag.id.variable, value: value,
-                             title: flag.metadata["title"]?.stringValue, description: flag.metadata["description"]?.stringValue,
-                             group: flag.metadata["group"]?.stringValue, source: name)
-            }
-        }
+        definitions.withLock { $0.defaultTweaks(source: name) }
     }
 
     /// Every flag's address, including disabled and invalid flags, which evaluate to the caller's default.
     public func evaluatedTweakIDs() -> [TweakID] {
-        definitions.withLock { definitions in
-            definitions.flags.values.map(\.id) + definitions.invalidFlagIDs.values
-        }
+        definitions.withLock { $0.evaluatedTweakIDs }
     }
 
     public func evaluate(feature: String, variable: String, context: EvaluationContext) -> TweakEvaluation? {
-        let id = TweakID(feature: feature, variable: variable)
-        let (definitions, flagKey) = self.definitions.withLock { ($0, $0.flagKey(for: id)) }
-        guard let flagKey else { return nil }
-        return definitions.evaluate(flagKey: flagKey, context: context)
+        definitions.withLock { $0 }.evaluate(TweakID(feature: feature, variable: variable), context: context)
     }
 
     public func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {

@@ -47,8 +47,8 @@ extension TweakManager {
         let context = effectiveContext(context)
         let (decrypt, exposureHandler) = state.withLock { ($0.decryptionClosure, $0.exposureHandler) }
         for provider in tweakProviders {
-            if let contextual = provider as? any ContextualTweakProvider {
-                guard let evaluation = contextual.evaluate(feature: id.feature, variable: id.variable, context: context) else { continue }
+            if let contextual = provider as? any ContextualTweakProvider,
+               let evaluation = contextual.evaluate(feature: id.feature, variable: id.variable, context: context) {
                 exposureHandler?(TweakExposure(
                     id: id, source: provider.name, value: evaluation.value, variant: evaluation.variant,
                     reason: evaluation.reason, errorCode: evaluation.errorCode, context: context

@@ -278,7 +278,8 @@ public final class TweakManager: Sendable {
         for provider in tweakProviders {
             do {
                 let tweak = try provider.tweakWith(feature: id.feature, variable: id.variable)
-                builder.add(tweak, from: provider.name, contextual: provider is any ContextualTweakProvider, decrypt: decrypt)
+                let contextual = (provider as? any ContextualTweakProvider)?.evaluatedTweakIDs().contains(id) ?? false
+                builder.add(tweak, from: provider.name, contextual: contextual, decrypt: decrypt)
             } catch TweakError.notFound {
                 continue
             } catch {

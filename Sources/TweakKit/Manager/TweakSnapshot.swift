@@ -60,15 +60,15 @@ final class TweakSnapshot: Sendable {
                 errors.append(failure)
                 continue
             }
-            let contextual = provider as? any ContextualTweakProvider
+            // A contextual provider's tweaks are evaluated per lookup, those it says it evaluates.
+            let evaluated = (provider as? any ContextualTweakProvider).map { Set($0.evaluatedTweakIDs()) } ?? []
             for tweak in tweaks {
-                builders[tweak.id, default: ResolvedTweakBuilder(id: tweak.id)].add(tweak, from: provider.name, contextual: contextual != nil, decrypt: decrypt)
+                builders[tweak.id, default: ResolvedTweakBuilder(id: tweak.id)]
+                    .add(tweak, from: provider.name, contextual: evaluated.contains(tweak.id), decrypt: decrypt)
             }
-            if let contextual {
-                // Flags with no value outside targeting still route lookups to the provider.
-                for id in Set(contextual.evaluatedTweakIDs()).subtracting(tweaks.map(\.id)) {
-                    builders[id, default: ResolvedTweakBuilder(id: id)].addEvaluatedOnly(from: provider.name)
-                }
+            // Flags with no value outside targeting still route lookups to the provider.
+            for id in evaluated.subtracting(tweaks.map(\.id)) {
+                builders[id, default: ResolvedTweakBuilder(id: id)].addEvaluatedOnly(from: provider.name)
             }
         }
         let (index, slotCount) = slotTable.slots(for: builders.keys)

@@ -77,10 +77,10 @@ struct FileStamp: Equatable {
     }
 }
 
-enum AtomicFileWriter {
+package enum AtomicFileWriter {
     /// Writes `data` to a temporary file beside `url`, flushes it to disk, then renames it over `url`,
     /// so readers see either the old file or the new one, never a part.
-    static func write(_ data: Data, to url: URL) throws {
+    package static func write(_ data: Data, to url: URL) throws {
         let directory = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")

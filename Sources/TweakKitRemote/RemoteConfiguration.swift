@@ -1,0 +1,47 @@
+public import Foundation
+
+/// How a ``RemoteTweakProvider`` fetches, polls and streams.
+///
+/// ```swift
+/// var configuration = RemoteConfiguration(url: URL(string: "https://config.example.com/tweaks.json")!)
+/// configuration.streamURL = URL(string: "https://config.example.com/tweaks/stream")  // optional SSE
+/// configuration.headers = ["Authorization": "Bearer \(token)"]                       // never logged
+/// configuration.cacheDirectory = URL(filePath: "/var/cache/myapp/tweaks")             // last-known-good
+/// ```
+public struct RemoteConfiguration: Sendable {
+    /// The payload format. `.automatic` reads flagd definitions when the JSON has a top-level
+    /// `flags` object, and the JustTweak tweaks format otherwise.
+    public enum Format: String, Sendable, CaseIterable {
+        case automatic, tweaks, flagd
+    }
+
+    /// Where the payload is fetched from.
+    public var url: URL
+    /// A server-sent events endpoint that pushes changes, if the server has one.
+    public var streamURL: URL?
+    public var format: Format = .automatic
+    /// How often to poll (a 304 costs one round trip). `nil` polls never.
+    public var pollInterval: Duration? = .seconds(60)
+    /// Each wait is the poll interval ± this fraction, so many clients don't poll in step.
+    public var jitter: Double = 0.1
+    /// The first wait after a failure; it doubles with each failure in a row.
+    public var initialBackoff: Duration = .seconds(1)
+    /// The longest wait after failures.
+    public var maximumBackoff: Duration = .seconds(300)
+    /// The longest a request may take.
+    public var requestTimeout: Duration = .seconds(10)
+    /// Larger payloads are refused.
+    public var maximumPayloadSize = 4 * 1024 * 1024
+    /// Sent with every request (e.g. an `Authorization` header). Values are never logged.
+    public var headers: [String: String] = [:]
+    /// Where every good payload is kept and read back at the next start (last-known-good);
+    /// `nil` keeps nothing on disk.
+    public var cacheDirectory: URL?
+    /// The source name tweaks report.
+    public var name: String
+
+    public init(url: URL, name: String? = nil) {
+        self.url = url
+        self.name = name ?? "remote:\(url.host ?? url.absoluteString)"
+    }
+}

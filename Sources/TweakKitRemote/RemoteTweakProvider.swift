@@ -1,0 +1,416 @@
+public import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Synchronization
+public import TweakKit
+import TweakKitFlagd
+
+/// Tweaks fetched over HTTP, served from the last good payload so a lookup never waits on the
+/// network.
+///
+/// - At start the last-known-good payload is read from ``RemoteConfiguration/cacheDirectory``;
+///   lookups answer from it (status ``RemoteStatus/stale``) before the network does, and fall
+///   through to the providers below (the bundled defaults) while there is nothing at all.
+/// - Fetches are conditional (ETag / If-None-Match, Last-Modified / If-Modified-Since), polled at
+///   ``RemoteConfiguration/pollInterval`` with jitter, backing off exponentially after failures.
+/// - A ``RemoteConfiguration/streamURL`` is followed as server-sent events: an event whose data is a
+///   payload is applied at once; an event named `refresh` (or without data) triggers a fetch.
+/// - Garbage, truncated, wrongly typed or oversized payloads, HTTP errors and timeouts never
+///   replace the last good payload; ``status`` and ``lastError`` say what happened.
+///
+/// ```swift
+/// let remote = RemoteTweakProvider(configuration: configuration)
+/// let manager = TweakManager(tweakProviders: [overrides, remote, bundledDefaults])
+/// remote.start()                                             // or run RemoteTweakService in a ServiceGroup
+/// _ = await remote.waitUntilReady(timeout: .seconds(2))      // optional: await the first fetch
+/// ```
+public final class RemoteTweakProvider: ContextualTweakProvider {
+    public let configuration: RemoteConfiguration
+    public var name: String { configuration.name }
+
+    private struct State {
+        var payload: RemotePayload?
+        var payloadData: Data?
+        var etag: String?
+        var lastModified: String?
+        var status = RemoteStatus.notReady
+        var lastError: RemoteError?
+        var consecutiveFailures = 0
+        var fetchAttempts = 0
+        var statusObservers: [Int: AsyncStream<RemoteStatus>.Continuation] = [:]
+        var nextObserverID = 0
+        var attemptWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
+    private let notifier = TweakChangeNotifier()
+    private let client: HTTPClient
+    private let sleep: @Sendable (Duration) async throws -> Void
+    private let logger: TweakLogger
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    /// - Parameters:
+    ///   - httpClient: the AsyncHTTPClient to use; the shared one by default.
+    ///   - sleep: how the provider waits between polls and reconnects; inject one in tests so they
+    ///     need not wait.
+    public init(
+        configuration: RemoteConfiguration,
+        httpClient: HTTPClient = .shared,
+        logger: TweakLogger = .disabled,
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    ) {
+        self.configuration = configuration
+        self.client = httpClient
+        self.logger = logger
+        self.sleep = sleep
+        if let directory = configuration.cacheDirectory, let saved = LastKnownGood.load(from: directory) {
+            do {
+                let payload = try RemotePayload.parse(saved.payload, format: configuration.format, source: configuration.name)
+                state.withLock {
+                    $0.payload = payload
+                    $0.payloadData = saved.payload
+                    $0.etag = saved.etag
+                    $0.lastModified = saved.lastModified
+                    $0.status = .stale
+                }
+                logger.log(.info, "\(configuration.name): serving the last-known-good payload from \(directory.path)")
+            } catch {
+                logger.log(.warning, "\(configuration.name): the last-known-good payload in \(directory.path) is unusable: \(error)")
+            }
+        }
+    }
+
+    deinit {
+        task.withLock { $0?.cancel() }
+    }
+
+    // MARK: - Status
+
+    public var status: RemoteStatus { state.withLock { $0.status } }
+    /// The last fetch's error; `nil` after a success.
+    public var lastError: RemoteError? { state.withLock { $0.lastError } }
+
+    /// The status now, then every change of it.
+    public func statusUpdates() -> AsyncStream<RemoteStatus> {
+        let (stream, continuation) = AsyncStream.makeStream(of: RemoteStatus.self, bufferingPolicy: .bufferingNewest(8))
+        let id = state.withLock { state in
+            defer { state.nextObserverID += 1 }
+            state.statusObservers[state.nextObserverID] = continuation
+            continuation.yield(state.status)
+            return state.nextObserverID
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.statusObservers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Waits until a fetch attempt has finished (successfully or not) or `timeout` passes, and
+    /// returns the status: start-up that awaits the first fetch, with a bound.
+    @discardableResult
+    public func waitUntilReady(timeout: Duration) async -> RemoteStatus {
+        let alreadyTried = state.withLock { $0.fetchAttempts > 0 || $0.status == .ready }
+        guard !alreadyTried else { return status }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { [self] in
+                await withCheckedContinuation { continuation in
+                    let done = state.withLock { state in
+                        if state.fetchAttempts > 0 { return true }
+                        state.attemptWaiters.append(continuation)
+                        return false
+                    }
+                    if done { continuation.resume() }
+                }
+            }
+            group.addTask { [sleep] in try? await sleep(timeout) }
+            await group.next()
+            group.cancelAll()
+            // Release a waiter the timeout left behind.
+            let waiters = self.state.withLock { state in
+                state.fetchAttempts > 0 ? [] : state.attemptWaiters
+            }
+            if !waiters.isEmpty {
+                state.withLock { $0.attemptWaiters.removeAll() }
+                for waiter in waiters { waiter.resume() }
+            }
+            await group.waitForAll()
+        }
+        return status
+    }
+
+    // MARK: - Running
+
+    /// Starts polling (and streaming) in the background; the first fetch happens at once.
+    public func start() {
+        task.withLock { task in
+            guard task == nil else { return }
+            task = Task { [weak self] in await self?.run() }
+        }
+    }
+
+    /// Stops polling and streaming.
+    public func stop() {
+        let running = task.withLock { task in
+            defer { task = nil }
+            return task
+        }
+        running?.cancel()
+    }
+
+    /// Polls and streams until the calling task is cancelled (``RemoteTweakService`` runs this).
+    public func run() async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.pollLoop() }
+            if configuration.streamURL != nil {
+                group.addTask { await self.streamLoop() }
+            }
+            await group.waitForAll()
+        }
+    }
+
+    private func pollLoop() async {
+        await refreshReportingErrors()
+        guard configuration.pollInterval != nil else { return }
+        while !Task.isCancelled {
+            do {
+                try await sleep(nextPollDelay())
+            } catch {
+                return
+            }
+            await refreshReportingErrors()
+        }
+    }
+
+    /// The wait before the next poll: the interval with jitter, or the backoff after failures.
+    func nextPollDelay() -> Duration {
+        let failures = state.withLock { $0.consecutiveFailures }
+        if failures > 0 { return backoff(afterFailures: failures) }
+        let interval = configuration.pollInterval ?? .seconds(60)
+        let jitter = max(0, min(configuration.jitter, 1))
+        return interval * Double.random(in: (1 - jitter)...(1 + jitter))
+    }
+
+    /// `initialBackoff × 2^(failures − 1)`, at most `maximumBackoff`.
+    func backoff(afterFailures failures: Int) -> Duration {
+        guard failures > 0 else { return .zero }
+        var delay = configuration.initialBackoff
+        for _ in 1..<min(failures, 40) {
+            delay = delay * 2
+            if delay >= configuration.maximumBackoff { return configuration.maximumBackoff }
+        }
+        return min(delay, configuration.maximumBackoff)
+    }
+
+    private func refreshReportingErrors() async {
+        do {
+            _ = try await refresh()
+        } catch {
+            logger.log(.warning, "\(name): \(error); serving what it had")
+        }
+    }
+
+    // MARK: - Fetching
+
+    /// Fetches once now (conditionally). Returns whether the tweaks changed.
+    @discardableResult
+    public func refresh() async throws(RemoteError) -> Bool {
+        do {
+            let changed = try await fetch()
+            recordSuccess()
+            return changed
+        } catch {
+            recordFailure(error)
+            throw error
+        }
+    }
+
+    private func fetch() async throws(RemoteError) -> Bool {
+        var request = HTTPClientRequest(url: configuration.url.absoluteString)
+        for (field, value) in configuration.headers { request.headers.add(name: field, value: value) }
+        let (etag, lastModified) = state.withLock { ($0.etag, $0.lastModified) }
+        if let etag { request.headers.replaceOrAdd(name: "If-None-Match", value: etag) }
+        if let lastModified { request.headers.replaceOrAdd(name: "If-Modified-Since", value: lastModified) }
+        let response: HTTPClientResponse
+        let body: ByteBuffer
+        do {
+            response = try await client.execute(request, timeout: Self.timeAmount(configuration.requestTimeout))
+            if response.status == .notModified { return false }
+            guard response.status == .ok else {
+                throw RemoteError(.httpStatus(Int(response.status.code)), "\(name): the server answered \(response.status.code) \(response.status.reasonPhrase)")
+            }
+            body = try await response.body.collect(upTo: configuration.maximumPayloadSize)
+        } catch let error as RemoteError {
+            throw error
+        } catch is NIOTooManyBytesError {
+            throw RemoteError(.tooLarge, "\(name): the payload is larger than \(configuration.maximumPayloadSize) bytes")
+        } catch {
+            throw Self.classify(error, name: name)
+        }
+        let data = Data(body.readableBytesView)
+        return try apply(data, etag: response.headers.first(name: "ETag"), lastModified: response.headers.first(name: "Last-Modified"))
+    }
+
+    /// Parses and installs a payload; a bad one changes nothing. Returns whether the tweaks changed.
+    private func apply(_ data: Data, etag: String?, lastModified: String?) throws(RemoteError) -> Bool {
+        let payload = try RemotePayload.parse(data, format: configuration.format, source: name)
+        let changed = state.withLock { state in
+            let changed = state.payloadData != data
+            state.payload = payload
+            state.payloadData = data
+            state.etag = etag
+            state.lastModified = lastModified
+            return changed
+        }
+        if let directory = configuration.cacheDirectory {
+            do {
+                try LastKnownGood(payload: data, etag: etag, lastModified: lastModified).save(to: directory)
+            } catch {
+                logger.log(.warning, "\(name): cannot keep the payload in \(directory.path): \(error)")
+            }
+        }
+        if changed {
+            logger.log(.info, "\(name): new payload applied")
+            notifier.post(.reloaded, from: self)
+        }
+        return changed
+    }
+
+    private func recordSuccess() {
+        let (observers, waiters) = state.withLock { state in
+            state.consecutiveFailures = 0
+            state.lastError = nil
+            state.fetchAttempts += 1
+            return (update(&state, to: .ready), takeWaiters(&state))
+        }
+        for observer in observers { observer.yield(.ready) }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private func recordFailure(_ error: RemoteError) {
+        let (observers, status, waiters) = state.withLock { state in
+            state.consecutiveFailures += 1
+            state.lastError = error
+            state.fetchAttempts += 1
+            let status: RemoteStatus = state.payload == nil ? .error : .stale
+            return (update(&state, to: status), status, takeWaiters(&state))
+        }
+        for observer in observers { observer.yield(status) }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private func update(_ state: inout State, to status: RemoteStatus) -> [AsyncStream<RemoteStatus>.Continuation] {
+        guard state.status != status else { return [] }
+        state.status = status
+        return Array(state.statusObservers.values)
+    }
+
+    private func takeWaiters(_ state: inout State) -> [CheckedContinuation<Void, Never>] {
+        defer { state.attemptWaiters.removeAll() }
+        return state.attemptWaiters
+    }
+
+    static func timeAmount(_ duration: Duration) -> TimeAmount {
+        let (seconds, attoseconds) = duration.components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+
+    static func classify(_ error: any Error, name: String) -> RemoteError {
+        if let error = error as? HTTPClientError, error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
+            return RemoteError(.timeout, "\(name): the request timed out")
+        }
+        return RemoteError(.network, "\(name): \(error)")
+    }
+
+    // MARK: - Streaming
+
+    private func streamLoop() async {
+        var failures = 0
+        while !Task.isCancelled {
+            do {
+                try await streamOnce()
+                failures = 0
+            } catch {
+                failures += 1
+                logger.log(.warning, "\(name): event stream failed: \(error)")
+            }
+            guard !Task.isCancelled else { return }
+            do {
+                try await sleep(backoff(afterFailures: max(failures, 1)))
+            } catch {
+                return
+            }
+        }
+    }
+
+    private func streamOnce() async throws {
+        guard let url = configuration.streamURL else { return }
+        var request = HTTPClientRequest(url: url.absoluteString)
+        for (field, value) in configuration.headers { request.headers.add(name: field, value: value) }
+        request.headers.replaceOrAdd(name: "Accept", value: "text/event-stream")
+        let response = try await client.execute(request, timeout: .hours(24 * 365))
+        guard response.status == .ok else {
+            throw RemoteError(.httpStatus(Int(response.status.code)), "\(name): the event stream answered \(response.status.code)")
+        }
+        var parser = ServerSentEventParser()
+        for try await chunk in response.body {
+            for event in parser.feed(chunk.readableBytesView) {
+                await handle(event)
+            }
+        }
+    }
+
+    private func handle(_ event: ServerSentEventParser.Event) async {
+        if event.name == "refresh" || event.data.isEmpty {
+            await refreshReportingErrors()
+            return
+        }
+        guard event.data.utf8.count <= configuration.maximumPayloadSize else {
+            recordFailure(RemoteError(.tooLarge, "\(name): a pushed payload is larger than \(configuration.maximumPayloadSize) bytes"))
+            return
+        }
+        do {
+            _ = try apply(Data(event.data.utf8), etag: nil, lastModified: nil)
+            recordSuccess()
+        } catch {
+            recordFailure(error)
+        }
+    }
+
+    // MARK: - TweakProvider
+
+    public func allTweaks() -> [Tweak] {
+        switch state.withLock({ $0.payload }) {
+        case .tweaks(let tweaks, _)?: tweaks
+        case .flagd(let definitions)?: definitions.defaultTweaks(source: name)
+        case nil: []
+        }
+    }
+
+    public func tweakWith(feature: String, variable: String) throws -> Tweak {
+        let id = TweakID(feature: feature, variable: variable)
+        switch state.withLock({ $0.payload }) {
+        case .tweaks(let tweaks, let index)?:
+            if let offset = index[id] { return tweaks[offset] }
+        case .flagd(let definitions)?:
+            if let tweak = definitions.defaultTweaks(source: name).first(where: { $0.id == id }) { return tweak }
+        case nil:
+            break
+        }
+        throw TweakError.notFound(feature: feature, variable: variable)
+    }
+
+    public func evaluatedTweakIDs() -> [TweakID] {
+        if case .flagd(let definitions)? = state.withLock({ $0.payload }) { return definitions.evaluatedTweakIDs }
+        return []
+    }
+
+    public func evaluate(feature: String, variable: String, context: EvaluationContext) -> TweakEvaluation? {
+        guard case .flagd(let definitions)? = state.withLock({ $0.payload }) else { return nil }
+        return definitions.evaluate(TweakID(feature: feature, variable: variable), context: context)
+    }
+
+    public func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
+        notifier.observe(handler)
+    }
+}
