@@ -49,7 +49,10 @@ let package = Package(
         .target(name: "TweakKitCodegen", dependencies: ["TweakKit"]),
         .executableTarget(
             name: "tweak",
-            dependencies: ["TweakKit", "TweakKitCodegen", "TweakKitFlagd", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "TweakKit", "TweakKitCodegen", "TweakKitFlagd", "TweakKitRemote",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         // Generates a target's typed tweak accessor at build time.
         .plugin(name: "TweakAccessorPlugin", capability: .buildTool(), dependencies: ["tweak"]),
@@ -67,15 +70,25 @@ let package = Package(
             dependencies: ["TweakKit", "TweakKitTesting", "TweakKitLogging", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "TweakCLITests", dependencies: ["tweak", "TweakKit"]),
+        .testTarget(
+            name: "TweakCLITests",
+            dependencies: ["tweak", "TweakKit", "TweakKitTestSupport", .product(name: "NIOHTTP1", package: "swift-nio")]
+        ),
         .testTarget(name: "TweakKitCodegenTests", dependencies: ["TweakKitCodegen", "TweakKit"], resources: [.copy("Golden")]),
         .testTarget(name: "TweakKitFlagdTests", dependencies: ["TweakKitFlagd", "TweakKit"]),
+        // A real HTTP server for the package's own tests (not a product).
+        .target(
+            name: "TweakKitTestSupport",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .testTarget(
             name: "TweakKitRemoteTests",
             dependencies: [
-                "TweakKitRemote", "TweakKit", "TweakKitFlagd",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                "TweakKitRemote", "TweakKit", "TweakKitFlagd", "TweakKitTestSupport",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

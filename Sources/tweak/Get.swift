@@ -1,7 +1,7 @@
 import ArgumentParser
 import TweakKit
 
-struct Get: ParsableCommand {
+struct Get: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Print one tweak's value (with --json: value, type and source).")
 
     @Argument(help: ArgumentHelp("The tweak.", valueName: "feature.variable"))
@@ -12,8 +12,8 @@ struct Get: ParsableCommand {
     @Flag(help: "Print JSON with the value, its type and its source.")
     var json = false
 
-    func run() throws {
-        let manager = try stack.makeManager()
+    func run() async throws {
+        let manager = try await stack.makeManager()
         let found: Tweak
         do {
             found = try manager.tweakWith(feature: tweak.id.feature, variable: tweak.id.variable)

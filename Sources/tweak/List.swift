@@ -1,7 +1,7 @@
 import ArgumentParser
 import TweakKit
 
-struct List: ParsableCommand {
+struct List: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List every tweak with its value, type and source.")
 
     @OptionGroup var stack: StackOptions
@@ -9,8 +9,8 @@ struct List: ParsableCommand {
     @Flag(help: "Print JSON.")
     var json = false
 
-    func run() throws {
-        let manager = try stack.makeManager()
+    func run() async throws {
+        let manager = try await stack.makeManager()
         let resolved = manager.allResolvedTweaks()
         if json {
             let items = resolved.compactMap { entry in entry.tweak.map { Output.json($0, overridden: entry.isOverridden) } }

@@ -6,6 +6,10 @@ enum Output {
         FileHandle.standardError.write(Data("error: \(message)\n".utf8))
     }
 
+    static func printWarning(_ message: String) {
+        FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
+    }
+
     /// One tweak as a JSON object for `--json` output.
     static func json(_ tweak: Tweak, overridden: Bool? = nil) -> TweakValue {
         var object: [String: TweakValue] = [

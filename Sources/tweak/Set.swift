@@ -1,7 +1,7 @@
 import ArgumentParser
 import TweakKit
 
-struct Set: ParsableCommand {
+struct Set: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Override a tweak in the --overrides file.",
         discussion: "VALUE is read as the type of the tweak it overrides (true/false for Bool, a whole number for Int, a number for Float and Double, any text for String); a value that does not fit is refused. Use --type for a tweak no file defines. Negative numbers need no quoting: tweak set ui.offset -3 …"
@@ -26,8 +26,8 @@ struct Set: ParsableCommand {
         if values.count != 1 { throw ValidationError("give exactly one value after \(tweak.id)") }
     }
 
-    func run() throws {
-        let manager = try stack.makeManager()
+    func run() async throws {
+        let manager = try await stack.makeManager()
         let id = tweak.id
         let existing = manager.resolvedTweak(feature: id.feature, variable: id.variable).tweak?.value.kind
         guard let kind = type ?? existing else {
@@ -50,7 +50,7 @@ struct Set: ParsableCommand {
     }
 }
 
-struct Delete: ParsableCommand {
+struct Delete: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Remove a tweak's override from the --overrides file.")
 
     @Argument(help: ArgumentHelp("The tweak.", valueName: "feature.variable"))
@@ -62,8 +62,8 @@ struct Delete: ParsableCommand {
         if stack.overrides == nil { throw ValidationError("delete needs --overrides FILE to write to") }
     }
 
-    func run() throws {
-        let manager = try stack.makeManager()
+    func run() async throws {
+        let manager = try await stack.makeManager()
         try manager.deleteValue(feature: tweak.id.feature, variable: tweak.id.variable)
         let now = manager.resolvedTweak(feature: tweak.id.feature, variable: tweak.id.variable).tweak
         print("\(tweak.id) override removed" + (now.map { "; now \($0.value) from \($0.source ?? "?")" } ?? ""))

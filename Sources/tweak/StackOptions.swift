@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TweakKit
+import TweakKitRemote
 
 /// The provider stack shared by the commands that read or write tweaks.
 struct StackOptions: ParsableArguments {
@@ -10,17 +11,48 @@ struct StackOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The overrides JSON file that set and delete write to.", valueName: "file"))
     var overrides: String?
 
+    @Option(name: .long, help: ArgumentHelp("A remote tweaks source (tweaks or flagd JSON over HTTP), above the --defaults and below the --overrides.", valueName: "url"))
+    var remote: String?
+
+    @Option(name: .long, help: ArgumentHelp("Where the remote source's last-known-good payload is kept.", valueName: "dir"))
+    var cache: String?
+
+    @Option(name: .long, help: ArgumentHelp("How long to wait for the remote source before answering from what there is.", valueName: "seconds"))
+    var timeout: Double = 5
+
     func validate() throws {
-        if defaults.isEmpty && overrides == nil {
-            throw ValidationError("give at least one --defaults FILE or an --overrides FILE")
+        if defaults.isEmpty && overrides == nil && remote == nil {
+            throw ValidationError("give at least one --defaults FILE, an --overrides FILE or a --remote URL")
         }
+        if let remote, URL(string: remote)?.scheme.map({ ["http", "https"].contains($0) }) != true {
+            throw ValidationError("--remote must be an http or https URL, found \(remote)")
+        }
+        if cache != nil && remote == nil { throw ValidationError("--cache goes with --remote") }
+        if !(timeout >= 0) { throw ValidationError("--timeout must be zero or more seconds") }
     }
 
-    /// Builds the manager: overrides first, then the defaults in the order given.
-    func makeManager() throws -> TweakManager {
+    /// Builds the manager: overrides first, then the remote source, then the defaults in the order
+    /// given. With a remote source, waits up to --timeout for its first fetch, and says on stderr
+    /// when it answers without it.
+    func makeManager() async throws -> TweakManager {
         var providers: [any TweakProvider] = []
         if let overrides {
             providers.append(try PersistentTweakProvider(fileURL: URL(fileURLWithPath: overrides), pollInterval: nil))
+        }
+        if let remote, let url = URL(string: remote) {
+            var configuration = RemoteConfiguration(url: url)
+            configuration.pollInterval = nil
+            configuration.requestTimeout = .seconds(max(timeout, 0.001))
+            configuration.cacheDirectory = cache.map { URL(fileURLWithPath: $0) }
+            let provider = RemoteTweakProvider(configuration: configuration)
+            provider.start()
+            let status = await provider.waitUntilReady(timeout: .seconds(timeout))
+            if status != .ready {
+                let reason = provider.lastError?.description ?? "no answer within \(timeout) s"
+                let fallback = status == .stale ? "its last-known-good payload" : "the other providers"
+                Output.printWarning("remote \(remote) not reached (\(reason)); answering from \(fallback)")
+            }
+            providers.append(provider)
         }
         for path in defaults {
             providers.append(try LocalTweakProvider(jsonURL: URL(fileURLWithPath: path)))

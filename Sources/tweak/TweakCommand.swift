@@ -1,13 +1,13 @@
 import ArgumentParser
 
 @main
-struct TweakCommand: ParsableCommand {
+struct TweakCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tweak",
         abstract: "Inspect, check and override TweakKit tweaks.",
         discussion: """
-            A stack is built from --overrides (highest priority, writable) and the --defaults files
-            in the order given (the first one wins over later ones).
+            A stack is built from --overrides (highest priority, writable), then --remote, then the
+            --defaults files in the order given (the first one wins over later ones).
 
               tweak list --defaults Examples/LocalTweaks_example.json
               tweak set ui_customization.label_text "Hello" --defaults Tweaks.json --overrides overrides.json

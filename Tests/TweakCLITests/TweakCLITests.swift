@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import TweakKit
+import NIOHTTP1
+import TweakKitTestSupport
 
 @Suite("tweak command")
 struct TweakCLITests {
@@ -239,5 +241,35 @@ struct TweakEvalCLITests {
         let result = try tweak("validate", file.path)
         #expect(result.status == 1)
         #expect(result.errors.contains("bad: targeting: unknown operator \"nope\""))
+    }
+}
+
+@Suite("tweak with --remote")
+struct TweakRemoteCLITests {
+    @Test("a remote source sits between overrides and defaults; without it the tool answers from last-known-good, then defaults, and says so")
+    func remote() async throws {
+        let payload = #"{"ui_customization": {"label_text": {"Value": "from the server"}}}"#
+        let server = try await TestHTTPServer.start { _ in .response(.ok, headers: [("ETag", "\"1\"")], body: Data(payload.utf8)) }
+        let cache = try temporaryDirectory().path
+        let url = server.url.appendingPathComponent("tweaks.json").absoluteString
+        var result = try tweak("get", "ui_customization.label_text", "--defaults", exampleFile, "--remote", url, "--cache", cache, "--json")
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("\"value\" : \"from the server\""))
+        #expect(result.output.contains("\"source\" : \"remote:127.0.0.1\""))
+        #expect(result.errors.isEmpty)
+        await server.stop()
+
+        result = try tweak("get", "ui_customization.label_text", "--defaults", exampleFile, "--remote", url, "--cache", cache, "--timeout", "2")
+        #expect(result.status == 0)
+        #expect(result.output == "from the server\n")
+        #expect(result.errors.contains("answering from its last-known-good payload"))
+
+        result = try tweak("get", "ui_customization.label_text", "--defaults", exampleFile, "--remote", url, "--timeout", "2")
+        #expect(result.status == 0)
+        #expect(result.output == "Test value\n")
+        #expect(result.errors.contains("answering from the other providers"))
+
+        result = try tweak("get", "ui_customization.label_text", "--remote", "ftp://x")
+        #expect(result.status != 0)
     }
 }

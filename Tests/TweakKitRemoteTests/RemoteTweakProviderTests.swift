@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOHTTP1
+import TweakKitTestSupport
 import ServiceLifecycle
 import Synchronization
 import Testing

@@ -28,23 +28,26 @@ struct PersistentTweakProviderTests {
         let provider = try PersistentTweakProvider(fileURL: url, pollInterval: nil)
         let long = String(repeating: "x", count: 50_000)
         let done = SharedFlag()
+        let reads = SharedCounter()
         let reader = Task.detached {
-            var reads = 0
             var failures = 0
             while !done.isSet {
                 if let data = FileManager.default.contents(atPath: url.path) {
-                    reads += 1
+                    reads.increment()
                     if (try? JSONParser.parse(Array(data))) == nil { failures += 1 }
                 }
             }
-            return (reads, failures)
+            return failures
         }
-        for index in 0..<200 {
+        // Write until the reader has raced many writes (it may start late on a busy machine).
+        var index = 0
+        while index < 200 || (reads.value < 100 && index < 20_000) {
             try provider.set("\(index)\(long)", feature: "big", variable: "v\(index % 5)")
+            index += 1
         }
         done.set()
-        let (reads, failures) = await reader.value
-        #expect(reads > 0)
+        let failures = await reader.value
+        #expect(reads.value > 0)
         #expect(failures == 0)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(leftovers == ["overrides.json"])

@@ -1,18 +1,23 @@
-import Foundation
+public import Foundation
 import NIOCore
-import NIOHTTP1
+public import NIOHTTP1
 import NIOPosix
 import Synchronization
 
-/// A real HTTP/1.1 server on 127.0.0.1 for tests, answering each request through a closure.
-final class TestHTTPServer: Sendable {
-    struct Request: Sendable {
-        var method: HTTPMethod
-        var path: String
-        var headers: HTTPHeaders
+/// A real HTTP/1.1 server on 127.0.0.1 for TweakKit's own tests, answering each request through a closure.
+///
+/// ```swift
+/// let server = try await TestHTTPServer.start { request in .response(.ok, body: Data("{}".utf8)) }
+/// defer { Task { await server.stop() } }
+/// ```
+public final class TestHTTPServer: Sendable {
+    public struct Request: Sendable {
+        public var method: HTTPMethod
+        public var path: String
+        public var headers: HTTPHeaders
     }
 
-    enum Reply: Sendable {
+    public enum Reply: Sendable {
         case response(HTTPResponseStatus, headers: [(String, String)] = [], body: Data = Data())
         /// Waits, then replies.
         indirect case delayed(Duration, Reply)
@@ -22,7 +27,7 @@ final class TestHTTPServer: Sendable {
         case hangUp
     }
 
-    let port: Int
+    public let port: Int
     private let serverChannel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
     private let serverTask: Task<Void, Never>
     final class RequestLog: Sendable {
@@ -34,7 +39,7 @@ final class TestHTTPServer: Sendable {
     private let log = RequestLog()
 
     /// The requests received so far.
-    var requests: [Request] { log.all }
+    public var requests: [Request] { log.all }
 
     private init(
         channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>,
@@ -57,7 +62,7 @@ final class TestHTTPServer: Sendable {
     }
 
     /// Starts a server on a free port of 127.0.0.1.
-    static func start(_ handler: @escaping @Sendable (Request) async -> Reply) async throws -> TestHTTPServer {
+    public static func start(_ handler: @escaping @Sendable (Request) async -> Reply) async throws -> TestHTTPServer {
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .bind(host: "127.0.0.1", port: 0) { channel in
@@ -70,12 +75,13 @@ final class TestHTTPServer: Sendable {
     }
 
     /// Stops listening and closes every connection.
-    func stop() async {
+    public func stop() async {
         serverTask.cancel()
         try? await serverChannel.channel.close()
     }
 
-    var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    /// `http://127.0.0.1:<port>`.
+    public var url: URL { URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/") }
 
     private static func serve(
         _ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>,
