@@ -1,6 +1,6 @@
 // swift-tools-version: 6.3
 // Benchmarks for TweakKit, kept in their own package so the library does not depend on
-// package-benchmark. Run everything with `Benchmarks/run`.
+// ordo-one/benchmark. Run everything with `Benchmarks/run`.
 import PackageDescription
 
 let package = Package(
@@ -8,20 +8,22 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "TweakKit", path: ".."),
+        // ordo-one/benchmark (formerly package-benchmark; its plugin warns about the old name).
         // Only the malloc interposer trait: it gives the `mallocCountTotal` metric. The default
-        // "RuntimeInterposer" trait (ARC counters on Linux/Swift 6.3) is left off.
-        .package(url: "https://github.com/ordo-one/package-benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        // "RuntimeInterposer" trait (ARC counters on Linux/Swift 6.3) is left off: its package,
+        // swift-runtime-interposer, is not available here.
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
         // The plugin discovers benchmark executables by their folder: Benchmarks/<target>.
         .executableTarget(
             name: "TweakKitBenchmarks",
             dependencies: [
-                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "TweakKit", package: "TweakKit"),
             ],
             path: "Benchmarks/TweakKitBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ],
     swiftLanguageModes: [.v6]
