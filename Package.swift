@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "TweakKitCodegen", targets: ["TweakKitCodegen"]),
         .library(name: "TweakKitFlagd", targets: ["TweakKitFlagd"]),
         .library(name: "TweakKitRemote", targets: ["TweakKitRemote"]),
+        .library(name: "TweakKitServer", targets: ["TweakKitServer"]),
         .executable(name: "tweak", targets: ["tweak"]),
         .plugin(name: "TweakAccessorPlugin", targets: ["TweakAccessorPlugin"]),
         .plugin(name: "GenerateTweakAccessors", targets: ["GenerateTweakAccessors"]),
@@ -21,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.24.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0"),
     ],
     targets: [
         // The core: Foundation and Synchronization only.
@@ -45,17 +47,37 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        // The web editor and JSON API (Hummingbird 2).
+        .target(
+            name: "TweakKitServer",
+            dependencies: [
+                "TweakKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // The accessor generator and linter behind `tweak generate` and `tweak lint`.
         .target(name: "TweakKitCodegen", dependencies: ["TweakKit"]),
+        // `tweak generate` and `tweak lint`, shared by the `tweak` tool and the plugins' tool.
+        .target(
+            name: "TweakCodegenCommands",
+            dependencies: ["TweakKit", "TweakKitCodegen", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .executableTarget(
             name: "tweak",
             dependencies: [
-                "TweakKit", "TweakKitCodegen", "TweakKitFlagd", "TweakKitRemote",
+                "TweakKit", "TweakCodegenCommands", "TweakKitFlagd", "TweakKitRemote", "TweakKitServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The plugins' generator: light, so adopting the plugin does not build the server or HTTP client.
+        .executableTarget(
+            name: "tweak-accessors",
+            dependencies: ["TweakCodegenCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         // Generates a target's typed tweak accessor at build time.
-        .plugin(name: "TweakAccessorPlugin", capability: .buildTool(), dependencies: ["tweak"]),
+        .plugin(name: "TweakAccessorPlugin", capability: .buildTool(), dependencies: ["tweak-accessors"]),
         // `swift package generate-tweak-accessors`: writes the accessor into the sources, to commit.
         .plugin(
             name: "GenerateTweakAccessors",
@@ -63,7 +85,7 @@ let package = Package(
                 intent: .custom(verb: "generate-tweak-accessors", description: "Generate typed tweak accessors into each target's sources"),
                 permissions: [.writeToPackageDirectory(reason: "writes the generated accessor files into the target's Generated folder")]
             ),
-            dependencies: ["tweak"]
+            dependencies: ["tweak-accessors"]
         ),
         .testTarget(
             name: "TweakKitTests",
@@ -76,6 +98,14 @@ let package = Package(
         ),
         .testTarget(name: "TweakKitCodegenTests", dependencies: ["TweakKitCodegen", "TweakKit"], resources: [.copy("Golden")]),
         .testTarget(name: "TweakKitFlagdTests", dependencies: ["TweakKitFlagd", "TweakKit"]),
+        .testTarget(
+            name: "TweakKitServerTests",
+            dependencies: [
+                "TweakKitServer", "TweakKit", "TweakKitFlagd",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
         // A real HTTP server for the package's own tests (not a product).
         .target(
             name: "TweakKitTestSupport",

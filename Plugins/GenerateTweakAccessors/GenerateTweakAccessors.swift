@@ -11,7 +11,7 @@ struct GenerateTweakAccessors: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
         var extractor = ArgumentExtractor(arguments)
         let requested = Set(extractor.extractOption(named: "target"))
-        let tool = try context.tool(named: "tweak").url
+        let tool = try context.tool(named: "tweak-accessors").url
         var generated = 0
         for target in context.package.targets {
             guard let module = target as? SwiftSourceModuleTarget else { continue }

@@ -43,7 +43,7 @@ struct TweakAccessorInputs {
     }
 
     func arguments(output: URL) -> [String] {
-        ["generate", "--local-tweaks", tweaks.path, "--output-folder", output.path, "--configuration-folder", configuration.path]
+        ["--local-tweaks", tweaks.path, "--output-folder", output.path, "--configuration-folder", configuration.path]
     }
 
     func outputFiles(in output: URL) -> [URL] {

@@ -25,7 +25,7 @@ struct TweakAccessorPlugin: BuildToolPlugin {
         return [
             .buildCommand(
                 displayName: "Generating \(inputs.accessorName) from \(inputs.tweaks.lastPathComponent)",
-                executable: try context.tool(named: "tweak").url,
+                executable: try context.tool(named: "tweak-accessors").url,
                 arguments: inputs.arguments(output: output),
                 inputFiles: [inputs.tweaks, inputs.configuration],
                 outputFiles: inputs.outputFiles(in: output)

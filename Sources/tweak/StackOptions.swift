@@ -21,9 +21,6 @@ struct StackOptions: ParsableArguments {
     var timeout: Double = 5
 
     func validate() throws {
-        if defaults.isEmpty && overrides == nil && remote == nil {
-            throw ValidationError("give at least one --defaults FILE, an --overrides FILE or a --remote URL")
-        }
         if let remote, URL(string: remote)?.scheme.map({ ["http", "https"].contains($0) }) != true {
             throw ValidationError("--remote must be an http or https URL, found \(remote)")
         }
@@ -34,14 +31,22 @@ struct StackOptions: ParsableArguments {
     /// Builds the manager: overrides first, then the remote source, then the defaults in the order
     /// given. With a remote source, waits up to --timeout for its first fetch, and says on stderr
     /// when it answers without it.
-    func makeManager() async throws -> TweakManager {
+    /// Whether no source was given at all.
+    var isEmpty: Bool { defaults.isEmpty && overrides == nil && remote == nil }
+
+    /// - Parameter pollOverrides: whether to follow changes other processes make to the overrides
+    ///   file (a long-running command wants that; a one-shot one does not).
+    func makeManager(pollOverrides: Bool = false) async throws -> TweakManager {
+        guard !isEmpty else {
+            throw ValidationError("give at least one --defaults FILE, an --overrides FILE or a --remote URL")
+        }
         var providers: [any TweakProvider] = []
         if let overrides {
-            providers.append(try PersistentTweakProvider(fileURL: URL(fileURLWithPath: overrides), pollInterval: nil))
+            providers.append(try PersistentTweakProvider(fileURL: URL(fileURLWithPath: overrides), pollInterval: pollOverrides ? .milliseconds(500) : nil))
         }
         if let remote, let url = URL(string: remote) {
             var configuration = RemoteConfiguration(url: url)
-            configuration.pollInterval = nil
+            configuration.pollInterval = pollOverrides ? .seconds(30) : nil
             configuration.requestTimeout = .seconds(max(timeout, 0.001))
             configuration.cacheDirectory = cache.map { URL(fileURLWithPath: $0) }
             let provider = RemoteTweakProvider(configuration: configuration)

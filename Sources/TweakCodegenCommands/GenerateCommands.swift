@@ -1,10 +1,14 @@
-import ArgumentParser
+public import ArgumentParser
 import Foundation
 import TweakKit
 import TweakKitCodegen
 
-struct Generate: ParsableCommand {
-    static let configuration = CommandConfiguration(
+/// `tweak generate`: the typed accessor from a tweaks file (also the build plugins' tool).
+public struct Generate: ParsableCommand {
+    public init() {}
+
+    public static let configuration = CommandConfiguration(
+        commandName: "generate",
         abstract: "Generate a typed accessor (and constants) from a tweaks file.",
         discussion: "Writes <accessorName>.swift and <accessorName>+Constants.swift into the output folder, only when their content changes. The configuration (config.json) gives accessorName, and optionally accessLevel (internal, package, public) and imports."
     )
@@ -21,19 +25,19 @@ struct Generate: ParsableCommand {
     @Option(help: ArgumentHelp("The day expiry dates are compared with (YYYY-MM-DD); today by default.", visibility: .hidden))
     var today: String?
 
-    func run() throws {
+    public func run() throws {
         let day = try LintOptions.day(today)
         let configuration: GeneratorConfiguration
         do {
             configuration = try GeneratorConfiguration(contentsOf: URL(fileURLWithPath: configurationFolder))
         } catch {
-            Output.printError(error.description)
+            printError(error.description)
             throw ExitCode.failure
         }
         let url = URL(fileURLWithPath: localTweaks)
         let result = TweakFileParser.parse(contentsOf: url)
         guard result.problems.isEmpty else {
-            for problem in result.problems { Output.printError(problem.description) }
+            for problem in result.problems { printError(problem.description) }
             throw ExitCode.failure
         }
         let generator = AccessorGenerator(configuration: configuration, sourceName: url.lastPathComponent, today: day)
@@ -42,14 +46,18 @@ struct Generate: ParsableCommand {
             let written = try GeneratedFileWriter.write(files, to: URL(fileURLWithPath: outputFolder))
             print(written.isEmpty ? "\(configuration.accessorName): up to date" : "wrote \(written.joined(separator: ", "))")
         } catch let error as CodegenError {
-            Output.printError(error.description)
+            printError(error.description)
             throw ExitCode.failure
         }
     }
 }
 
-struct Lint: ParsableCommand {
-    static let configuration = CommandConfiguration(
+/// `tweak lint`: expired tweaks and tweaks without an owner.
+public struct Lint: ParsableCommand {
+    public init() {}
+
+    public static let configuration = CommandConfiguration(
+        commandName: "lint",
         abstract: "List expired tweaks and tweaks without an owner.",
         discussion: "Exits 1 when a tweak has expired (or, with --strict, when one has no owner)."
     )
@@ -63,13 +71,13 @@ struct Lint: ParsableCommand {
     @Option(help: ArgumentHelp("The day expiry dates are compared with (YYYY-MM-DD); today by default.", valueName: "date"))
     var today: String?
 
-    func run() throws {
+    public func run() throws {
         let day = try LintOptions.day(today)
         var failing = false
         for path in files {
             let result = TweakFileParser.parse(contentsOf: URL(fileURLWithPath: path))
             for problem in result.problems {
-                Output.printError(problem.description)
+                printError(problem.description)
                 failing = true
             }
             let findings = TweakLinter.lint(result.definitions, file: path, today: day)
@@ -96,4 +104,8 @@ enum LintOptions {
         }
         return day
     }
+}
+
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data("error: \(message)\n".utf8))
 }

@@ -1,0 +1,40 @@
+import Foundation
+import Hummingbird
+import HTTPTypes
+import NIOCore
+import TweakKit
+
+/// An API error: a status and a message, answered as `{"error": "…"}`.
+struct EditorError: Error, HTTPResponseError {
+    let status: HTTPResponse.Status
+    let message: String
+
+    init(_ status: HTTPResponse.Status, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        let json = (try? TweakValue.object(["error": .string(message)]).jsonText()) ?? #"{"error": "internal error"}"#
+        return Response(
+            status: status,
+            headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: json))
+        )
+    }
+}
+
+/// Turns every error of the editor's routes, Hummingbird's own included, into `{"error": "…"}`.
+struct EditorErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as EditorError {
+            throw error
+        } catch let error as HTTPError {
+            throw EditorError(error.status, error.body ?? error.status.reasonPhrase)
+        } catch {
+            throw EditorError(.internalServerError, "\(error)")
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Hummingbird
+import HTTPTypes
+import NIOCore
+import ServiceLifecycle
+import TweakKit
+
+extension TweakEditor {
+    /// One tweak as the API shows it.
+    static func json(_ resolved: ResolvedTweak) -> TweakValue? {
+        guard let tweak = resolved.tweak else { return nil }
+        var object: [String: TweakValue] = [
+            "feature": .string(tweak.feature),
+            "variable": .string(tweak.variable),
+            "value": tweak.value,
+            "type": .string(tweak.value.kind.rawValue),
+            "overridden": .bool(resolved.isOverridden),
+            "sources": .array(resolved.sources.map(TweakValue.string)),
+            "evaluatedPerLookup": .bool(resolved.isEvaluatedPerLookup),
+        ]
+        if let source = tweak.source { object["source"] = .string(source) }
+        if let title = tweak.title { object["title"] = .string(title) }
+        if let description = tweak.desc { object["description"] = .string(description) }
+        if let group = tweak.group { object["group"] = .string(group) }
+        return .object(object)
+    }
+
+    static func jsonResponse(_ value: TweakValue, status: HTTPResponse.Status = .ok) -> Response {
+        let text = (try? value.jsonText()) ?? "null"
+        return Response(
+            status: status,
+            headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text))
+        )
+    }
+
+    func listResponse() -> Response {
+        Self.jsonResponse(.array(manager.allResolvedTweaks().compactMap(Self.json)))
+    }
+
+    func tweakResponse(_ id: TweakID) throws -> Response {
+        let resolved = manager.resolvedTweak(feature: id.feature, variable: id.variable)
+        guard let json = Self.json(resolved) else { throw EditorError(.notFound, "tweak \(id) not found") }
+        return Self.jsonResponse(json)
+    }
+
+    /// `PUT {"value": …}`: the value must fit the tweak's type.
+    func update(_ id: TweakID, body: ByteBuffer) throws -> Response {
+        let resolved = manager.resolvedTweak(feature: id.feature, variable: id.variable)
+        guard let current = resolved.tweak else { throw EditorError(.notFound, "tweak \(id) not found") }
+        let parsed: TweakValue
+        do {
+            parsed = try TweakValue(jsonText: String(buffer: body))
+        } catch {
+            throw EditorError(.badRequest, "the body is not JSON: \(error)")
+        }
+        guard case .object(let fields) = parsed, let value = fields["value"] else {
+            throw EditorError(.badRequest, #"send {"value": …}"#)
+        }
+        let checked = try Self.check(value, against: current.value.kind, id: id)
+        guard manager.mutableTweakProvider != nil else {
+            throw EditorError(.conflict, "the stack has no mutable provider to write to")
+        }
+        do {
+            try manager.set(checked, feature: id.feature, variable: id.variable)
+        } catch {
+            throw EditorError(.internalServerError, "cannot store \(id): \(error)")
+        }
+        return try tweakResponse(id)
+    }
+
+    /// Accepts what the type accepts: a Bool for Bool, a whole number for Int, any number for
+    /// Float and Double, a String for String.
+    static func check(_ value: TweakValue, against kind: TweakValue.Kind, id: TweakID) throws -> TweakValue {
+        switch (kind, value) {
+        case (.bool, .bool), (.int, .int), (.double, .double), (.float, .float), (.string, .string): return value
+        case (.double, .int(let int)): return .double(Double(int))
+        case (.float, .int(let int)): return .float(Float(int))
+        case (.float, .double(let double)): return .float(Float(double))
+        case (.int, .double(let double)):
+            if let int = Int(exactly: double) { return .int(int) }
+        default: break
+        }
+        throw EditorError(.badRequest, "\(id) is \(kind.article) \(kind); \(value.jsonTextOrDescription) is not")
+    }
+
+    func reset(_ id: TweakID) throws -> Response {
+        guard manager.mutableTweakProvider != nil else {
+            throw EditorError(.conflict, "the stack has no mutable provider to reset")
+        }
+        do {
+            try manager.deleteValue(feature: id.feature, variable: id.variable)
+        } catch {
+            throw EditorError(.internalServerError, "cannot reset \(id): \(error)")
+        }
+        let resolved = manager.resolvedTweak(feature: id.feature, variable: id.variable)
+        return Self.jsonResponse(Self.json(resolved) ?? .object(["feature": .string(id.feature), "variable": .string(id.variable)]))
+    }
+
+    func resetAll() throws -> Response {
+        guard manager.mutableTweakProvider != nil else {
+            throw EditorError(.conflict, "the stack has no mutable provider to reset")
+        }
+        do {
+            try manager.deleteAllOverrides()
+        } catch {
+            throw EditorError(.internalServerError, "cannot reset the overrides: \(error)")
+        }
+        return listResponse()
+    }
+
+    /// Server-sent events: a `change` event with the tweak's JSON after every change, and a
+    /// comment every 15 seconds to keep the connection open.
+    func events() -> Response {
+        let changes = manager.changes()
+        let manager = self.manager
+        let body = ResponseBody { writer in
+            let (lines, continuation) = AsyncStream.makeStream(of: String.self)
+            // Produces the stream's lines until the client leaves or the server shuts down, so an
+            // open page never holds up a graceful stop.
+            let producer = Task {
+                await cancelWhenGracefulShutdown {
+                    await withTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            for await update in changes {
+                                let resolved = manager.resolvedTweak(feature: update.id.feature, variable: update.id.variable)
+                                let data = Self.json(resolved)
+                                    ?? .object(["feature": .string(update.id.feature), "variable": .string(update.id.variable), "removed": true])
+                                continuation.yield("event: change\ndata: \((try? data.jsonText()) ?? "{}")\n\n")
+                            }
+                        }
+                        group.addTask {
+                            while !Task.isCancelled {
+                                try? await Task.sleep(for: .seconds(15))
+                                continuation.yield(": keep-alive\n\n")
+                            }
+                        }
+                        await group.next()
+                        group.cancelAll()
+                    }
+                }
+                continuation.finish()
+            }
+            defer { producer.cancel() }
+            try await writer.write(ByteBuffer(string: ": connected\n\n"))
+            for await line in lines {
+                try await writer.write(ByteBuffer(string: line))
+            }
+            try await writer.finish(nil)
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
+            body: body
+        )
+    }
+}
+
+extension TweakValue.Kind {
+    var article: String { self == .int || self == .array || self == .object ? "an" : "a" }
+}
+
+extension TweakValue {
+    var jsonTextOrDescription: String { (try? jsonText()) ?? description }
+}

@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import TweakKit
+import TweakKitServer
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the tweak editor: a web page and JSON API over the provider stack.",
+        discussion: "Without any source it serves Examples/LocalTweaks_example.json with the overrides in .tweak-overrides.json. Writes need the token (given with --token, or generated and printed at start); the printed URL carries it. Reads are open on loopback and need the token on any other address."
+    )
+
+    static let exampleDefaults = "Examples/LocalTweaks_example.json"
+    static let exampleOverrides = ".tweak-overrides.json"
+
+    @OptionGroup var stack: StackOptions
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on (0 picks a free one).")
+    var port = 8080
+
+    @Option(help: ArgumentHelp("The token writes must carry; generated when not given.", valueName: "token"))
+    var token: String?
+
+    func validate() throws {
+        if let token, token.count < 8 { throw ValidationError("--token must be at least 8 characters") }
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+    }
+
+    func run() async throws {
+        var stack = self.stack
+        if stack.isEmpty {
+            guard FileManager.default.fileExists(atPath: Self.exampleDefaults) else {
+                throw ValidationError("give --defaults FILE (and --overrides FILE), or run from the TweakKit checkout to serve its example")
+            }
+            stack.defaults = [Self.exampleDefaults]
+            stack.overrides = Self.exampleOverrides
+        }
+        let manager = try await stack.makeManager(pollOverrides: true)
+        let token = self.token ?? Self.makeToken()
+        let loopback = ["127.0.0.1", "localhost", "::1"].contains(host)
+        let editor = TweakEditor(manager: manager, token: token, readsRequireToken: !loopback)
+        let host = self.host
+        try await editor.run(host: host, port: port) { port in
+            let shownHost = host.contains(":") ? "[\(host)]" : host
+            let lines = """
+                TweakKit editor: http://\(shownHost):\(port)/#token=\(token)
+                token for changes: \(token)
+
+                """
+            FileHandle.standardOutput.write(Data(lines.utf8))
+        }
+    }
+
+    static func makeToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
+    }
+}
