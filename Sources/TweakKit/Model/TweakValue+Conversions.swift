@@ -74,7 +74,8 @@ extension TweakValue {
 }
 
 extension String {
-    func trimmingWhitespace() -> Substring {
+    /// The string without leading and trailing whitespace.
+    package func trimmingWhitespace() -> Substring {
         var slice = self[...]
         while let first = slice.first, first.isWhitespace { slice.removeFirst() }
         while let last = slice.last, last.isWhitespace { slice.removeLast() }

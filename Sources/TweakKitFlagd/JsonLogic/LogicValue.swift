@@ -84,12 +84,3 @@ public enum LogicValue: Sendable, Hashable {
         }
     }
 }
-
-extension String {
-    func trimmingWhitespace() -> Substring {
-        var slice = self[...]
-        while let first = slice.first, first.isWhitespace { slice.removeFirst() }
-        while let last = slice.last, last.isWhitespace { slice.removeLast() }
-        return slice
-    }
-}
