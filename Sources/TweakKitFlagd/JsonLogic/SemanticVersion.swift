@@ -1,3 +1,5 @@
+import TweakKit
+
 /// Semantic versions (semver.org 2.0) for flagd's `sem_ver` operation.
 struct SemanticVersion: Sendable, Hashable, Comparable {
     /// The operators `sem_ver` takes.
