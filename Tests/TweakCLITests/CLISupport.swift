@@ -32,6 +32,16 @@ func tweak(_ arguments: String...) throws -> CommandResult {
     try tweak(arguments)
 }
 
+/// Runs `tweak` on a thread of its own, leaving Swift concurrency's threads free: use it when the
+/// test process itself must answer the tool (an in-process HTTP server).
+func tweakInBackground(_ arguments: String...) async throws -> CommandResult {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread {
+            continuation.resume(with: Result { try tweak(arguments) })
+        }
+    }
+}
+
 /// Runs `tweak` with `arguments` and collects its exit status and output.
 func tweak(_ arguments: [String]) throws -> CommandResult {
     let process = Process()

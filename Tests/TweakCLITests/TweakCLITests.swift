@@ -252,19 +252,19 @@ struct TweakRemoteCLITests {
         let server = try await TestHTTPServer.start { _ in .response(.ok, headers: [("ETag", "\"1\"")], body: Data(payload.utf8)) }
         let cache = try temporaryDirectory().path
         let url = server.url.appendingPathComponent("tweaks.json").absoluteString
-        var result = try tweak("get", "ui_customization.label_text", "--defaults", exampleFile, "--remote", url, "--cache", cache, "--json")
+        var result = try await tweakInBackground("get", "ui_customization.label_text", "--defaults", exampleFile, "--remote", url, "--cache", cache, "--json")
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.output.contains("\"value\" : \"from the server\""))
         #expect(result.output.contains("\"source\" : \"remote:127.0.0.1\""))
         #expect(result.errors.isEmpty)
         await server.stop()
 
-        result = try tweak("get", "ui_customization.label_text", "--defaults", exampleFile, "--remote", url, "--cache", cache, "--timeout", "2")
+        result = try await tweakInBackground("get", "ui_customization.label_text", "--defaults", exampleFile, "--remote", url, "--cache", cache, "--timeout", "2")
         #expect(result.status == 0)
         #expect(result.output == "from the server\n")
         #expect(result.errors.contains("answering from its last-known-good payload"))
 
-        result = try tweak("get", "ui_customization.label_text", "--defaults", exampleFile, "--remote", url, "--timeout", "2")
+        result = try await tweakInBackground("get", "ui_customization.label_text", "--defaults", exampleFile, "--remote", url, "--timeout", "2")
         #expect(result.status == 0)
         #expect(result.output == "Test value\n")
         #expect(result.errors.contains("answering from the other providers"))

@@ -248,9 +248,11 @@ struct TweakEditorTests {
         let setup = try Editor()
         try await setup.application().test(.live) { client in
             let port = try #require(client.port)
+            // Read the event stream over a plain socket, on a thread of its own (the read blocks).
             let stream = Task {
-                // Read the event stream over a plain socket until the change arrives.
-                try readEvents(port: port)
+                try await withCheckedThrowingContinuation { continuation in
+                    Thread.detachNewThread { continuation.resume(with: Result { try readEvents(port: port) }) }
+                }
             }
             try await Task.sleep(for: .milliseconds(300))
             setup.overrides.set("pushed", feature: "ui", variable: "label")

@@ -22,22 +22,24 @@ struct PersistentTweakProviderTests {
     }
 
     @Test("writes are atomic: no temporary file is left and a concurrent reader never sees a partial file")
-    func atomicWrites() async throws {
+    func atomicWrites() throws {
         let directory = try makeTemporaryDirectory()
         let url = directory.appendingPathComponent("overrides.json")
         let provider = try PersistentTweakProvider(fileURL: url, pollInterval: nil)
         let long = String(repeating: "x", count: 50_000)
         let done = SharedFlag()
         let reads = SharedCounter()
-        let reader = Task.detached {
-            var failures = 0
+        // The reader spins on a thread of its own, not on one of Swift concurrency's few threads.
+        let failuresSeen = SharedCounter()
+        let readerDone = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
             while !done.isSet {
                 if let data = FileManager.default.contents(atPath: url.path) {
                     reads.increment()
-                    if (try? JSONParser.parse(Array(data))) == nil { failures += 1 }
+                    if (try? JSONParser.parse(Array(data))) == nil { failuresSeen.increment() }
                 }
             }
-            return failures
+            readerDone.signal()
         }
         // Write until the reader has raced many writes (it may start late on a busy machine).
         var index = 0
@@ -46,9 +48,9 @@ struct PersistentTweakProviderTests {
             index += 1
         }
         done.set()
-        let failures = await reader.value
+        readerDone.wait()
         #expect(reads.value > 0)
-        #expect(failures == 0)
+        #expect(failuresSeen.value == 0)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(leftovers == ["overrides.json"])
     }
