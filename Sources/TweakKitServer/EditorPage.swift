@@ -166,7 +166,18 @@ extension TweakEditor {
       return box;
     }
 
+    // A field someone is typing in is not redrawn under their fingers: a refresh that arrives
+    // meanwhile waits until the field loses focus.
+    let editing = null, renderPending = false;
+    groups.addEventListener("input", event => { if (event.target.type === "text") editing = event.target; });
+    groups.addEventListener("change", () => { editing = null; });
+    groups.addEventListener("focusout", () => {
+      editing = null;
+      if (renderPending) { renderPending = false; setTimeout(render, 0); }
+    });
+
     function render() {
+      if (editing && document.activeElement === editing) { renderPending = true; return; }
       const query = search.value.trim().toLowerCase();
       const matching = tweaks.filter(t => !query || [t.title, t.feature, t.variable, t.description]
         .some(text => (text || "").toLowerCase().includes(query)));

@@ -20,7 +20,7 @@ import urllib.error
 import urllib.request
 
 from selenium import webdriver
-from selenium.common.exceptions import NoAlertPresentException
+from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -63,6 +63,24 @@ def eventually(check, what, timeout=10):
 
 def row(driver, tweak):
     return driver.find_element(By.CSS_SELECTOR, f'[data-tweak="{tweak}"]')
+
+
+def act(action, what):
+    """Runs `action`, again if a live refresh replaced the element it was working on."""
+    for _ in range(20):
+        try:
+            return action()
+        except StaleElementReferenceException:
+            time.sleep(0.1)
+    raise AssertionError(f"the page kept changing under {what}")
+
+
+def type_into(driver, tweak, text, end):
+    def enter():
+        field = row(driver, tweak).find_element(By.CSS_SELECTOR, "input")
+        field.clear()
+        field.send_keys(text, end)
+    act(enter, tweak)
 
 
 def main():
@@ -140,30 +158,24 @@ def main():
         step("search keeps the groups", search)
 
         def flip_bool():
-            row(driver, "ui_customization.display_red_view").find_element(By.CSS_SELECTOR, "input[type=checkbox]").click()
+            act(lambda: row(driver, "ui_customization.display_red_view").find_element(By.CSS_SELECTOR, "input[type=checkbox]").click(), "the switch")
             eventually(lambda: value(base, "ui_customization.display_red_view") is True, "the Bool to be stored")
             eventually(lambda: "overridden" in row(driver, "ui_customization.display_red_view").text, "the override mark")
         step("flipping a Bool stores it", flip_bool)
 
         def edit_numbers():
-            field = row(driver, "general.answer_to_the_universe").find_element(By.CSS_SELECTOR, "input")
-            field.clear()
-            field.send_keys("abc", Keys.ENTER)
+            type_into(driver, "general.answer_to_the_universe", "abc", Keys.ENTER)
             eventually(lambda: "whole number" in row(driver, "general.answer_to_the_universe").text, "a refusal")
             assert value(base, "general.answer_to_the_universe") == 42
-            field = row(driver, "general.answer_to_the_universe").find_element(By.CSS_SELECTOR, "input")
-            field.clear()
-            field.send_keys("-7", Keys.ENTER)
+            type_into(driver, "general.answer_to_the_universe", "-7", Keys.ENTER)
             eventually(lambda: value(base, "general.answer_to_the_universe") == -7, "the Int to be stored")
-            field = row(driver, "ui_customization.red_view_alpha_component").find_element(By.CSS_SELECTOR, "input")
-            field.clear()
-            field.send_keys("-0.25", Keys.TAB)
+            type_into(driver, "ui_customization.red_view_alpha_component", "-0.25", Keys.TAB)
             eventually(lambda: value(base, "ui_customization.red_view_alpha_component") == -0.25, "the Double to be stored")
         step("numbers: negative and decimal values are stored, text is refused", edit_numbers)
 
         def reset_one():
             eventually(lambda: row(driver, "general.answer_to_the_universe").find_element(By.CSS_SELECTOR, "button.reset"), "a reset button")
-            row(driver, "general.answer_to_the_universe").find_element(By.CSS_SELECTOR, "button.reset").click()
+            act(lambda: row(driver, "general.answer_to_the_universe").find_element(By.CSS_SELECTOR, "button.reset").click(), "the reset button")
             eventually(lambda: value(base, "general.answer_to_the_universe") == 42, "the override to be removed")
         step("reset one tweak", reset_one)
 
