@@ -4,10 +4,11 @@ import Foundation
 import TweakKit
 
 // Benchmark names are parsed by Benchmarks/report_targets.py:
-//   Lookup.<kind>.<tweak count>     1,000 lookups per measured iteration (scalingFactor .kilo)
+//   Lookup.<tweak count>.<kind>     1,000 lookups per measured iteration (scalingFactor .kilo)
 //   Threads.<key kind>.<threads>    each thread does a full pass over the 100,000-lookup sequence
 //   ColdLoad.<loader>.<tweak count> one load per iteration
-// Every lookup sequence is fixed (see TweakFixtures.swift), the same in every run.
+// The harness runs benchmarks sorted by name, so each size's baseline runs next to the lookups
+// it is compared with. Every lookup sequence is fixed (see TweakFixtures.swift).
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.teardown = { try? FileManager.default.removeItem(at: fixtureDirectory) }
@@ -31,10 +32,10 @@ private func lookupConfiguration() -> Benchmark.Configuration {
     )
 }
 
-/// Registers `Lookup.<kind>.<size>`: each measured iteration looks up the next batch of
+/// Registers `Lookup.<size>.<kind>`: each measured iteration looks up the next batch of
 /// `benchmark.scaledIterations.count` keys of the sequence with `lookups`.
 private func lookup(_ kind: String, size: Int, _ lookups: @escaping (LookupFixture, Range<Int>) -> Void) {
-    Benchmark("Lookup.\(kind).\(size)", configuration: lookupConfiguration()) { benchmark, fixture in
+    Benchmark("Lookup.\(size).\(kind)", configuration: lookupConfiguration()) { benchmark, fixture in
         let batch = benchmark.scaledIterations.count
         let start = LookupFixture.batchStart(benchmark.currentIteration, batch: batch)
         lookups(fixture, start..<start + batch)

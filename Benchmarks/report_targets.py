@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Summarises a TweakKitBenchmarks run exported with `--format histogramSamples`.
+
+Usage: report_targets.py RESULTS_DIR
+
+Prints each benchmark's median time per lookup (or per load), its ratio to the matching
+baseline of the same run, its median heap allocations per lookup, and then one line per
+performance target: `target NAME: MEASURED (goal GOAL) PASS|MISS`.
+Exits 1 when a result needed by a target is missing.
+"""
+
+import re
+import statistics
+import sys
+from pathlib import Path
+
+# Work per measured iteration; must match Benchmarks/TweakKitBenchmarks/*.swift.
+LOOKUPS_PER_BATCH = 1_000  # Lookup.*: scalingFactor .kilo
+LOOKUPS_PER_THREAD = 100_000  # Threads.*: LookupFixture.sequenceLength per thread
+SIZES = (1_000, 100_000)
+
+FILE_NAME = re.compile(r"^[^.]+\.TweakKitBenchmarks\.(?P<name>.+)\.(?P<metric>wallClock|mallocCountTotal)\.histogram\.samples\.tsv$")
+# The unit in the header line, e.g. "Time (wall clock) (ns)" or "Malloc (total) (K)".
+UNIT_FACTORS = {"ns": 1, "μs": 1e3, "us": 1e3, "ms": 1e6, "s": 1e9, "K": 1e3, "M": 1e6, "G": 1e9, "": 1}
+
+
+def load(results_dir):
+    """{benchmark name: {metric: median per measured iteration, in ns or counts}}"""
+    medians = {}
+    for path in sorted(Path(results_dir).glob("*.histogram.samples.tsv")):
+        match = FILE_NAME.match(path.name)
+        if not match:
+            continue
+        header, *lines = path.read_text().splitlines()
+        unit = re.search(r"\(([^()]*)\)\s*$", header.replace("(wall clock)", "").replace("(total)", ""))
+        factor = UNIT_FACTORS[unit.group(1) if unit else ""]
+        samples = [float(line) * factor for line in lines if line.strip()]
+        if samples:
+            medians.setdefault(match["name"], {})[match["metric"]] = statistics.median(samples)
+    return medians
+
+
+def ops_per_iteration(name):
+    kind, *rest = name.split(".")
+    if kind == "Lookup":
+        return LOOKUPS_PER_BATCH
+    if kind == "Threads":
+        return LOOKUPS_PER_THREAD * int(rest[-1])
+    return 1  # ColdLoad: one load
+
+
+def baseline_of(name):
+    """(baseline benchmark, how the ratio is taken) for a benchmark, or None for a baseline."""
+    kind, *rest = name.split(".")
+    if kind == "Lookup" and rest[1] != "Dictionary":
+        return f"Lookup.{rest[0]}.Dictionary", "time"
+    if kind == "Threads" and rest[-1] != "1":
+        return f"Threads.{rest[0]}.1", "throughput"
+    if kind == "ColdLoad" and rest[0] != "JSONSerialization":
+        return f"ColdLoad.JSONSerialization.{rest[-1]}", "time"
+    return None
+
+
+def format_time(ns):
+    for unit, scale in (("s", 1e9), ("ms", 1e6), ("μs", 1e3)):
+        if ns >= scale:
+            return f"{ns / scale:.2f} {unit}"
+    return f"{ns:.1f} ns"
+
+
+class Report:
+    def __init__(self, medians):
+        self.medians = medians
+        self.missing = False
+
+    def time_per_op(self, name):
+        value = self.medians.get(name, {}).get("wallClock")
+        return None if value is None else value / ops_per_iteration(name)
+
+    def mallocs_per_op(self, name):
+        value = self.medians.get(name, {}).get("mallocCountTotal")
+        return None if value is None else value / ops_per_iteration(name)
+
+    def ratio(self, name):
+        """Time ratio to the baseline, or for threads the throughput ratio; None if not known."""
+        baseline = baseline_of(name)
+        if baseline is None:
+            return 1.0
+        base, how = baseline
+        mine, theirs = self.time_per_op(name), self.time_per_op(base)
+        if mine is None or theirs is None:
+            return None
+        return theirs / mine if how == "throughput" else mine / theirs
+
+    def print_table(self):
+        rows = [("benchmark", "median/op", "ratio", "ratio of", "mallocs/op")]
+        for name in sorted(self.medians, key=sort_key):
+            time, ratio, mallocs = self.time_per_op(name), self.ratio(name), self.mallocs_per_op(name)
+            baseline = baseline_of(name)
+            rows.append((
+                name,
+                "-" if time is None else format_time(time),
+                "-" if ratio is None else f"{ratio:.2f}x",
+                "(baseline)" if baseline is None else f"{baseline[1]} vs {baseline[0]}",
+                "-" if mallocs is None else f"{mallocs:g}",
+            ))
+        widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+        for n, row in enumerate(rows):
+            print("  ".join(cell.ljust(width) if i in (0, 3) else cell.rjust(width)
+                            for i, (cell, width) in enumerate(zip(row, widths))).rstrip())
+            if n == 0:
+                print("  ".join("-" * width for width in widths))
+        print("(Lookup.*, Threads.*: per lookup; Threads.*.2: wall time / lookups of both threads; ColdLoad.*: per load)")
+
+    def target(self, name, measured, goal, passed, unit="x"):
+        if measured is None:
+            self.missing = True
+            print(f"target {name}: n/a (goal {goal}) MISS")
+            return
+        # Three decimals, so that a ratio just below a goal does not print as equal to it.
+        shown = f"{measured:.3f}{unit}" if unit == "x" else f"{measured:g}{unit}"
+        print(f"target {name}: {shown} (goal {goal}) {'PASS' if passed(measured) else 'MISS'}")
+
+    def print_targets(self):
+        for size in (SIZES[1], SIZES[0]):
+            self.target(f"string-key lookup through 4 providers vs dictionary, {size} tweaks",
+                        self.ratio(f"Lookup.{size}.StringKey"), "<= 1.20x", lambda r: r <= 1.2)
+        self.target(f"typed-key lookup (Bool/Int/Double) vs dictionary, {SIZES[1]} tweaks",
+                    self.ratio(f"Lookup.{SIZES[1]}.TypedMixed"), "<= 0.35x", lambda r: r <= 0.35)
+        # The interposer must have counted the loads' allocations, or a 0 here means nothing.
+        metric_works = (self.mallocs_per_op("ColdLoad.JSONSerialization.10000") or 0) > 0
+        for kind in ("Bool", "Int", "Double"):
+            counts = [self.mallocs_per_op(f"Lookup.{size}.Typed{kind}") for size in SIZES]
+            worst = None if None in counts or not metric_works else max(counts)
+            self.target(f"heap allocations per {kind} lookup (median, worst of {SIZES[0]}/{SIZES[1]} tweaks)",
+                        worst, "0", lambda n: n == 0, unit="")
+        for kind, label in (("TypedKey", "typed key"), ("StringKey", "string key")):
+            self.target(f"2 reader threads vs 1, throughput, {label}",
+                        self.ratio(f"Threads.{kind}.2"), ">= 1.80x", lambda r: r >= 1.8)
+        self.target("cold load of 10000 tweaks, LocalTweakProvider(data:) vs JSONSerialization.jsonObject",
+                    self.ratio("ColdLoad.LocalTweakProvider-data.10000"), "<= 1.20x", lambda r: r <= 1.2)
+
+
+def sort_key(name):
+    parts = name.split(".")
+    group = {"Lookup": 0, "Threads": 1, "ColdLoad": 2}.get(parts[0], 3)
+    if group != 0:
+        return (group, 0, 0, name)
+    lookup_order = ["Dictionary", "StringKey", "TypedMixed", "TypedBool", "TypedInt", "TypedDouble", "FeatureEnabled"]
+    kind = lookup_order.index(parts[2]) if parts[2] in lookup_order else len(lookup_order)
+    return (group, int(parts[1]), kind, name)
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    medians = load(sys.argv[1])
+    if not medians:
+        sys.exit(f"no benchmark results in {sys.argv[1]}")
+    report = Report(medians)
+    report.print_table()
+    print()
+    report.print_targets()
+    sys.exit(1 if report.missing else 0)
+
+
+if __name__ == "__main__":
+    main()
