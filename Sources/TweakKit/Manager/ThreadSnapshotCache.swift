@@ -63,14 +63,14 @@ final class ThreadSnapshotCache {
         return key
     }()
 
-    /// The calling thread's cache.
+    /// The calling thread's cache, owned by the thread's storage (use it without retaining).
     @inline(__always)
-    static var current: ThreadSnapshotCache {
+    static var current: Unmanaged<ThreadSnapshotCache> {
         if let pointer = pthread_getspecific(key) {
-            return Unmanaged<ThreadSnapshotCache>.fromOpaque(pointer).takeUnretainedValue()
+            return Unmanaged<ThreadSnapshotCache>.fromOpaque(pointer)
         }
-        let cache = ThreadSnapshotCache()
-        pthread_setspecific(key, Unmanaged.passRetained(cache).toOpaque())
+        let cache = Unmanaged.passRetained(ThreadSnapshotCache())
+        pthread_setspecific(key, cache.toOpaque())
         return cache
     }
 }

@@ -118,11 +118,11 @@ extension TweakManager {
 
     static func differences(from old: TweakSnapshot, to new: TweakSnapshot) -> [TweakUpdate] {
         var updates: [TweakUpdate] = []
-        for (id, slot) in new.index where old.resolution(for: id)?.tweak != new.tweaks[slot] {
-            updates.append(TweakUpdate(id: id, oldTweak: old.resolution(for: id)?.tweak, newTweak: new.tweaks[slot]))
+        for (id, entry) in new.entries where old.entries[id]?.tweak != entry.tweak {
+            updates.append(TweakUpdate(id: id, oldTweak: old.entries[id]?.tweak, newTweak: entry.tweak))
         }
-        for (id, slot) in old.index where new.index[id] == nil && old.tweaks[slot] != nil {
-            updates.append(TweakUpdate(id: id, oldTweak: old.tweaks[slot], newTweak: nil))
+        for (id, entry) in old.entries where new.entries[id] == nil && entry.tweak != nil {
+            updates.append(TweakUpdate(id: id, oldTweak: entry.tweak, newTweak: nil))
         }
         return updates.sorted { $0.id < $1.id }
     }

@@ -123,7 +123,11 @@ public final class TweakManager: Sendable {
     ///   encrypted and cannot be decrypted.
     public func tweakWith(feature: String, variable: String) throws(TweakError) -> Tweak {
         let id = TweakID(feature: feature, variable: variable)
-        if case .value(let found?) = read(id, { snapshot, slot in snapshot.tweaks[slot] }) {
+        if !ScopedTweakOverrides.isActive,
+           let found = withCurrentSnapshot({ snapshot -> Tweak? in
+               guard let entry = snapshot.entries[id], !entry.needsEvaluation else { return nil }
+               return entry.tweak
+           }) ?? nil {
             return found
         }
         let evaluated = evaluatedTweak(id, context: nil)
@@ -139,11 +143,14 @@ public final class TweakManager: Sendable {
     /// `set(true, feature: "<feature>", variable: "enabled")`.
     public func isFeatureEnabled(_ feature: String) -> Bool {
         let id = TweakID(feature: feature, variable: Tweak.enabledVariable)
-        switch read(id, { snapshot, slot in snapshot.values[slot] }) {
-        case .value(let found): return found?.boolValue ?? false
-        case .missing: return false
-        case .evaluate: return evaluatedTweak(id, context: nil).tweak?.value.boolValue ?? false
+        if !ScopedTweakOverrides.isActive,
+           let found = withCurrentSnapshot({ snapshot -> Bool? in
+               guard let entry = snapshot.entries[id] else { return false }
+               return entry.needsEvaluation ? nil : (entry.tweak?.value.boolValue ?? false)
+           }) ?? nil {
+            return found
         }
+        return evaluatedTweak(id, context: nil).tweak?.value.boolValue ?? false
     }
 
     /// ``isFeatureEnabled(_:)`` for one evaluation context, laid over the manager's and the task's.
@@ -241,23 +248,12 @@ public final class TweakManager: Sendable {
         }
     }
 
-    /// What a string-addressed lookup finds in the snapshot without evaluating anything.
+    /// What a typed lookup finds in the snapshot without evaluating anything.
     enum SnapshotRead<Value> {
         case value(Value)
         case missing
-        /// A contextual provider decides, or the cache is off or a scope overrides: take the full path.
+        /// A contextual provider decides: take the full path.
         case evaluate
-    }
-
-    @inline(__always)
-    func read<Value>(_ id: TweakID, _ body: (TweakSnapshot, Int) -> Value) -> SnapshotRead<Value> {
-        guard !ScopedTweakOverrides.isActive else { return .evaluate }
-        let read: SnapshotRead<Value>? = withCurrentSnapshot { snapshot in
-            guard let slot = snapshot.index[id] else { return .missing }
-            if snapshot.hasContextualProviders && snapshot.needsEvaluation[slot] { return .evaluate }
-            return .value(body(snapshot, slot))
-        }
-        return read ?? .evaluate
     }
 
     private func scopedResolution(_ id: TweakID, value: TweakValue) -> ResolvedTweak {
@@ -298,11 +294,11 @@ public final class TweakManager: Sendable {
     func withCurrentSnapshot<Result>(_ body: (TweakSnapshot) -> Result) -> Result? {
         let generation = publishedGeneration.load(ordering: .acquiring)
         let cache = ThreadSnapshotCache.current
-        if let snapshot = cache.snapshot(manager: id, generation: generation) {
+        if let snapshot = cache._withUnsafeGuaranteedRef({ $0.snapshot(manager: id, generation: generation) }) {
             return snapshot._withUnsafeGuaranteedRef(body)
         }
         guard let snapshot = buildOrFetchSnapshot() else { return nil }
-        cache.store(snapshot, manager: id)
+        cache._withUnsafeGuaranteedRef { $0.store(snapshot, manager: id) }
         return body(snapshot)
     }
 

@@ -1,14 +1,21 @@
 /// An immutable merge of every provider's tweaks, built once per change and shared by all readers.
 ///
-/// Tweaks sit at their manager-wide slot (see ``SlotTable``): `index` finds the slot of a string
+/// Tweaks sit at their manager-wide slot (see ``SlotTable``): `entries` finds a string address's
+/// tweak and slot in one dictionary lookup, `values` serves typed keys by slot.
 /// address; `values` and `tweaks` are read by slot.
 final class TweakSnapshot: Sendable {
-    /// The slot of every tweak the providers hold.
-    let index: [TweakID: Int]
+    /// What a string-addressed lookup needs, in one place: the tweak, its slot, and whether a
+    /// contextual provider decides it.
+    struct Entry: Sendable {
+        let slot: Int
+        let tweak: Tweak?
+        let needsEvaluation: Bool
+    }
+
+    /// Every tweak the providers hold.
+    let entries: [TweakID: Entry]
     /// Everything known about each tweak, by slot.
     let resolutions: ContiguousArray<ResolvedTweak?>
-    /// The tweak lookups return, by slot.
-    let tweaks: ContiguousArray<Tweak?>
     /// The winning value, by slot: what typed lookups read.
     let values: ContiguousArray<TweakValue?>
     /// Whether any provider evaluates per lookup; when not, ``needsEvaluation`` need not be read.
@@ -21,11 +28,12 @@ final class TweakSnapshot: Sendable {
 
     private init(index: [TweakID: Int], resolutions: ContiguousArray<ResolvedTweak?>, hasContextualProviders: Bool,
                  providerErrors: [TweakError], generation: UInt64) {
-        self.index = index
+        self.entries = index.mapValues { slot in
+            Entry(slot: slot, tweak: resolutions[slot]?.tweak, needsEvaluation: resolutions[slot]?.isEvaluatedPerLookup ?? false)
+        }
         self.resolutions = resolutions
         self.hasContextualProviders = hasContextualProviders
         self.needsEvaluation = ContiguousArray(resolutions.map { $0?.isEvaluatedPerLookup ?? false })
-        self.tweaks = ContiguousArray(resolutions.map { $0?.tweak })
         self.values = ContiguousArray(resolutions.map { $0?.tweak?.value })
         self.providerErrors = providerErrors
         self.generation = generation
@@ -33,7 +41,7 @@ final class TweakSnapshot: Sendable {
 
     /// What the snapshot knows about `id`, or `nil` when no provider has it.
     func resolution(for id: TweakID) -> ResolvedTweak? {
-        index[id].flatMap { resolutions[$0] }
+        entries[id].flatMap { resolutions[$0.slot] }
     }
 
     /// Every tweak the snapshot knows, in no particular order.
