@@ -42,7 +42,7 @@ def load(results_dir):
 
 def ops_per_iteration(name):
     kind, *rest = name.split(".")
-    if kind == "Lookup":
+    if kind in ("Lookup", "Flagd"):
         return LOOKUPS_PER_BATCH
     if kind == "Threads":
         return LOOKUPS_PER_THREAD * int(rest[-1])
@@ -110,7 +110,11 @@ class Report:
                             for i, (cell, width) in enumerate(zip(row, widths))).rstrip())
             if n == 0:
                 print("  ".join("-" * width for width in widths))
-        print("(Lookup.*, Threads.*: per lookup; Threads.*.2: wall time / lookups of both threads; ColdLoad.*: per load)")
+        print("(Lookup.*, Threads.*: per lookup; Threads.*.2: wall time / lookups of both threads; ColdLoad.*: per load;"
+              " Flagd.*: per evaluation)")
+        flagd = self.time_per_op("Flagd.Evaluate")
+        if flagd:
+            print(f"flagd evaluation (3 conditions + fractional split), one core: {1e9 / flagd:,.0f} evaluations/s")
 
     def target(self, name, measured, goal, passed, unit="x"):
         if measured is None:

@@ -17,6 +17,7 @@ let benchmarks: @Sendable () -> Void = {
     }
     registerThreadBenchmarks(size: 100_000)
     registerColdLoadBenchmarks()
+    registerFlagdBenchmarks()
 }
 
 /// `benchmark.scaledIterations` is 0..<1,000: the lookups of one measured iteration.
