@@ -202,12 +202,9 @@ public final class RemoteTweakProvider: ContextualTweakProvider {
         return min(delay, configuration.maximumBackoff)
     }
 
+    /// Fetches once; a failure is already logged and recorded by ``recordFailure(_:)``.
     private func refreshReportingErrors() async {
-        do {
-            _ = try await refresh()
-        } catch {
-            logger.log(.warning, "\(name): \(error); serving what it had")
-        }
+        _ = try? await refresh()
     }
 
     // MARK: - Fetching
@@ -288,6 +285,7 @@ public final class RemoteTweakProvider: ContextualTweakProvider {
     }
 
     private func recordFailure(_ error: RemoteError) {
+        logger.log(.warning, "\(error); serving what it had")
         let (observers, status, waiters) = state.withLock { state in
             state.consecutiveFailures += 1
             state.lastError = error

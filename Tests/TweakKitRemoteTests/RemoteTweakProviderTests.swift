@@ -204,7 +204,6 @@ struct RemoteTweakProviderTests {
     @Test("healthy polling waits the interval with jitter, and sends the configured headers")
     func jitterAndHeaders() async throws {
         let waits = Mutex<[Duration]>([])
-        let messages = Mutex<[String]>([])
         let stack = try await makeStack(.response(.ok, body: Data(tweaksV1.utf8)), configure: {
             $0.pollInterval = .seconds(10)
             $0.jitter = 0.2
@@ -220,7 +219,6 @@ struct RemoteTweakProviderTests {
         }
         #expect(Set(waits.withLock { $0 }).count > 1, "jitter varies the waits")
         #expect(stack.server.requests.allSatisfy { $0.headers.first(name: "Authorization") == "Bearer s3cret-token" })
-        _ = messages
     }
 
     @Test("the auth header never reaches the log")
