@@ -42,6 +42,16 @@ struct Serve: AsyncParsableCommand {
         let loopback = ["127.0.0.1", "localhost", "::1"].contains(host)
         let editor = TweakEditor(manager: manager, token: token, readsRequireToken: !loopback)
         let host = self.host
+        do {
+            try await serve(editor, host: host)
+        } catch let error as any CustomStringConvertible where "\(error)".contains("Address already in use") {
+            Output.printError("\(host):\(port) is already in use; choose another port with --port (0 picks a free one)")
+            throw ExitCode.failure
+        }
+    }
+
+    private func serve(_ editor: TweakEditor, host: String) async throws {
+        let token = editor.token
         try await editor.run(host: host, port: port) { port in
             let shownHost = host.contains(":") ? "[\(host)]" : host
             let lines = """
