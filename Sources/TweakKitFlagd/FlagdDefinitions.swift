@@ -84,7 +84,7 @@ public struct FlagdDefinitions: Sendable {
     }
 
     /// Whether `root` looks like flagd definitions (an object with a `flags` object).
-    static func isFlagd(_ root: JSONNode) -> Bool {
+    package static func isFlagd(_ root: JSONNode) -> Bool {
         root["flags"]?.members != nil
     }
 

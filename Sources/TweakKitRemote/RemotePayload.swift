@@ -20,7 +20,7 @@ enum RemotePayload: Sendable {
         switch format {
         case .flagd: isFlagd = true
         case .tweaks: isFlagd = false
-        case .automatic: isFlagd = root["flags"]?.members != nil
+        case .automatic: isFlagd = FlagdDefinitions.isFlagd(root)
         }
         if isFlagd {
             do {
@@ -29,7 +29,7 @@ enum RemotePayload: Sendable {
                 throw RemoteError(.invalidPayload, "\(error)")
             }
         }
-        let result = TweakFileParser.parse(data: data, file: source, source: source)
+        let result = TweakFileParser.parse(root: root, file: source, source: source)
         if let problem = result.problems.first {
             throw RemoteError(.invalidPayload, "\(problem)" + (result.problems.count > 1 ? " (and \(result.problems.count - 1) more problems)" : ""))
         }

@@ -14,8 +14,7 @@ struct Validate: ParsableCommand {
     func run() throws {
         var problemCount = 0
         for path in files {
-            let url = URL(fileURLWithPath: path)
-            let (count, noun, problems) = FlagdFiles.isFlagd(url) ? Self.checkFlags(url) : Self.checkTweaks(url)
+            let (count, noun, problems) = Self.check(URL(fileURLWithPath: path))
             if problems.isEmpty {
                 print("\(path): OK, \(count) \(noun)")
             }
@@ -30,28 +29,30 @@ struct Validate: ParsableCommand {
         }
     }
 
-    static func checkTweaks(_ url: URL) -> (Int, String, [TweakFileError]) {
-        let result = TweakFileParser.parse(contentsOf: url)
-        return (result.tweaks.count, "tweaks", result.problems)
-    }
-
-    static func checkFlags(_ url: URL) -> (Int, String, [TweakFileError]) {
-        do {
-            let definitions = try FlagdDefinitions(contentsOf: url)
-            return (definitions.flags.count, "flagd flags", definitions.problems)
-        } catch {
-            return (0, "flagd flags", [error])
+    /// Reads and parses the file once, then checks it as flagd definitions (a top-level `flags`
+    /// object) or as a tweaks file.
+    static func check(_ url: URL) -> (Int, String, [TweakFileError]) {
+        let path = url.path
+        let noun = url.lastPathComponent.hasSuffix(".flagd.json") ? "flagd flags" : "tweaks"
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let message = FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "file not found"
+            return (0, noun, [TweakFileError(file: path, message: message)])
         }
-    }
-}
-
-/// Tells flagd flag definition files from tweaks files: a top-level `"flags"` object.
-enum FlagdFiles {
-    static func isFlagd(_ url: URL) -> Bool {
-        guard let data = FileManager.default.contents(atPath: url.path),
-              let value = try? TweakValue(jsonText: String(decoding: data, as: UTF8.self)),
-              case .object(let root) = value, case .object? = root["flags"]
-        else { return url.lastPathComponent.hasSuffix(".flagd.json") }
-        return true
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(Array(data))
+        } catch {
+            return (0, noun, [TweakFileError(file: path, location: error.location, message: "syntax error: \(error.message)")])
+        }
+        if FlagdDefinitions.isFlagd(root) {
+            do {
+                let definitions = try FlagdDefinitions(root: root, file: path)
+                return (definitions.flags.count, "flagd flags", definitions.problems)
+            } catch {
+                return (0, "flagd flags", [error])
+            }
+        }
+        let result = TweakFileParser.parse(root: root, file: path, source: url.lastPathComponent)
+        return (result.tweaks.count, "tweaks", result.problems)
     }
 }

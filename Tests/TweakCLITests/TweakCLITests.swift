@@ -237,10 +237,12 @@ struct TweakEvalCLITests {
     func validate() throws {
         #expect(try tweak("validate", flags).output.contains("OK, 4 flagd flags"))
         let file = try temporaryDirectory().appendingPathComponent("flags.json")
-        try Data(#"{"flags": {"ok": {"state": "ENABLED", "variants": {"a": 1}, "defaultVariant": "a"}, "bad": {"state": "ENABLED", "variants": {"a": 1}, "defaultVariant": "a", "targeting": {"nope": []}}}}"#.utf8).write(to: file)
+        // Named plain `flags.json`, with a `null` in a rule: still recognised as flagd definitions.
+        try Data(#"{"flags": {"ok": {"state": "ENABLED", "variants": {"a": 1}, "defaultVariant": "a", "targeting": {"if": [false, "a", null]}}, "bad": {"state": "ENABLED", "variants": {"a": 1}, "defaultVariant": "a", "targeting": {"nope": []}}}}"#.utf8).write(to: file)
         let result = try tweak("validate", file.path)
         #expect(result.status == 1)
         #expect(result.errors.contains("bad: targeting: unknown operator \"nope\""))
+        #expect(result.errors.components(separatedBy: "\n").filter { $0.hasPrefix("error: ") }.count == 2, "one problem and the count")
     }
 }
 

@@ -236,24 +236,14 @@ public final class TweakManager: Sendable {
             slot = slots.slot(for: key.id)
             key.remember(slot, for: id)
         }
-        let read: SnapshotRead<TweakValue?>? = withCurrentSnapshot { snapshot in
-            guard slot < snapshot.values.count else { return .missing }
-            if snapshot.hasContextualProviders && snapshot.needsEvaluation[slot] { return .evaluate }
-            return .value(snapshot.values[slot])
-        }
-        switch read {
-        case .value(let value)?: return value
-        case .missing?: return nil
-        case .evaluate?, nil: return evaluatedTweak(key.id, context: nil).tweak?.value
-        }
-    }
-
-    /// What a typed lookup finds in the snapshot without evaluating anything.
-    enum SnapshotRead<Value> {
-        case value(Value)
-        case missing
-        /// A contextual provider decides: take the full path.
-        case evaluate
+        // `nil` from the snapshot means a contextual provider decides (or the cache is off).
+        let found = withCurrentSnapshot { snapshot -> TweakValue?? in
+            guard slot < snapshot.values.count else { return .some(nil) }
+            if snapshot.hasContextualProviders && snapshot.needsEvaluation[slot] { return nil }
+            return .some(snapshot.values[slot])
+        } ?? nil
+        if let found { return found }
+        return evaluatedTweak(key.id, context: nil).tweak?.value
     }
 
     private func scopedResolution(_ id: TweakID, value: TweakValue) -> ResolvedTweak {

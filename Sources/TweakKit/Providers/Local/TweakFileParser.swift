@@ -59,6 +59,11 @@ public enum TweakFileParser {
         } catch {
             return Result(definitions: [], problems: [TweakFileError(file: file, location: error.location, message: "syntax error: \(error.message)")])
         }
+        return parse(root: root, file: file, source: source)
+    }
+
+    /// Reads and checks tweaks from an already parsed document (for callers that inspected it first).
+    package static func parse(root: JSONNode, file: String, source: String) -> Result {
         var reader = Reader(file: file, source: source)
         reader.read(root)
         return Result(definitions: reader.definitions, problems: reader.problems)
