@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "TweakKitFlagd", targets: ["TweakKitFlagd"]),
         .library(name: "TweakKitRemote", targets: ["TweakKitRemote"]),
         .library(name: "TweakKitServer", targets: ["TweakKitServer"]),
+        .library(name: "TweakKitOptimizely", targets: ["TweakKitOptimizely"]),
+        .library(name: "TweakKitFirebase", targets: ["TweakKitFirebase"]),
         .executable(name: "tweak", targets: ["tweak"]),
         .plugin(name: "TweakAccessorPlugin", targets: ["TweakAccessorPlugin"]),
         .plugin(name: "GenerateTweakAccessors", targets: ["GenerateTweakAccessors"]),
@@ -23,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
     ],
     targets: [
         // The core: Foundation and Synchronization only.
@@ -47,6 +50,10 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        // Optimizely feature flags, A/B tests and rollouts decided locally from a datafile.
+        .target(name: "TweakKitOptimizely", dependencies: ["TweakKit"]),
+        // Firebase Remote Config server templates evaluated locally.
+        .target(name: "TweakKitFirebase", dependencies: ["TweakKit", .product(name: "Crypto", package: "swift-crypto")]),
         // The web editor and JSON API (Hummingbird 2).
         .target(
             name: "TweakKitServer",
@@ -68,6 +75,7 @@ let package = Package(
             name: "tweak",
             dependencies: [
                 "TweakKit", "TweakCodegenCommands", "TweakKitFlagd", "TweakKitRemote", "TweakKitServer",
+                "TweakKitOptimizely", "TweakKitFirebase",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -105,6 +113,16 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
+        ),
+        .testTarget(
+            name: "TweakKitOptimizelyTests",
+            dependencies: ["TweakKitOptimizely", "TweakKit", "TweakKitRemote", "TweakKitTestSupport"],
+            resources: [.copy("Datafiles")]
+        ),
+        .testTarget(
+            name: "TweakKitFirebaseTests",
+            dependencies: ["TweakKitFirebase", "TweakKit", "TweakKitRemote", "TweakKitTestSupport"],
+            resources: [.copy("Templates")]
         ),
         // A real HTTP server for the package's own tests (not a product).
         .target(

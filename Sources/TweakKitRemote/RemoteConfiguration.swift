@@ -1,4 +1,5 @@
 public import Foundation
+public import TweakKit
 
 /// How a ``RemoteTweakProvider`` fetches, polls and streams.
 ///
@@ -20,6 +21,9 @@ public struct RemoteConfiguration: Sendable {
     /// A server-sent events endpoint that pushes changes, if the server has one.
     public var streamURL: URL?
     public var format: Format = .automatic
+    /// Decodes payloads of another format (an Optimizely datafile, a Firebase template); when
+    /// set, ``format`` is not used.
+    public var documentFormat: (any TweakDocumentFormat)?
     /// How often to poll (a 304 costs one round trip). `nil` polls never.
     public var pollInterval: Duration? = .seconds(60)
     /// Each wait is the poll interval ± this fraction, so many clients don't poll in step.
@@ -34,6 +38,9 @@ public struct RemoteConfiguration: Sendable {
     public var maximumPayloadSize = 4 * 1024 * 1024
     /// Sent with every request (e.g. an `Authorization` header). Values are never logged.
     public var headers: [String: String] = [:]
+    /// Called before every request for headers that change, such as a short-lived access token;
+    /// its headers are added to ``headers``. A throw fails that request like a network error.
+    public var headerProvider: (@Sendable () async throws -> [String: String])?
     /// Where every good payload is kept and read back at the next start (last-known-good);
     /// `nil` keeps nothing on disk.
     public var cacheDirectory: URL?
@@ -43,5 +50,12 @@ public struct RemoteConfiguration: Sendable {
     public init(url: URL, name: String? = nil) {
         self.url = url
         self.name = name ?? "remote:\(url.host ?? url.absoluteString)"
+    }
+
+    /// A payload of `documentFormat` at `url`:
+    /// `RemoteConfiguration(url: OptimizelyDatafile.cdnURL(sdkKey: key), documentFormat: .optimizely())`.
+    public init(url: URL, documentFormat: any TweakDocumentFormat, name: String? = nil) {
+        self.init(url: url, name: name)
+        self.documentFormat = documentFormat
     }
 }

@@ -2,14 +2,18 @@ import Foundation
 import TweakKit
 import TweakKitFlagd
 
-/// A good payload: tweaks, or flagd definitions.
-enum RemotePayload: Sendable {
-    case tweaks([Tweak], [TweakID: Int])
-    case flagd(FlagdDefinitions)
-
-    /// Parses `data`; anything that is not a fully valid payload is refused, so a bad response
-    /// never replaces a good one. (Single invalid flagd flags are kept: they evaluate to ERROR.)
-    static func parse(_ data: Data, format: RemoteConfiguration.Format, source: String) throws(RemoteError) -> RemotePayload {
+/// Decoding of remote payloads into documents.
+enum RemotePayload {
+    /// Parses `data` into a document; anything that is not a fully valid payload is refused, so a
+    /// bad response never replaces a good one. (Single invalid flagd flags are kept: they evaluate to ERROR.)
+    static func parse(_ data: Data, configuration: RemoteConfiguration, source: String) throws(RemoteError) -> any TweakDocument {
+        if let format = configuration.documentFormat {
+            do {
+                return try format.document(from: data, source: source)
+            } catch {
+                throw RemoteError(.invalidPayload, "\(error)")
+            }
+        }
         let root: JSONNode
         do {
             root = try JSONParser.parse(Array(data))
@@ -17,25 +21,16 @@ enum RemotePayload: Sendable {
             throw RemoteError(.invalidPayload, "\(source): the payload is not JSON: \(error)")
         }
         let isFlagd: Bool
-        switch format {
+        switch configuration.format {
         case .flagd: isFlagd = true
         case .tweaks: isFlagd = false
         case .automatic: isFlagd = FlagdDefinitions.isFlagd(root)
         }
-        if isFlagd {
-            do {
-                return .flagd(try FlagdDefinitions(root: root, file: source))
-            } catch {
-                throw RemoteError(.invalidPayload, "\(error)")
-            }
+        do {
+            if isFlagd { return try FlagdDefinitions(root: root, file: source) }
+            return try TweakFileFormat().document(root: root, source: source)
+        } catch {
+            throw RemoteError(.invalidPayload, "\(error)")
         }
-        let result = TweakFileParser.parse(root: root, file: source, source: source)
-        if let problem = result.problems.first {
-            throw RemoteError(.invalidPayload, "\(problem)" + (result.problems.count > 1 ? " (and \(result.problems.count - 1) more problems)" : ""))
-        }
-        let tweaks = result.tweaks
-        var index: [TweakID: Int] = [:]
-        for (offset, tweak) in tweaks.enumerated() { index[tweak.id] = offset }
-        return .tweaks(tweaks, index)
     }
 }

@@ -30,7 +30,7 @@ public final class RemoteTweakProvider: ContextualTweakProvider {
     public var name: String { configuration.name }
 
     private struct State {
-        var payload: RemotePayload?
+        var payload: (any TweakDocument)?
         var payloadData: Data?
         var etag: String?
         var lastModified: String?
@@ -66,7 +66,7 @@ public final class RemoteTweakProvider: ContextualTweakProvider {
         self.sleep = sleep
         if let directory = configuration.cacheDirectory, let saved = LastKnownGood.load(from: directory) {
             do {
-                let payload = try RemotePayload.parse(saved.payload, format: configuration.format, source: configuration.name)
+                let payload = try RemotePayload.parse(saved.payload, configuration: configuration, source: configuration.name)
                 state.withLock {
                     $0.payload = payload
                     $0.payloadData = saved.payload
@@ -224,7 +224,7 @@ public final class RemoteTweakProvider: ContextualTweakProvider {
 
     private func fetch() async throws(RemoteError) -> Bool {
         var request = HTTPClientRequest(url: configuration.url.absoluteString)
-        for (field, value) in configuration.headers { request.headers.add(name: field, value: value) }
+        try await addHeaders(to: &request)
         let (etag, lastModified) = state.withLock { ($0.etag, $0.lastModified) }
         if let etag { request.headers.replaceOrAdd(name: "If-None-Match", value: etag) }
         if let lastModified { request.headers.replaceOrAdd(name: "If-Modified-Since", value: lastModified) }
@@ -248,9 +248,22 @@ public final class RemoteTweakProvider: ContextualTweakProvider {
         return try apply(data, etag: response.headers.first(name: "ETag"), lastModified: response.headers.first(name: "Last-Modified"))
     }
 
+    /// The configured headers, then the header provider's (never logged).
+    private func addHeaders(to request: inout HTTPClientRequest) async throws(RemoteError) {
+        for (field, value) in configuration.headers { request.headers.replaceOrAdd(name: field, value: value) }
+        guard let headerProvider = configuration.headerProvider else { return }
+        let extra: [String: String]
+        do {
+            extra = try await headerProvider()
+        } catch {
+            throw RemoteError(.network, "\(name): the header provider failed: \(error)")
+        }
+        for (field, value) in extra { request.headers.replaceOrAdd(name: field, value: value) }
+    }
+
     /// Parses and installs a payload; a bad one changes nothing. Returns whether the tweaks changed.
     private func apply(_ data: Data, etag: String?, lastModified: String?) throws(RemoteError) -> Bool {
-        let payload = try RemotePayload.parse(data, format: configuration.format, source: name)
+        let payload = try RemotePayload.parse(data, configuration: configuration, source: name)
         let changed = state.withLock { state in
             let changed = state.payloadData != data
             state.payload = payload
@@ -344,7 +357,7 @@ public final class RemoteTweakProvider: ContextualTweakProvider {
     private func streamOnce() async throws {
         guard let url = configuration.streamURL else { return }
         var request = HTTPClientRequest(url: url.absoluteString)
-        for (field, value) in configuration.headers { request.headers.add(name: field, value: value) }
+        try await addHeaders(to: &request)
         request.headers.replaceOrAdd(name: "Accept", value: "text/event-stream")
         let response = try await client.execute(request, timeout: .hours(24 * 365))
         guard response.status == .ok else {
@@ -377,35 +390,26 @@ public final class RemoteTweakProvider: ContextualTweakProvider {
 
     // MARK: - TweakProvider
 
+    /// The document in service: the last good payload, or `nil` before the first one.
+    public var document: (any TweakDocument)? { state.withLock { $0.payload } }
+
     public func allTweaks() -> [Tweak] {
-        switch state.withLock({ $0.payload }) {
-        case .tweaks(let tweaks, _)?: tweaks
-        case .flagd(let definitions)?: definitions.defaultTweaks(source: name)
-        case nil: []
-        }
+        document?.tweaks(source: name) ?? []
     }
 
     public func tweakWith(feature: String, variable: String) throws -> Tweak {
-        let id = TweakID(feature: feature, variable: variable)
-        switch state.withLock({ $0.payload }) {
-        case .tweaks(let tweaks, let index)?:
-            if let offset = index[id] { return tweaks[offset] }
-        case .flagd(let definitions)?:
-            if let tweak = definitions.defaultTweaks(source: name).first(where: { $0.id == id }) { return tweak }
-        case nil:
-            break
+        guard let tweak = document?.tweak(TweakID(feature: feature, variable: variable), source: name) else {
+            throw TweakError.notFound(feature: feature, variable: variable)
         }
-        throw TweakError.notFound(feature: feature, variable: variable)
+        return tweak
     }
 
     public func evaluatedTweakIDs() -> [TweakID] {
-        if case .flagd(let definitions)? = state.withLock({ $0.payload }) { return definitions.evaluatedTweakIDs }
-        return []
+        document?.evaluatedTweakIDs ?? []
     }
 
     public func evaluate(feature: String, variable: String, context: EvaluationContext) -> TweakEvaluation? {
-        guard case .flagd(let definitions)? = state.withLock({ $0.payload }) else { return nil }
-        return definitions.evaluate(TweakID(feature: feature, variable: variable), context: context)
+        document?.evaluate(TweakID(feature: feature, variable: variable), context: context)
     }
 
     public func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {

@@ -5,18 +5,28 @@ import TweakKitFlagd
 
 struct Eval: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Evaluate a flagd flag and print its evaluation details as JSON.",
-        discussion: "Prints one JSON object with value, variant, reason, errorCode, errorMessage and flagMetadata. With --type, a flag of another type resolves to the --default value with TYPE_MISMATCH, as an OpenFeature client asking for that type would."
+        abstract: "Evaluate a flagd flag, an Optimizely flag or a Firebase parameter and print the result as JSON.",
+        discussion: """
+        With --flags: one JSON object with value, variant, reason, errorCode, errorMessage and flagMetadata. With --type, a flag of another type resolves to the --default value with TYPE_MISMATCH, as an OpenFeature client asking for that type would.
+        With --optimizely-datafile: Optimizely's decision for the flag: enabled, variationKey, ruleKey, variables and reasons; targetingKey in --context is the user id, the other keys are attributes.
+        With --firebase-template: the parameter's value, source (static, default, remote), asBool and asNumber; targetingKey in --context is the randomization id, the other keys are custom signals.
+        """
     )
 
     enum FlagType: String, ExpressibleByArgument, CaseIterable {
         case boolean, integer, float, string, object
     }
 
-    @Option(help: ArgumentHelp("The flagd flag definition file.", valueName: "file"))
-    var flags: String
+    @Option(help: ArgumentHelp("A flagd flag definition file.", valueName: "file"))
+    var flags: String?
 
-    @Argument(help: ArgumentHelp("The flag's key.", valueName: "flag-key"))
+    @Option(help: ArgumentHelp("An Optimizely datafile (version 4).", valueName: "file"))
+    var optimizelyDatafile: String?
+
+    @Option(help: ArgumentHelp("A Firebase Remote Config server template.", valueName: "file"))
+    var firebaseTemplate: String?
+
+    @Argument(help: ArgumentHelp("The flag's key (or the Firebase parameter's key).", valueName: "flag-key"))
     var flagKey: String
 
     @Option(help: ArgumentHelp("The evaluation context as a JSON object; its targetingKey is the targeting key.", valueName: "json"))
@@ -28,12 +38,30 @@ struct Eval: ParsableCommand {
     @Option(name: .customLong("default"), help: ArgumentHelp("The caller's default (JSON, or text for a string).", valueName: "value"))
     var defaultValue: String?
 
+    @Option(help: ArgumentHelp("Firebase: the in-app default, used where the template says useInAppDefault.", valueName: "value"))
+    var inAppDefault: String?
+
     func validate() throws {
+        let sources = [flags, optimizelyDatafile, firebaseTemplate].compactMap { $0 }
+        if sources.count != 1 { throw ValidationError("give exactly one of --flags, --optimizely-datafile and --firebase-template") }
+        if inAppDefault != nil && firebaseTemplate == nil { throw ValidationError("--in-app-default is for --firebase-template") }
+        if type != nil && flags == nil { throw ValidationError("--type and --default are for --flags") }
         if type != nil && defaultValue == nil { throw ValidationError("--type needs a --default value") }
         if defaultValue != nil && type == nil { throw ValidationError("--default needs a --type") }
     }
 
     func run() throws {
+        let evaluationContext = try parseContext()
+        if let optimizelyDatafile {
+            try evaluateOptimizely(datafile: optimizelyDatafile, context: evaluationContext)
+        } else if let firebaseTemplate {
+            try evaluateFirebase(template: firebaseTemplate, context: evaluationContext)
+        } else if let flags {
+            try evaluateFlagd(flags: flags, context: evaluationContext)
+        }
+    }
+
+    private func evaluateFlagd(flags: String, context evaluationContext: EvaluationContext) throws {
         let definitions: FlagdDefinitions
         do {
             definitions = try FlagdDefinitions(contentsOf: URL(fileURLWithPath: flags))
@@ -41,7 +69,6 @@ struct Eval: ParsableCommand {
             Output.printError(error.description)
             throw ExitCode.failure
         }
-        let evaluationContext = try parseContext()
         var evaluation = definitions.evaluate(flagKey: flagKey, context: evaluationContext)
         var value = evaluation.value
         if let type, let defaultText = defaultValue {

@@ -76,6 +76,8 @@ public struct TweakExposure: Sendable, Hashable {
     public var reason: EvaluationReason
     public var errorCode: EvaluationErrorCode?
     public var context: EvaluationContext
+    /// What the provider tells about the decision, e.g. an Optimizely rule key and decision source.
+    public var flagMetadata: [String: TweakValue] = [:]
 }
 
 /// A typed value with the evaluation's variant, reason and error, in OpenFeature's vocabulary.

@@ -51,7 +51,8 @@ extension TweakManager {
                let evaluation = contextual.evaluate(feature: id.feature, variable: id.variable, context: context) {
                 exposureHandler?(TweakExposure(
                     id: id, source: provider.name, value: evaluation.value, variant: evaluation.variant,
-                    reason: evaluation.reason, errorCode: evaluation.errorCode, context: context
+                    reason: evaluation.reason, errorCode: evaluation.errorCode, context: context,
+                    flagMetadata: evaluation.flagMetadata
                 ))
                 guard let value = evaluation.value else {
                     return Evaluated(tweak: nil, evaluation: evaluation, resolution: resolution)

@@ -1,3 +1,5 @@
+import TweakKit
+
 /// flagd's `fractional`: deterministic percentage splits.
 ///
 /// `{"fractional": [<bucketing value>?, ["red", 25], ["blue", 75]]}`. The bucketing value is the

@@ -1,7 +1,7 @@
-/// MurmurHash3, x86 32-bit variant (Austin Appleby's public-domain algorithm), as flagd uses it
-/// for `fractional` bucketing.
-enum MurmurHash3 {
-    static func hash32<Bytes: Collection<UInt8>>(_ bytes: Bytes, seed: UInt32 = 0) -> UInt32 {
+/// MurmurHash3, x86 32-bit variant (Austin Appleby's public-domain algorithm): the bucketing hash
+/// of flagd's `fractional` (seed 0) and of Optimizely's SDKs (seed 1). Shared by the package's targets.
+package enum MurmurHash3 {
+    package static func hash32<Bytes: Collection<UInt8>>(_ bytes: Bytes, seed: UInt32 = 0) -> UInt32 {
         let c1: UInt32 = 0xcc9e_2d51
         let c2: UInt32 = 0x1b87_3593
         var h1 = seed

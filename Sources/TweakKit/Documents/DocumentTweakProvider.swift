@@ -1,0 +1,98 @@
+public import Foundation
+import Synchronization
+
+/// Serves a ``TweakDocument`` read from a file or from bytes: an Optimizely datafile, a Firebase
+/// Remote Config template, flagd definitions or a tweaks file, bundled with the app or written by
+/// another process.
+///
+/// ```swift
+/// let optimizely = try DocumentTweakProvider(contentsOf: datafileURL, format: .optimizely())
+/// let manager = TweakManager(tweakProviders: [overrides, optimizely, defaults])
+/// try optimizely.reload()              // after the file changed; a bad file keeps the good document
+/// ```
+///
+/// Lookups of tweaks the document evaluates (``TweakDocument/evaluatedTweakIDs``) are evaluated per
+/// lookup with the manager's ``EvaluationContext``; a document that has no answer for one leaves it
+/// to the providers below.
+public final class DocumentTweakProvider: ContextualTweakProvider {
+    public let name: String
+    public let format: any TweakDocumentFormat
+    /// The file the document is read from, if it came from one.
+    public let fileURL: URL?
+    private let current: Mutex<any TweakDocument>
+    private let notifier = TweakChangeNotifier()
+
+    /// Reads and parses the file; an unreadable or invalid file is an error that says where and what.
+    public convenience init(contentsOf url: URL, format: any TweakDocumentFormat, name: String? = nil) throws {
+        let document = try format.document(from: Self.read(url), source: url.path)
+        self.init(document: document, format: format, name: name ?? url.lastPathComponent, fileURL: url)
+    }
+
+    /// Parses `data`; `name` is the source shown on its tweaks and in errors.
+    public convenience init(data: Data, format: any TweakDocumentFormat, name: String) throws {
+        try self.init(document: format.document(from: data, source: name), format: format, name: name)
+    }
+
+    public init(document: any TweakDocument, format: any TweakDocumentFormat, name: String, fileURL: URL? = nil) {
+        self.name = name
+        self.format = format
+        self.fileURL = fileURL
+        self.current = Mutex(document)
+    }
+
+    /// The document in service.
+    public var document: any TweakDocument { current.withLock { $0 } }
+
+    /// Parses `data` and serves it. An invalid document is refused with the error, and the
+    /// document in service stays.
+    public func update(data: Data) throws {
+        let document = try format.document(from: data, source: fileURL?.path ?? name)
+        update(document)
+    }
+
+    /// Serves `document` and tells the manager.
+    public func update(_ document: any TweakDocument) {
+        current.withLock { $0 = document }
+        notifier.post(.reloaded, from: self)
+    }
+
+    /// Reads the file again (for providers made with ``init(contentsOf:format:name:)``); an
+    /// unreadable or invalid file is refused with the error, and the document in service stays.
+    public func reload() throws {
+        guard let fileURL else { return }
+        try update(data: Self.read(fileURL))
+    }
+
+    private static func read(_ url: URL) throws(TweakFileError) -> Data {
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            throw TweakFileError(file: url.path, message: "cannot read the file: \(error.localizedDescription)")
+        }
+    }
+
+    // MARK: - ContextualTweakProvider
+
+    public func allTweaks() -> [Tweak] {
+        document.tweaks(source: name)
+    }
+
+    public func tweakWith(feature: String, variable: String) throws -> Tweak {
+        guard let tweak = document.tweak(TweakID(feature: feature, variable: variable), source: name) else {
+            throw TweakError.notFound(feature: feature, variable: variable)
+        }
+        return tweak
+    }
+
+    public func evaluatedTweakIDs() -> [TweakID] {
+        document.evaluatedTweakIDs
+    }
+
+    public func evaluate(feature: String, variable: String, context: EvaluationContext) -> TweakEvaluation? {
+        document.evaluate(TweakID(feature: feature, variable: variable), context: context)
+    }
+
+    public func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
+        notifier.observe(handler)
+    }
+}

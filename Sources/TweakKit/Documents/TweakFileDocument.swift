@@ -1,0 +1,57 @@
+public import Foundation
+
+/// A tweaks file (JustTweak's format) as a ``TweakDocument``: fixed values, no targeting.
+public struct TweakFileDocument: TweakDocument {
+    public let definitions: [Tweak]
+    private let index: [TweakID: Int]
+
+    public init(tweaks: [Tweak]) {
+        definitions = tweaks
+        var index: [TweakID: Int] = [:]
+        for (offset, tweak) in tweaks.enumerated() { index[tweak.id] = offset }
+        self.index = index
+    }
+
+    public func tweaks(source: String) -> [Tweak] {
+        definitions.map { $0.with(value: $0.value, source: source) }
+    }
+
+    public func tweak(_ id: TweakID, source: String) -> Tweak? {
+        index[id].map { definitions[$0].with(value: definitions[$0].value, source: source) }
+    }
+}
+
+/// The tweaks file format: `{ "feature": { "variable": { "Title": …, "Value": … } } }`, or
+/// `{ "featureToggles": [ … ] }`. A file with any problem is refused, with the first problem.
+public struct TweakFileFormat: TweakDocumentFormat {
+    public var name: String { "tweaks file" }
+
+    public init() {}
+
+    public func document(from data: Data, source: String) throws -> any TweakDocument {
+        try document(root: Self.parseJSON(data, source: source), source: source)
+    }
+
+    package func document(root: JSONNode, source: String) throws(TweakFileError) -> TweakFileDocument {
+        let result = TweakFileParser.parse(root: root, file: source, source: source)
+        if var problem = result.problems.first {
+            if result.problems.count > 1 { problem.message += " (and \(result.problems.count - 1) more problems)" }
+            throw problem
+        }
+        return TweakFileDocument(tweaks: result.tweaks)
+    }
+
+    /// Parses JSON, turning a syntax error into a ``TweakFileError`` with its place.
+    package static func parseJSON(_ data: Data, source: String) throws(TweakFileError) -> JSONNode {
+        do {
+            return try JSONParser.parse(Array(data))
+        } catch {
+            throw TweakFileError(file: source, location: error.location, message: "not valid JSON: \(error.message)")
+        }
+    }
+}
+
+extension TweakDocumentFormat where Self == TweakFileFormat {
+    /// JustTweak's tweaks file format.
+    public static var tweaks: TweakFileFormat { TweakFileFormat() }
+}
