@@ -116,7 +116,10 @@ let package = Package(
         ),
         .testTarget(
             name: "TweakKitOptimizelyTests",
-            dependencies: ["TweakKitOptimizely", "TweakKit", "TweakKitRemote", "TweakKitTestSupport"],
+            dependencies: [
+                "TweakKitOptimizely", "TweakKit", "TweakKitRemote", "TweakKitTestSupport",
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             resources: [.copy("Datafiles")]
         ),
         .testTarget(

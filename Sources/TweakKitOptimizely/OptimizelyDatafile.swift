@@ -1,1 +1,181 @@
-// placeholder
+public import Foundation
+public import TweakKit
+
+/// An Optimizely Feature Experimentation datafile (version 4), parsed and checked, that decides
+/// flags locally exactly as Optimizely's SDKs do: no vendor SDK, on Linux too.
+///
+/// ```swift
+/// let datafile = try OptimizelyDatafile(contentsOf: URL(filePath: "datafile.json"))
+/// let user = OptimizelyUser(id: "user-42", attributes: ["country": "NL", "app_version": "5.2.0"])
+/// let decision = datafile.decide(flagKey: "checkout_redesign", user: user)
+/// decision.enabled            // true
+/// decision.variationKey       // "treatment"
+/// decision.variables["color"] // .string("green")
+/// ```
+///
+/// A datafile that is not JSON, has another version, or refers to experiments, rollouts,
+/// variations, groups, audiences or flags it does not define is refused with an error that says
+/// where and what.
+public struct OptimizelyDatafile: Sendable {
+    public let version: String
+    public let revision: String
+    public let projectID: String
+    public let accountID: String
+    /// Whether the project reports rollout decisions too (not only experiments).
+    public let sendFlagDecisions: Bool
+    /// Every flag key, in datafile order.
+    public let flagKeys: [String]
+
+    let flags: [String: Flag]
+    let audiences: [String: Audience]
+    let groups: [String: Group]
+    /// Holdouts in datafile order.
+    let holdouts: [Experiment]
+    /// The file or URL it came from, for messages.
+    let source: String
+
+    /// The datafile versions TweakKit reads.
+    public static let supportedVersions: Set<String> = ["4"]
+
+    public init(contentsOf url: URL) throws(TweakFileError) {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw TweakFileError(file: url.path, message: FileManager.default.fileExists(atPath: url.path) ? "cannot read the file" : "file not found")
+        }
+        try self.init(data: data, source: url.path)
+    }
+
+    /// Parses and checks a datafile; `source` names it in errors.
+    public init(data: Data, source: String) throws(TweakFileError) {
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(Array(data))
+        } catch {
+            throw TweakFileError(file: source, location: error.location, message: "the datafile is not valid JSON: \(error.message)")
+        }
+        var parser = DatafileParser(file: source)
+        self = try parser.parse(root)
+    }
+
+    init(
+        version: String, revision: String, projectID: String, accountID: String, sendFlagDecisions: Bool,
+        flagKeys: [String], flags: [String: Flag], audiences: [String: Audience], groups: [String: Group],
+        holdouts: [Experiment], source: String
+    ) {
+        self.version = version
+        self.revision = revision
+        self.projectID = projectID
+        self.accountID = accountID
+        self.sendFlagDecisions = sendFlagDecisions
+        self.flagKeys = flagKeys
+        self.flags = flags
+        self.audiences = audiences
+        self.groups = groups
+        self.holdouts = holdouts
+        self.source = source
+    }
+
+    /// A flag's variable keys and types, in datafile order; `nil` for an unknown flag.
+    public func variables(ofFlag flagKey: String) -> [(key: String, type: OptimizelyVariableType)]? {
+        flags[flagKey].map { $0.variables.map { ($0.key, $0.type) } }
+    }
+}
+
+extension OptimizelyDatafile {
+    /// The CDN address of an environment's datafile, by its SDK key.
+    public static func cdnURL(sdkKey: String) -> URL {
+        URL(string: "https://cdn.optimizely.com/datafiles/")?.appendingPathComponent("\(sdkKey).json")
+            ?? URL(fileURLWithPath: "/")
+    }
+
+    /// The address of a secure environment's datafile; send ``authorizationHeaders(accessToken:)`` with it.
+    public static func authenticatedURL(sdkKey: String) -> URL {
+        URL(string: "https://config.optimizely.com/datafiles/auth/")?.appendingPathComponent("\(sdkKey).json")
+            ?? URL(fileURLWithPath: "/")
+    }
+
+    /// `Authorization: Bearer <token>` for ``authenticatedURL(sdkKey:)``.
+    public static func authorizationHeaders(accessToken: String) -> [String: String] {
+        ["Authorization": "Bearer \(accessToken)"]
+    }
+}
+
+// MARK: - Model
+
+/// The type of a flag variable.
+public enum OptimizelyVariableType: String, Sendable, Hashable, CaseIterable {
+    case boolean, integer, double, string, json
+}
+
+extension OptimizelyDatafile {
+    struct Flag: Sendable {
+        var id: String
+        var key: String
+        /// Experiment rules, in order.
+        var experiments: [Experiment]
+        /// Rollout rules (delivery rules), "Everyone Else" last.
+        var rolloutRules: [Experiment]
+        var variables: [Variable]
+        var variablesByKey: [String: Int]
+        /// Every variation of every rule, by key (first wins), for forced decisions.
+        var variationsByKey: [String: Variation]
+    }
+
+    struct Variable: Sendable {
+        var id: String
+        var key: String
+        var type: OptimizelyVariableType
+        var defaultValue: String
+    }
+
+    /// An experiment, a rollout rule or a holdout: audiences, variations and a traffic split.
+    struct Experiment: Sendable {
+        var id: String
+        var key: String
+        var status: String
+        var audience: AudienceRule
+        var variations: [String: Variation]
+        var variationKeys: [String: String]
+        /// Variation ids in datafile order.
+        var variationOrder: [String]
+        var trafficAllocation: [TrafficRange]
+        /// Whitelisted users: user id → variation key.
+        var forcedVariations: [String: String]
+        /// The mutually exclusive group it belongs to.
+        var groupID: String?
+        /// Holdouts only: the flag ids it applies to, and those it leaves out.
+        var includedFlags: [String] = []
+        var excludedFlags: [String] = []
+    }
+
+    struct Variation: Sendable {
+        var id: String
+        var key: String
+        var featureEnabled: Bool
+        /// Variable id → value, as written.
+        var variableValues: [String: String]
+    }
+
+    struct TrafficRange: Sendable {
+        var entityID: String
+        var endOfRange: Int
+    }
+
+    struct Group: Sendable {
+        var id: String
+        var policy: String
+        var trafficAllocation: [TrafficRange]
+    }
+
+    /// Which audiences an experiment needs: a tree of audience ids, or none (everyone).
+    struct AudienceRule: Sendable {
+        var tree: ConditionTree<String>?
+        /// As written, for reasons.
+        var description: String
+    }
+
+    struct Audience: Sendable {
+        var id: String
+        var name: String
+        var conditions: ConditionTree<AttributeCondition>
+    }
+}

@@ -1,0 +1,70 @@
+import TweakKit
+
+/// Optimizely's `["and" | "or" | "not", …]` condition lists, evaluated with three-valued logic:
+/// a leaf may be unknown (`nil`), and unknown is neither true nor false.
+indirect enum ConditionTree<Leaf: Sendable>: Sendable {
+    case and([ConditionTree])
+    case or([ConditionTree])
+    /// Only the first operand counts; `not` with none is unknown.
+    case not(ConditionTree?)
+    case leaf(Leaf)
+
+    /// AND: any false → false, else any unknown → unknown, else true (empty → true).
+    /// OR: any true → true, else any unknown → unknown, else false (empty → false).
+    func evaluate(_ leaf: (Leaf) -> Bool?) -> Bool? {
+        switch self {
+        case .leaf(let value):
+            return leaf(value)
+        case .not(let operand):
+            return operand?.evaluate(leaf).map { !$0 }
+        case .and(let operands):
+            var sawUnknown = false
+            for operand in operands {
+                switch operand.evaluate(leaf) {
+                case false?: return false
+                case nil: sawUnknown = true
+                case true?: break
+                }
+            }
+            return sawUnknown ? nil : true
+        case .or(let operands):
+            var sawUnknown = false
+            for operand in operands {
+                switch operand.evaluate(leaf) {
+                case true?: return true
+                case nil: sawUnknown = true
+                case false?: break
+                }
+            }
+            return sawUnknown ? nil : false
+        }
+    }
+
+    /// Every leaf, for reference checks.
+    var leaves: [Leaf] {
+        switch self {
+        case .leaf(let value): [value]
+        case .not(let operand): operand?.leaves ?? []
+        case .and(let operands), .or(let operands): operands.flatMap(\.leaves)
+        }
+    }
+
+    /// Parses a condition list: an array starting with "and", "or" or "not" applies that operator
+    /// to the rest; any other array is an implicit "or"; anything else is a leaf.
+    static func parse(_ node: JSONNode, leaf: (JSONNode) throws(TweakFileError) -> Leaf) throws(TweakFileError) -> ConditionTree {
+        guard case .array(let elements) = node.kind else { return .leaf(try leaf(node)) }
+        var operands = elements
+        var operation = "or"
+        if case .string(let first)? = elements.first?.kind, ["and", "or", "not"].contains(first) {
+            operation = first
+            operands.removeFirst()
+        }
+        var parsed: [ConditionTree] = []
+        for operand in operands { parsed.append(try parse(operand, leaf: leaf)) }
+        switch operation {
+        case "and": return .and(parsed)
+        case "not": return .not(parsed.first)
+        default: return .or(parsed)
+        }
+    }
+}

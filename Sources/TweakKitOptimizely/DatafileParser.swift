@@ -1,0 +1,306 @@
+import TweakKit
+
+/// Builds an ``OptimizelyDatafile`` from parsed JSON, checking every reference.
+struct DatafileParser {
+    let reader: DatafileReader
+    /// Audience ids used by experiments, with where they are used.
+    private var audienceReferences: [(id: String, node: JSONNode)] = []
+
+    init(file: String) {
+        reader = DatafileReader(file: file)
+    }
+
+    private typealias Experiment = OptimizelyDatafile.Experiment
+
+    mutating func parse(_ root: JSONNode) throws(TweakFileError) -> OptimizelyDatafile {
+        _ = try reader.members(root, "a datafile")
+        guard let versionNode = root["version"] else { throw reader.error(root, "the datafile has no \"version\"") }
+        let version: String
+        switch versionNode.kind {
+        case .string(let text): version = text
+        case .int(let number): version = String(number)
+        default: throw reader.error(versionNode, "\"version\" must be a string, found \(versionNode.kindDescription)")
+        }
+        guard OptimizelyDatafile.supportedVersions.contains(version) else {
+            throw reader.error(versionNode, "datafile version \"\(version)\" is not supported; TweakKit reads version 4")
+        }
+
+        let audiences = try parseAudiences(root)
+
+        var experimentsByID: [String: (Experiment, JSONNode)] = [:]
+        for node in try reader.optionalArray(root, "experiments", in: "the datafile") {
+            let experiment = try parseExperiment(node, what: "an experiment")
+            try insert(experiment, node, into: &experimentsByID)
+        }
+        var groups: [String: OptimizelyDatafile.Group] = [:]
+        for node in try reader.optionalArray(root, "groups", in: "the datafile") {
+            let id = try reader.string(node, "id", in: "a group")
+            let what = "group \(id)"
+            var memberIDs: Set<String> = []
+            for experimentNode in try reader.optionalArray(node, "experiments", in: what) {
+                var experiment = try parseExperiment(experimentNode, what: "an experiment of \(what)")
+                experiment.groupID = id
+                memberIDs.insert(experiment.id)
+                try insert(experiment, experimentNode, into: &experimentsByID)
+            }
+            let allocation = try parseTraffic(node, in: what) { entityID in memberIDs.contains(entityID) ? nil : "experiment \(entityID) is not in \(what)" }
+            groups[id] = OptimizelyDatafile.Group(id: id, policy: try reader.optionalString(node, "policy", in: what) ?? "", trafficAllocation: allocation)
+        }
+
+        var rollouts: [String: [Experiment]] = [:]
+        for node in try reader.optionalArray(root, "rollouts", in: "the datafile") {
+            let id = try reader.string(node, "id", in: "a rollout")
+            var rules: [Experiment] = []
+            for ruleNode in try reader.optionalArray(node, "experiments", in: "rollout \(id)") {
+                rules.append(try parseExperiment(ruleNode, what: "a rule of rollout \(id)"))
+            }
+            rollouts[id] = rules
+        }
+
+        var flags: [String: OptimizelyDatafile.Flag] = [:]
+        var flagKeys: [String] = []
+        var flagIDs: Set<String> = []
+        for node in try reader.optionalArray(root, "featureFlags", in: "the datafile") {
+            let flag = try parseFlag(node, experiments: experimentsByID, rollouts: rollouts)
+            guard flags[flag.key] == nil else { throw reader.error(node, "flag \"\(flag.key)\" is defined twice") }
+            flags[flag.key] = flag
+            flagKeys.append(flag.key)
+            flagIDs.insert(flag.id)
+        }
+
+        var holdouts: [Experiment] = []
+        for node in try reader.optionalArray(root, "holdouts", in: "the datafile") {
+            var holdout = try parseExperiment(node, what: "a holdout")
+            holdout.includedFlags = try reader.strings(node, "includedFlags", in: "holdout \(holdout.key)")
+            holdout.excludedFlags = try reader.strings(node, "excludedFlags", in: "holdout \(holdout.key)")
+            for flagID in holdout.includedFlags + holdout.excludedFlags where !flagIDs.contains(flagID) {
+                throw reader.error(node, "holdout \(holdout.key) names flag id \(flagID), which the datafile does not define")
+            }
+            holdouts.append(holdout)
+        }
+
+        for reference in audienceReferences where audiences[reference.id] == nil {
+            throw reader.error(reference.node, "audience \(reference.id) is not defined in \"audiences\" or \"typedAudiences\"")
+        }
+
+        return OptimizelyDatafile(
+            version: version,
+            revision: try reader.optionalString(root, "revision", in: "the datafile") ?? "",
+            projectID: try reader.optionalString(root, "projectId", in: "the datafile") ?? "",
+            accountID: try reader.optionalString(root, "accountId", in: "the datafile") ?? "",
+            sendFlagDecisions: try reader.optionalBool(root, "sendFlagDecisions", in: "the datafile") ?? false,
+            flagKeys: flagKeys, flags: flags, audiences: audiences, groups: groups, holdouts: holdouts,
+            source: reader.file
+        )
+    }
+
+    private func insert(_ experiment: Experiment, _ node: JSONNode, into experiments: inout [String: (Experiment, JSONNode)]) throws(TweakFileError) {
+        guard experiments[experiment.id] == nil else { throw reader.error(node, "experiment id \(experiment.id) is defined twice") }
+        experiments[experiment.id] = (experiment, node)
+    }
+
+    // MARK: - Audiences
+
+    /// `audiences` (conditions as JSON text) overlaid with `typedAudiences` (conditions as JSON): typed win.
+    private func parseAudiences(_ root: JSONNode) throws(TweakFileError) -> [String: OptimizelyDatafile.Audience] {
+        var audiences: [String: OptimizelyDatafile.Audience] = [:]
+        for node in try reader.optionalArray(root, "audiences", in: "the datafile") {
+            let id = try reader.string(node, "id", in: "an audience")
+            let what = "audience \(id)"
+            guard let conditionsNode = node["conditions"] else { throw reader.error(node, "\(what) has no \"conditions\"") }
+            let tree: JSONNode
+            switch conditionsNode.kind {
+            case .string(let text):
+                do {
+                    tree = try JSONParser.parse(Array(text.utf8))
+                } catch {
+                    throw reader.error(conditionsNode, "the conditions of \(what) are not valid JSON text: \(error.message) at \(error.location) of the string")
+                }
+            case .array, .object:
+                tree = conditionsNode
+            default:
+                throw reader.error(conditionsNode, "the conditions of \(what) must be JSON text, found \(conditionsNode.kindDescription)")
+            }
+            audiences[id] = try parseAudience(node, id: id, tree: tree, at: conditionsNode)
+        }
+        for node in try reader.optionalArray(root, "typedAudiences", in: "the datafile") {
+            let id = try reader.string(node, "id", in: "a typed audience")
+            guard let conditionsNode = node["conditions"] else { throw reader.error(node, "typed audience \(id) has no \"conditions\"") }
+            audiences[id] = try parseAudience(node, id: id, tree: conditionsNode, at: nil)
+        }
+        return audiences
+    }
+
+    /// `place` is where JSON-text conditions sit in the file (their own locations are inside the string).
+    private func parseAudience(_ node: JSONNode, id: String, tree: JSONNode, at place: JSONNode?) throws(TweakFileError) -> OptimizelyDatafile.Audience {
+        let what = "audience \(id)"
+        let conditions = try ConditionTree<AttributeCondition>.parse(tree) { (leaf: JSONNode) throws(TweakFileError) -> AttributeCondition in
+            let at = place ?? leaf
+            guard leaf.members != nil else {
+                throw reader.error(at, "a condition of \(what) must be an object, found \(leaf.kindDescription)")
+            }
+            let value: AttributeCondition.Value
+            let valueNode = leaf["value"]
+            switch valueNode?.kind {
+            case .string(let text)?: value = .string(text)
+            case .bool(let flag)?: value = .bool(flag)
+            case .int(let number)?: value = .number(Double(number))
+            case .double(let number)?: value = .number(number)
+            default: value = .invalid(valueNode?.kindDescription ?? "missing")
+            }
+            do throws(TweakFileError) {
+                return AttributeCondition(
+                    name: try reader.string(leaf, "name", in: "a condition of \(what)"),
+                    type: try reader.string(leaf, "type", in: "a condition of \(what)"),
+                    match: try reader.optionalString(leaf, "match", in: "a condition of \(what)"),
+                    value: value
+                )
+            } catch {
+                var located = error
+                if place != nil { located.location = at.location }
+                throw located
+            }
+        }
+        return OptimizelyDatafile.Audience(id: id, name: try reader.optionalString(node, "name", in: what) ?? id, conditions: conditions)
+    }
+
+    // MARK: - Experiments, rules and holdouts
+
+    private mutating func parseExperiment(_ node: JSONNode, what: String) throws(TweakFileError) -> Experiment {
+        let id = try reader.string(node, "id", in: what)
+        let key = try reader.string(node, "key", in: what)
+        let kind = what.hasPrefix("an ") ? what.dropFirst(3) : what.hasPrefix("a ") ? what.dropFirst(2) : Substring(what)
+        let name = "\(kind) \(key)"
+        var variations: [String: OptimizelyDatafile.Variation] = [:]
+        var variationKeys: [String: String] = [:]
+        var variationOrder: [String] = []
+        for variationNode in try reader.optionalArray(node, "variations", in: name) {
+            let variationID = try reader.string(variationNode, "id", in: "a variation of \(name)")
+            let variationKey = try reader.string(variationNode, "key", in: "a variation of \(name)")
+            var values: [String: String] = [:]
+            for usage in try reader.optionalArray(variationNode, "variables", in: "variation \(variationKey) of \(name)") {
+                let variableID = try reader.string(usage, "id", in: "a variable of variation \(variationKey)")
+                values[variableID] = try reader.string(usage, "value", in: "variable \(variableID) of variation \(variationKey)")
+            }
+            variations[variationID] = OptimizelyDatafile.Variation(
+                id: variationID, key: variationKey,
+                featureEnabled: try reader.optionalBool(variationNode, "featureEnabled", in: "variation \(variationKey)") ?? false,
+                variableValues: values
+            )
+            variationKeys[variationKey] = variationKeys[variationKey] ?? variationID
+            variationOrder.append(variationID)
+        }
+        let allocation = try parseTraffic(node, in: name) { entityID in variations[entityID] == nil ? "variation \(entityID) is not a variation of \(name)" : nil }
+        var forced: [String: String] = [:]
+        if let forcedNode = node["forcedVariations"], !forcedNode.isNull {
+            for member in try reader.members(forcedNode, "\"forcedVariations\" of \(name)") {
+                guard case .string(let variationKey) = member.value.kind else {
+                    throw reader.error(member.value, "forced variation of user \(member.key) in \(name) must be a variation key")
+                }
+                forced[member.key] = variationKey
+            }
+        }
+        return Experiment(
+            id: id, key: key, status: try reader.optionalString(node, "status", in: name) ?? "",
+            audience: try parseAudienceRule(node, in: name), variations: variations, variationKeys: variationKeys, variationOrder: variationOrder,
+            trafficAllocation: allocation, forcedVariations: forced, groupID: nil
+        )
+    }
+
+    /// `audienceConditions` when present (even empty), else `audienceIds` as an "or".
+    private mutating func parseAudienceRule(_ node: JSONNode, in name: String) throws(TweakFileError) -> OptimizelyDatafile.AudienceRule {
+        let treeNode: JSONNode
+        if let conditions = node["audienceConditions"], !conditions.isNull {
+            treeNode = conditions
+        } else if let ids = node["audienceIds"], !ids.isNull {
+            _ = try reader.array(ids, "\"audienceIds\" of \(name)")
+            treeNode = ids
+        } else {
+            return .init(tree: nil, description: "[]")
+        }
+        if case .array(let elements) = treeNode.kind, elements.isEmpty { return .init(tree: nil, description: "[]") }
+        var references: [(String, JSONNode)] = []
+        let tree = try ConditionTree<String>.parse(treeNode) { (leaf: JSONNode) throws(TweakFileError) -> String in
+            guard case .string(let id) = leaf.kind else {
+                throw reader.error(leaf, "audience conditions of \(name) must hold audience ids, found \(leaf.kindDescription)")
+            }
+            references.append((id, leaf))
+            return id
+        }
+        audienceReferences.append(contentsOf: references)
+        return .init(tree: tree, description: Self.describe(tree))
+    }
+
+    private func parseTraffic(_ node: JSONNode, in name: String, check: (String) -> String?) throws(TweakFileError) -> [OptimizelyDatafile.TrafficRange] {
+        var ranges: [OptimizelyDatafile.TrafficRange] = []
+        for rangeNode in try reader.optionalArray(node, "trafficAllocation", in: name) {
+            let entityID = try reader.string(rangeNode, "entityId", in: "traffic allocation of \(name)")
+            if !entityID.isEmpty, let problem = check(entityID) {
+                throw reader.error(rangeNode["entityId"] ?? rangeNode, "traffic allocation: \(problem)")
+            }
+            ranges.append(.init(entityID: entityID, endOfRange: try reader.int(rangeNode, "endOfRange", in: "traffic allocation of \(name)")))
+        }
+        return ranges
+    }
+
+    // MARK: - Flags
+
+    private func parseFlag(
+        _ node: JSONNode, experiments: [String: (Experiment, JSONNode)], rollouts: [String: [Experiment]]
+    ) throws(TweakFileError) -> OptimizelyDatafile.Flag {
+        let id = try reader.string(node, "id", in: "a flag")
+        let key = try reader.string(node, "key", in: "a flag")
+        let name = "flag \(key)"
+        var variables: [OptimizelyDatafile.Variable] = []
+        var variablesByKey: [String: Int] = [:]
+        for variableNode in try reader.optionalArray(node, "variables", in: name) {
+            let variableKey = try reader.string(variableNode, "key", in: "a variable of \(name)")
+            let what = "variable \(variableKey) of \(name)"
+            let typeName = try reader.string(variableNode, "type", in: what)
+            let subType = try reader.optionalString(variableNode, "subType", in: what)
+            guard let type = subType == "json" && typeName == "string" ? .json : OptimizelyVariableType(rawValue: typeName) else {
+                throw reader.error(variableNode["type"] ?? variableNode, "\(what) has unknown type \"\(typeName)\" (boolean, integer, double, string or json)")
+            }
+            guard variablesByKey[variableKey] == nil else { throw reader.error(variableNode, "\(what) is defined twice") }
+            variablesByKey[variableKey] = variables.count
+            variables.append(.init(id: try reader.string(variableNode, "id", in: what), key: variableKey, type: type,
+                                   defaultValue: try reader.string(variableNode, "defaultValue", in: what)))
+        }
+        var flagExperiments: [Experiment] = []
+        for idNode in try reader.optionalArray(node, "experimentIds", in: name) {
+            guard case .string(let experimentID) = idNode.kind else { throw reader.error(idNode, "\"experimentIds\" of \(name) must hold strings") }
+            guard let (experiment, _) = experiments[experimentID] else {
+                throw reader.error(idNode, "\(name) names experiment \(experimentID), which the datafile does not define")
+            }
+            flagExperiments.append(experiment)
+        }
+        var rules: [Experiment] = []
+        if let rolloutID = try reader.optionalString(node, "rolloutId", in: name), !rolloutID.isEmpty {
+            guard let found = rollouts[rolloutID] else {
+                throw reader.error(node["rolloutId"] ?? node, "\(name) names rollout \(rolloutID), which the datafile does not define")
+            }
+            rules = found
+        }
+        let variableIDs = Set(variables.map(\.id))
+        var variationsByKey: [String: OptimizelyDatafile.Variation] = [:]
+        for rule in flagExperiments + rules {
+            for variation in rule.variationOrder.compactMap({ rule.variations[$0] }) {
+                if let unknown = variation.variableValues.keys.first(where: { !variableIDs.contains($0) }) {
+                    throw reader.error(node, "variation \(variation.key) of rule \(rule.key) sets variable id \(unknown), which \(name) does not define")
+                }
+                if variationsByKey[variation.key] == nil { variationsByKey[variation.key] = variation }
+            }
+        }
+        return .init(id: id, key: key, experiments: flagExperiments, rolloutRules: rules, variables: variables,
+                     variablesByKey: variablesByKey, variationsByKey: variationsByKey)
+    }
+
+    static func describe(_ tree: ConditionTree<String>) -> String {
+        switch tree {
+        case .leaf(let id): "\"\(id)\""
+        case .not(let operand): "[\"not\", \(operand.map(describe) ?? "")]"
+        case .and(let operands): "[\"and\", " + operands.map(describe).joined(separator: ", ") + "]"
+        case .or(let operands): "[\"or\", " + operands.map(describe).joined(separator: ", ") + "]"
+        }
+    }
+}

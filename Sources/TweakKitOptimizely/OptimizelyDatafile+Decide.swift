@@ -1,0 +1,198 @@
+import TweakKit
+
+extension OptimizelyDatafile {
+    /// How a rule chose the variation.
+    enum DecisionMethod {
+        case forcedDecision, whitelist, bucketing
+    }
+
+    struct Choice {
+        var rule: Experiment?
+        var variation: Variation
+        var source: OptimizelyDecision.Source
+        var method: DecisionMethod
+    }
+
+    /// Decides `flagKey` for `user` in Optimizely's order: a forced decision for the flag,
+    /// holdouts, experiments (forced decision, status Running, whitelist, audiences, group,
+    /// bucketing), then delivery rules (forced decision, audiences, bucketing; a user who passes a
+    /// rule's audiences but misses its traffic goes straight to "Everyone Else").
+    public func decide(flagKey: String, user: OptimizelyUser, forcedDecisions: OptimizelyForcedDecisions? = nil) -> OptimizelyDecision {
+        guard let flag = flags[flagKey] else {
+            return OptimizelyDecision(
+                flagKey: flagKey, userID: user.id, enabled: false, variables: [:],
+                reasons: ["No flag was found for key \"\(flagKey)\"."], isImpression: false
+            )
+        }
+        var reasons: [String] = []
+        let choice = choose(flag, user: user, forced: forcedDecisions, reasons: &reasons)
+        var variables: [String: TweakValue] = [:]
+        for variable in flag.variables {
+            switch typedValue(of: variable, in: flag, variation: choice?.variation) {
+            case .success(let value): variables[variable.key] = value
+            case .failure(let problem): reasons.append(problem.message)
+            }
+        }
+        return OptimizelyDecision(
+            flagKey: flagKey, userID: user.id, enabled: choice?.variation.featureEnabled ?? false,
+            variationKey: choice?.variation.key, variationID: choice?.variation.id,
+            ruleKey: choice?.rule?.key, ruleID: choice?.rule?.id, source: choice?.source,
+            variables: variables, reasons: reasons,
+            isImpression: choice.map { $0.source == .featureTest || ($0.source == .rollout && sendFlagDecisions) } ?? false
+        )
+    }
+
+    /// Decisions for every flag, in datafile order.
+    public func decideAll(user: OptimizelyUser, forcedDecisions: OptimizelyForcedDecisions? = nil) -> [OptimizelyDecision] {
+        flagKeys.map { decide(flagKey: $0, user: user, forcedDecisions: forcedDecisions) }
+    }
+
+    func choose(_ flag: Flag, user: OptimizelyUser, forced: OptimizelyForcedDecisions?, reasons: inout [String]) -> Choice? {
+        let bucketingID = user.bucketingID(reasons: &reasons)
+        if let variation = forcedVariation(flag, rule: nil, user: user, forced: forced, reasons: &reasons) {
+            return Choice(rule: nil, variation: variation, source: .featureTest, method: .forcedDecision)
+        }
+        for holdout in holdouts(for: flag) {
+            if let variation = decideHoldout(holdout, flag: flag, user: user, bucketingID: bucketingID, reasons: &reasons) {
+                return Choice(rule: holdout, variation: variation, source: .holdout, method: .bucketing)
+            }
+        }
+        for experiment in flag.experiments {
+            if let variation = forcedVariation(flag, rule: experiment, user: user, forced: forced, reasons: &reasons) {
+                return Choice(rule: experiment, variation: variation, source: .featureTest, method: .forcedDecision)
+            }
+            if let (variation, method) = decideExperiment(experiment, user: user, bucketingID: bucketingID, reasons: &reasons) {
+                return Choice(rule: experiment, variation: variation, source: .featureTest, method: method)
+            }
+        }
+        return decideRollout(flag, user: user, bucketingID: bucketingID, forced: forced, reasons: &reasons)
+    }
+
+    // MARK: - Steps
+
+    private func forcedVariation(_ flag: Flag, rule: Experiment?, user: OptimizelyUser, forced: OptimizelyForcedDecisions?, reasons: inout [String]) -> Variation? {
+        guard let forced, let key = forced.variationKey(flagKey: flag.key, ruleKey: rule?.key, userID: user.id) else { return nil }
+        let target = rule.map { "flag (\(flag.key)), rule (\($0.key))" } ?? "flag (\(flag.key))"
+        guard let variation = flag.variationsByKey[key] else {
+            reasons.append("Invalid variation is mapped to \(target) and user (\(user.id)) in the forced decision map.")
+            return nil
+        }
+        reasons.append("Variation (\(key)) is mapped to \(target) and user (\(user.id)) in the forced decision map.")
+        return variation
+    }
+
+    /// Global holdouts (those naming no included flags) not excluding the flag, then those including it.
+    func holdouts(for flag: Flag) -> [Experiment] {
+        holdouts.filter { $0.includedFlags.isEmpty && !$0.excludedFlags.contains(flag.id) }
+            + holdouts.filter { $0.includedFlags.contains(flag.id) }
+    }
+
+    private func decideHoldout(_ holdout: Experiment, flag: Flag, user: OptimizelyUser, bucketingID: String, reasons: inout [String]) -> Variation? {
+        guard holdout.status == "Running" else {
+            reasons.append("Holdout '\(holdout.key)' is not running.")
+            return nil
+        }
+        guard meetsAudience(holdout, user: user) else {
+            reasons.append("User '\(user.id)' does not meet the conditions for holdout '\(holdout.key)'.")
+            return nil
+        }
+        guard let variation = bucket(holdout, bucketingID: bucketingID, reasons: &reasons) else {
+            reasons.append("User '\(user.id)' is not bucketed into any variation for holdout '\(holdout.key)'.")
+            return nil
+        }
+        reasons.append("The user '\(user.id)' is bucketed into variation '\(variation.key)' of holdout '\(holdout.key)'.")
+        reasons.append("The user '\(user.id)' is bucketed into holdout '\(holdout.key)' for feature flag '\(flag.key)'.")
+        return variation
+    }
+
+    private func decideExperiment(_ experiment: Experiment, user: OptimizelyUser, bucketingID: String, reasons: inout [String]) -> (Variation, DecisionMethod)? {
+        guard experiment.status == "Running" else {
+            reasons.append("Experiment \"\(experiment.key)\" is not running.")
+            return nil
+        }
+        if let variationKey = experiment.forcedVariations[user.id] {
+            if let id = experiment.variationKeys[variationKey], let variation = experiment.variations[id] {
+                reasons.append("User \"\(user.id)\" is forced in variation \"\(variationKey)\".")
+                return (variation, .whitelist)
+            }
+            reasons.append("Variation \"\(variationKey)\" is not in the datafile. Not activating user \"\(user.id)\".")
+        }
+        let matches = meetsAudience(experiment, user: user)
+        reasons.append("Audiences for experiment \"\(experiment.key)\" collectively evaluated to \(matches ? "TRUE" : "FALSE").")
+        guard matches else {
+            reasons.append("User \"\(user.id)\" does not meet conditions to be in experiment \"\(experiment.key)\".")
+            return nil
+        }
+        if let groupID = experiment.groupID, let group = groups[groupID], group.policy == "random" {
+            let bucket = OptimizelyBucketer.bucket(bucketingID: bucketingID, entityID: group.id)
+            let chosen = OptimizelyBucketer.entity(for: bucket, in: group.trafficAllocation) ?? ""
+            if chosen.isEmpty {
+                reasons.append("User \"\(user.id)\" is in no experiment.")
+                return nil
+            }
+            guard chosen == experiment.id else {
+                reasons.append("User \"\(user.id)\" is not in experiment \"\(experiment.key)\" of group \(group.id).")
+                return nil
+            }
+            reasons.append("User \"\(user.id)\" is in experiment \(experiment.key) of group \(group.id).")
+        }
+        guard let variation = bucket(experiment, bucketingID: bucketingID, reasons: &reasons) else {
+            reasons.append("User \"\(user.id)\" is in no variation.")
+            return nil
+        }
+        reasons.append("User \"\(user.id)\" is in variation \"\(variation.key)\" of experiment \(experiment.key).")
+        return (variation, .bucketing)
+    }
+
+    private func decideRollout(_ flag: Flag, user: OptimizelyUser, bucketingID: String, forced: OptimizelyForcedDecisions?, reasons: inout [String]) -> Choice? {
+        let rules = flag.rolloutRules
+        guard !rules.isEmpty else {
+            reasons.append("There is no rollout of feature \(flag.key).")
+            return nil
+        }
+        var index = 0
+        while index < rules.count {
+            let rule = rules[index]
+            if let variation = forcedVariation(flag, rule: rule, user: user, forced: forced, reasons: &reasons) {
+                return Choice(rule: rule, variation: variation, source: .rollout, method: .forcedDecision)
+            }
+            let isEveryoneElse = index == rules.count - 1
+            let name = isEveryoneElse ? "Everyone Else" : String(index + 1)
+            let matches = meetsAudience(rule, user: user)
+            reasons.append("Audiences for rule \(name) collectively evaluated to \(matches ? "TRUE" : "FALSE").")
+            guard matches else {
+                reasons.append("User \"\(user.id)\" does not meet audience conditions for targeting rule \(name).")
+                index += 1
+                continue
+            }
+            reasons.append("User \"\(user.id)\" meets audience conditions for targeting rule \(name).")
+            if let variation = bucket(rule, bucketingID: bucketingID, reasons: &reasons) {
+                reasons.append("User \"\(user.id)\" bucketed into a targeting rule \(name).")
+                return Choice(rule: rule, variation: variation, source: .rollout, method: .bucketing)
+            }
+            guard !isEveryoneElse else { break }
+            reasons.append("User \"\(user.id)\" not bucketed into a targeting rule \(name). Checking \"Everyone Else\" rule now.")
+            index = rules.count - 1
+        }
+        return nil
+    }
+
+    /// An unknown result counts as not meeting the audiences.
+    private func meetsAudience(_ experiment: Experiment, user: OptimizelyUser) -> Bool {
+        guard let tree = experiment.audience.tree else { return true }
+        let result = tree.evaluate { audienceID in
+            audiences[audienceID]?.conditions.evaluate { $0.evaluate(user.attributes) }
+        }
+        return result ?? false
+    }
+
+    private func bucket(_ experiment: Experiment, bucketingID: String, reasons: inout [String]) -> Variation? {
+        let bucket = OptimizelyBucketer.bucket(bucketingID: bucketingID, entityID: experiment.id)
+        guard let entity = OptimizelyBucketer.entity(for: bucket, in: experiment.trafficAllocation) else { return nil }
+        guard !entity.isEmpty else {
+            reasons.append("Bucketed into an empty traffic range. Returning nil.")
+            return nil
+        }
+        return experiment.variations[entity]
+    }
+}

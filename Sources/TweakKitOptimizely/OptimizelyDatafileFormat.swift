@@ -1,0 +1,121 @@
+public import Foundation
+public import TweakKit
+
+/// Optimizely datafiles as a ``TweakDocumentFormat``: serve one from a file with
+/// ``DocumentTweakProvider``, or from Optimizely's CDN with `RemoteTweakProvider`.
+///
+/// ```swift
+/// // From a file bundled with the app:
+/// let optimizely = try DocumentTweakProvider(contentsOf: datafileURL, format: .optimizely())
+///
+/// // From the CDN, polled with conditional requests and kept as last-known-good (TweakKitRemote):
+/// var configuration = RemoteConfiguration(url: OptimizelyDatafile.cdnURL(sdkKey: sdkKey), documentFormat: .optimizely())
+/// configuration.cacheDirectory = cachesURL.appending(path: "optimizely")
+/// let remote = RemoteTweakProvider(configuration: configuration)
+///
+/// let manager = TweakManager(tweakProviders: [overrides, optimizely, defaults])
+/// manager.evaluationContext = EvaluationContext(targetingKey: user.id, attributes: ["plan": "pro"])
+/// manager.isFeatureEnabled("checkout_redesign")                            // the decision's `enabled`
+/// try manager.tweakWith(feature: "checkout_redesign", variable: "color")   // its variable, typed
+/// ```
+///
+/// Flag keys are features: `<flag>.enabled` is the decision's `enabled` (unless the flag has a
+/// variable named `enabled`), `<flag>.<variable>` each variable. The evaluation context's
+/// targeting key is the user id and its attributes the user's attributes; without a targeting key
+/// a lookup is an error (TARGETING_KEY_MISSING) and the caller's default applies.
+/// Decisions reach ``TweakManager/exposureHandler`` with the variation as variant and `flagKey`,
+/// `ruleKey`, `ruleID`, `variationID`, `decisionSource` and `impression` in the flag metadata.
+public struct OptimizelyDatafileFormat: TweakDocumentFormat {
+    public var name: String { "Optimizely datafile" }
+    /// Variations forced in code, consulted before everything else.
+    public var forcedDecisions: OptimizelyForcedDecisions?
+
+    public init(forcedDecisions: OptimizelyForcedDecisions? = nil) {
+        self.forcedDecisions = forcedDecisions
+    }
+
+    public func document(from data: Data, source: String) throws -> any TweakDocument {
+        OptimizelyDocument(datafile: try OptimizelyDatafile(data: data, source: source), forcedDecisions: forcedDecisions)
+    }
+}
+
+extension TweakDocumentFormat where Self == OptimizelyDatafileFormat {
+    /// Optimizely Feature Experimentation datafiles (version 4).
+    public static func optimizely(forcedDecisions: OptimizelyForcedDecisions? = nil) -> OptimizelyDatafileFormat {
+        OptimizelyDatafileFormat(forcedDecisions: forcedDecisions)
+    }
+}
+
+/// A datafile serving tweak lookups (see ``OptimizelyDatafileFormat``).
+public struct OptimizelyDocument: TweakDocument {
+    public let datafile: OptimizelyDatafile
+    public let forcedDecisions: OptimizelyForcedDecisions?
+
+    public init(datafile: OptimizelyDatafile, forcedDecisions: OptimizelyForcedDecisions? = nil) {
+        self.datafile = datafile
+        self.forcedDecisions = forcedDecisions
+    }
+
+    /// Every flag off with its variables' defaults: what a user no rule decides for sees.
+    public func tweaks(source: String) -> [Tweak] {
+        datafile.flagKeys.compactMap { datafile.flags[$0] }.flatMap { flag in
+            var tweaks: [Tweak] = []
+            if flag.variablesByKey[Tweak.enabledVariable] == nil {
+                tweaks.append(Tweak(feature: flag.key, variable: Tweak.enabledVariable, value: .bool(false),
+                                    title: "\(flag.key) enabled", group: "Optimizely", source: source))
+            }
+            for variable in flag.variables {
+                guard case .success(let value) = datafile.typedValue(of: variable, in: flag, variation: nil) else { continue }
+                tweaks.append(Tweak(feature: flag.key, variable: variable.key, value: value, group: "Optimizely", source: source))
+            }
+            return tweaks
+        }
+    }
+
+    /// No fixed values: every flag is decided per lookup.
+    public func tweak(_ id: TweakID, source: String) -> Tweak? { nil }
+
+    public var evaluatedTweakIDs: [TweakID] {
+        datafile.flagKeys.compactMap { datafile.flags[$0] }.flatMap { flag in
+            (flag.variablesByKey[Tweak.enabledVariable] == nil ? [TweakID(feature: flag.key, variable: Tweak.enabledVariable)] : [])
+                + flag.variables.map { TweakID(feature: flag.key, variable: $0.key) }
+        }
+    }
+
+    public func evaluate(_ id: TweakID, context: EvaluationContext) -> TweakEvaluation? {
+        guard let flag = datafile.flags[id.feature] else { return nil }
+        let variable = flag.variablesByKey[id.variable].map { flag.variables[$0] }
+        guard variable != nil || id.variable == Tweak.enabledVariable else { return nil }
+        guard let user = OptimizelyUser(context) else {
+            return TweakEvaluation(value: nil, reason: .error, errorCode: .targetingKeyMissing,
+                                   errorMessage: "an Optimizely decision needs a user id: set the evaluation context's targetingKey")
+        }
+        var reasons: [String] = []
+        let choice = datafile.choose(flag, user: user, forced: forcedDecisions, reasons: &reasons)
+        let reason: EvaluationReason = switch choice?.method {
+        case nil: .default
+        case .forcedDecision?, .whitelist?: .targetingMatch
+        case .bucketing?: .split
+        }
+        var metadata: [String: TweakValue] = ["flagKey": .string(flag.key)]
+        if let choice {
+            metadata["decisionSource"] = .string(choice.source.rawValue)
+            metadata["variationID"] = .string(choice.variation.id)
+            if let rule = choice.rule {
+                metadata["ruleKey"] = .string(rule.key)
+                metadata["ruleID"] = .string(rule.id)
+            }
+            metadata["impression"] = .bool(choice.source == .featureTest || (choice.source == .rollout && datafile.sendFlagDecisions))
+        }
+        let variant = choice?.variation.key
+        guard let variable else {
+            return TweakEvaluation(value: .bool(choice?.variation.featureEnabled ?? false), variant: variant, reason: reason, flagMetadata: metadata)
+        }
+        switch datafile.typedValue(of: variable, in: flag, variation: choice?.variation) {
+        case .success(let value):
+            return TweakEvaluation(value: value, variant: variant, reason: reason, flagMetadata: metadata)
+        case .failure(let problem):
+            return TweakEvaluation(value: nil, variant: variant, reason: .error, errorCode: .parseError, errorMessage: problem.message, flagMetadata: metadata)
+        }
+    }
+}

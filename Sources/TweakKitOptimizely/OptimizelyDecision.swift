@@ -1,0 +1,33 @@
+public import TweakKit
+
+/// Optimizely's decision for one flag and one user, as `OptimizelyUserContext.decide` returns it.
+public struct OptimizelyDecision: Sendable, Hashable {
+    /// Where the decision came from, in Optimizely's words.
+    public enum Source: String, Sendable, Hashable {
+        /// An experiment rule, or a forced decision for the whole flag or an experiment.
+        case featureTest = "feature-test"
+        /// A delivery rule of the flag's rollout.
+        case rollout
+        /// A holdout, which keeps the user out of the flag's rules.
+        case holdout
+    }
+
+    public var flagKey: String
+    public var userID: String
+    /// The variation's `featureEnabled`; `false` when no rule decided.
+    public var enabled: Bool
+    public var variationKey: String?
+    public var variationID: String?
+    /// The experiment, delivery rule or holdout that decided; `nil` for a flag-level forced decision.
+    public var ruleKey: String?
+    public var ruleID: String?
+    public var source: Source?
+    /// Every variable of the flag, typed: the variation's value when enabled, else the default.
+    /// A value that does not convert to its type is left out, with a reason.
+    public var variables: [String: TweakValue]
+    /// Why, step by step, in the SDKs' wording.
+    public var reasons: [String]
+    /// Whether Optimizely would send an impression for it: experiments always, delivery rules
+    /// when the datafile's `sendFlagDecisions` is on.
+    public var isImpression: Bool
+}
