@@ -22,6 +22,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "TweakKit", package: "TweakKit"),
                 .product(name: "TweakKitFlagd", package: "TweakKit"),
+                .product(name: "TweakKitOptimizely", package: "TweakKit"),
             ],
             path: "Benchmarks/TweakKitBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -42,7 +42,7 @@ def load(results_dir):
 
 def ops_per_iteration(name):
     kind, *rest = name.split(".")
-    if kind in ("Lookup", "Flagd"):
+    if kind in ("Lookup", "Flagd", "Optimizely"):
         return LOOKUPS_PER_BATCH
     if kind == "Threads":
         return LOOKUPS_PER_THREAD * int(rest[-1])
@@ -111,10 +111,16 @@ class Report:
             if n == 0:
                 print("  ".join("-" * width for width in widths))
         print("(Lookup.*, Threads.*: per lookup; Threads.*.2: wall time / lookups of both threads; ColdLoad.*: per load;"
-              " Flagd.*: per evaluation)")
+              " Flagd.*: per evaluation; Optimizely.*: per decision)")
         flagd = self.time_per_op("Flagd.Evaluate")
         if flagd:
             print(f"flagd evaluation (3 conditions + fractional split), one core: {1e9 / flagd:,.0f} evaluations/s")
+        for name, what in (("Optimizely.Decide", "Optimizely decision (1 experiment + 3-rule rollout, 6 variables, reasons)"),
+                           ("Optimizely.ManagerFeatureEnabled", "Optimizely isFeatureEnabled through TweakManager")):
+            decision = self.time_per_op(name)
+            if decision:
+                relative = f" ({decision / flagd:.2f}x a flagd evaluation)" if flagd else ""
+                print(f"{what}, one core: {1e9 / decision:,.0f} decisions/s{relative}")
 
     def target(self, name, measured, goal, passed, unit="x"):
         if measured is None:

@@ -18,6 +18,7 @@ let benchmarks: @Sendable () -> Void = {
     registerThreadBenchmarks(size: 100_000)
     registerColdLoadBenchmarks()
     registerFlagdBenchmarks()
+    registerOptimizelyBenchmarks()
 }
 
 /// `benchmark.scaledIterations` is 0..<1,000: the lookups of one measured iteration.

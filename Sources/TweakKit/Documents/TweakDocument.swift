@@ -28,9 +28,10 @@ public protocol TweakDocument: Sendable {
     /// ``evaluate(_:context:)``. None by default.
     var evaluatedTweakIDs: [TweakID] { get }
 
-    /// One evaluated tweak for `context`, or `nil` when the document leaves it to the providers
-    /// below (it has no such tweak, or says "use the in-app default"). Never throws: failures are
-    /// evaluations with reason ``EvaluationReason/error``.
+    /// One evaluated tweak for `context`, or `nil` when the document has no answer for it (no such
+    /// tweak, or "use the in-app default"); a lookup then takes ``tweak(_:source:)`` and, when that
+    /// is `nil` too, the providers below. Never throws: failures are evaluations with reason
+    /// ``EvaluationReason/error``.
     func evaluate(_ id: TweakID, context: EvaluationContext) -> TweakEvaluation?
 }
 

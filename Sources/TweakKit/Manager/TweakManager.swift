@@ -267,7 +267,10 @@ public final class TweakManager: Sendable {
                 let contextual = (provider as? any ContextualTweakProvider)?.evaluatedTweakIDs().contains(id) ?? false
                 builder.add(tweak, from: provider.name, contextual: contextual, decrypt: decrypt)
             } catch TweakError.notFound {
-                continue
+                // A flag with no value outside targeting still routes lookups to its provider.
+                if let contextual = provider as? any ContextualTweakProvider, contextual.evaluatedTweakIDs().contains(id) {
+                    builder.addEvaluatedOnly(from: provider.name)
+                }
             } catch {
                 let failure = TweakError.providerFailed(provider: provider.name, reason: "\(error)")
                 logger.log(.error, "\(failure) looking up \(id)")
