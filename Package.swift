@@ -124,7 +124,10 @@ let package = Package(
         ),
         .testTarget(
             name: "TweakKitFirebaseTests",
-            dependencies: ["TweakKitFirebase", "TweakKit", "TweakKitRemote", "TweakKitTestSupport"],
+            dependencies: [
+                "TweakKitFirebase", "TweakKit", "TweakKitRemote", "TweakKitTestSupport",
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             resources: [.copy("Templates")]
         ),
         // A real HTTP server for the package's own tests (not a product).

@@ -1,0 +1,159 @@
+import Crypto
+import Foundation
+import TweakKit
+
+/// Evaluates conditions for one context exactly as firebase-admin-node's `ConditionEvaluator`.
+struct FirebaseConditionEvaluator {
+    let randomizationID: String?
+    let signals: [String: TweakValue]
+    let regexes: FirebaseRegexCache?
+
+    /// The context's `targetingKey` is the randomization id (else a `randomizationId` attribute);
+    /// its attributes are the custom signals, and a `randomizationId` signal reads the id, as
+    /// Firebase's context object holds both.
+    init(context: EvaluationContext, regexes: FirebaseRegexCache? = nil) {
+        var signals = context.attributes
+        if let key = context.targetingKey, signals["randomizationId"] == nil { signals["randomizationId"] = .string(key) }
+        self.randomizationID = context.targetingKey ?? context.attributes["randomizationId"].map(JavaScript.string)
+        self.signals = signals
+        self.regexes = regexes
+    }
+
+    func evaluate(_ condition: FirebaseCondition, level: Int = 0) -> Bool {
+        if level >= FirebaseCondition.maximumDepth { return false }
+        switch condition {
+        case .or(let conditions):
+            // Node passes level + 1 to the OR helper, which passes level + 1 again to each child.
+            return conditions.contains { evaluate($0, level: level + 2) }
+        case .and(let conditions):
+            return conditions.allSatisfy { evaluate($0, level: level + 2) }
+        case .true: return true
+        case .false, .unknown: return false
+        case .percent(let percent): return evaluate(percent)
+        case .customSignal(let signal): return evaluate(signal)
+        }
+    }
+
+    // MARK: - Percent
+
+    func evaluate(_ condition: FirebasePercentCondition) -> Bool {
+        guard let randomizationID, !randomizationID.isEmpty else { return false }
+        let percentile = Self.microPercentile(seed: condition.seed, randomizationID: randomizationID)
+        switch condition.percentOperator {
+        case .lessOrEqual: return percentile <= condition.microPercent
+        case .greaterThan: return percentile > condition.microPercent
+        case .between: return percentile > condition.lowerBound && percentile <= condition.upperBound
+        case .unknown: return false
+        }
+    }
+
+    static func microPercentile(seed: String, randomizationID: String) -> Int {
+        let input = seed.isEmpty ? randomizationID : "\(seed).\(randomizationID)"
+        var remainder: UInt64 = 0
+        // The 256-bit digest as a big-endian integer, modulo 10^8, one byte at a time.
+        for byte in SHA256.hash(data: Data(input.utf8)) {
+            remainder = (remainder << 8 | UInt64(byte)) % 100_000_000
+        }
+        return Int(remainder)
+    }
+
+    // MARK: - Custom signals
+
+    func evaluate(_ condition: FirebaseCustomSignalCondition) -> Bool {
+        guard condition.customSignalOperator != .unknown, !condition.key.isEmpty,
+              let target = condition.targets.first, let signal = signals[condition.key]
+        else { return false }
+        let targets = condition.targets
+        switch condition.customSignalOperator {
+        case .stringContains:
+            let actual = Array(JavaScript.string(signal).utf16)
+            return targets.contains { Self.utf16(actual, contains: Array($0.utf16)) }
+        case .stringDoesNotContain:
+            let actual = Array(JavaScript.string(signal).utf16)
+            return !targets.contains { Self.utf16(actual, contains: Array($0.utf16)) }
+        case .stringExactlyMatches:
+            let actual = Array(String(JavaScript.trim(JavaScript.string(signal))).utf16)
+            return targets.contains { Array(String(JavaScript.trim($0)).utf16) == actual }
+        case .stringContainsRegex:
+            let actual = JavaScript.string(signal)
+            let range = NSRange(actual.startIndex..<actual.endIndex, in: actual)
+            return targets.contains { pattern in
+                guard let regex = regexes?.regex(pattern) ?? FirebaseRegexCache.compile(pattern) else { return false }
+                return regex.firstMatch(in: actual, options: [], range: range) != nil
+            }
+        case .numericLessThan, .numericLessEqual, .numericEqual, .numericNotEqual, .numericGreaterThan, .numericGreaterEqual:
+            let actual = JavaScript.number(signal)
+            let expected = JavaScript.number(target)
+            guard !actual.isNaN, !expected.isNaN else { return false }
+            return Self.holds(condition.customSignalOperator, actual < expected ? -1 : actual > expected ? 1 : 0)
+        case .semanticVersionLessThan, .semanticVersionLessEqual, .semanticVersionEqual, .semanticVersionNotEqual,
+             .semanticVersionGreaterThan, .semanticVersionGreaterEqual:
+            guard let order = Self.compareVersions(JavaScript.string(signal), target) else { return false }
+            return Self.holds(condition.customSignalOperator, order)
+        case .unknown:
+            return false
+        }
+    }
+
+    /// Whether `order` (-1, 0, 1 for actual vs target) satisfies the numeric or version operator.
+    static func holds(_ comparison: FirebaseCustomSignalOperator, _ order: Int) -> Bool {
+        switch comparison {
+        case .numericLessThan, .semanticVersionLessThan: order < 0
+        case .numericLessEqual, .semanticVersionLessEqual: order <= 0
+        case .numericEqual, .semanticVersionEqual: order == 0
+        case .numericNotEqual, .semanticVersionNotEqual: order != 0
+        case .numericGreaterThan, .semanticVersionGreaterThan: order > 0
+        case .numericGreaterEqual, .semanticVersionGreaterEqual: order >= 0
+        default: false
+        }
+    }
+
+    /// JavaScript's `String.prototype.includes`, on UTF-16 code units.
+    static func utf16(_ haystack: [UInt16], contains needle: [UInt16]) -> Bool {
+        if needle.isEmpty { return true }
+        guard needle.count <= haystack.count else { return false }
+        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+            if haystack[start..<(start + needle.count)].elementsEqual(needle) { return true }
+        }
+        return false
+    }
+
+    /// Node's `compareSemanticVersions`: split on ".", `Number()` per segment, at most 5
+    /// segments, missing segments 0; `nil` (false for every operator) for too many segments or a
+    /// segment that is not a number where the comparison reaches it.
+    static func compareVersions(_ actual: String, _ target: String) -> Int? {
+        let maximumSegments = 5
+        let left = actual.split(separator: ".", omittingEmptySubsequences: false).map { JavaScript.number(String($0)) }
+        let right = target.split(separator: ".", omittingEmptySubsequences: false).map { JavaScript.number(String($0)) }
+        if left.count > maximumSegments || right.count > maximumSegments { return nil }
+        for index in 0..<maximumSegments {
+            let a = index < left.count ? left[index] : 0
+            let b = index < right.count ? right[index] : 0
+            if a.isNaN || b.isNaN { return nil }
+            if a < b { return -1 }
+            if a > b { return 1 }
+        }
+        return 0
+    }
+}
+
+/// The regular expressions of a template's STRING_CONTAINS_REGEX targets, compiled once.
+/// `NSRegularExpression` is immutable and safe to share between threads.
+final class FirebaseRegexCache: @unchecked Sendable {
+    private let compiled: [String: NSRegularExpression]
+
+    init(patterns: some Sequence<String>) {
+        var compiled: [String: NSRegularExpression] = [:]
+        for pattern in patterns where compiled[pattern] == nil {
+            if let regex = Self.compile(pattern) { compiled[pattern] = regex }
+        }
+        self.compiled = compiled
+    }
+
+    /// The compiled pattern; `nil` when it is not in the cache (invalid, or not from the template).
+    func regex(_ pattern: String) -> NSRegularExpression? { compiled[pattern] }
+
+    static func compile(_ pattern: String) -> NSRegularExpression? {
+        try? NSRegularExpression(pattern: pattern, options: [])
+    }
+}

@@ -1,0 +1,100 @@
+public import TweakKit
+
+extension FirebaseTemplate {
+    /// What one parameter resolves to for one context.
+    enum Resolution: Equatable {
+        /// The conditional value of the named condition.
+        case conditional(condition: String, String)
+        /// The template's default value.
+        case templateDefault(String)
+        /// `useInAppDefault` was chosen, or the template has no value for the context.
+        case inAppDefault
+    }
+
+    /// Every parameter's value for `context`, with the in-app defaults, as Firebase's
+    /// `ServerTemplate.evaluate`: a conditional value of the first true condition (in template
+    /// order), else the template's default; `useInAppDefault` or no value keeps the in-app default
+    /// (source `.default`). Keys with no value at all are absent (``value(forKey:context:inAppDefaults:)`` gives `.static`).
+    ///
+    /// ```swift
+    /// let config = template.evaluate(context: EvaluationContext(targetingKey: installationID), inAppDefaults: ["banner": "off"])
+    /// config["banner"]?.asString
+    /// ```
+    /// In-app defaults are turned into strings as JavaScript's `String()` does (`true` → "true", `5.0` → "5").
+    public func evaluate(context: EvaluationContext = EvaluationContext(targetingKey: nil), inAppDefaults: [String: TweakValue] = [:]) -> [String: FirebaseValue] {
+        var results = ConditionResults(template: self, context: context)
+        var values: [String: FirebaseValue] = [:]
+        for (key, value) in inAppDefaults { values[key] = FirebaseValue(source: .default, string: JavaScript.string(value)) }
+        for parameter in parameters {
+            switch resolve(parameter, with: &results) {
+            case .conditional(_, let string), .templateDefault(let string):
+                values[parameter.key] = FirebaseValue(source: .remote, string: string)
+            case .inAppDefault:
+                continue
+            }
+        }
+        return values
+    }
+
+    /// One parameter's value for `context`, as `evaluate(context).getValue(key)` in Firebase:
+    /// the template's value (`.remote`), else the in-app default (`.default`), else `.static`.
+    public func value(forKey key: String, context: EvaluationContext = EvaluationContext(targetingKey: nil), inAppDefaults: [String: TweakValue] = [:]) -> FirebaseValue {
+        if let parameter = parameter(forKey: key) {
+            var results = ConditionResults(template: self, context: context)
+            switch resolve(parameter, with: &results) {
+            case .conditional(_, let string), .templateDefault(let string):
+                return FirebaseValue(source: .remote, string: string)
+            case .inAppDefault:
+                break
+            }
+        }
+        return inAppDefaults[key].map { FirebaseValue(source: .default, string: JavaScript.string($0)) } ?? .static
+    }
+
+    func resolve(_ parameter: FirebaseParameter, context: EvaluationContext) -> Resolution {
+        var results = ConditionResults(template: self, context: context)
+        return resolve(parameter, with: &results)
+    }
+
+    private func resolve(_ parameter: FirebaseParameter, with results: inout ConditionResults) -> Resolution {
+        if !parameter.conditionalValues.isEmpty {
+            for (offset, named) in conditions.enumerated() {
+                guard let value = parameter.conditionalValues[named.name], results.isTrue(offset) else { continue }
+                switch value {
+                case .value(let string): return .conditional(condition: named.name, string)
+                case .useInAppDefault: return .inAppDefault
+                }
+            }
+        }
+        switch parameter.defaultValue {
+        case .value(let string)?: return .templateDefault(string)
+        case .useInAppDefault?, nil: return .inAppDefault
+        }
+    }
+
+    /// Whether any template condition names a conditional value of `parameter` (else its value is static).
+    func hasApplicableConditionalValues(_ parameter: FirebaseParameter) -> Bool {
+        !parameter.conditionalValues.isEmpty && conditions.contains { parameter.conditionalValues[$0.name] != nil }
+    }
+}
+
+/// Each condition evaluated at most once per evaluation. Conditions have no side effects, so
+/// evaluating only those a parameter needs gives the same answers as Firebase evaluating all first.
+struct ConditionResults {
+    let template: FirebaseTemplate
+    let evaluator: FirebaseConditionEvaluator
+    private var results: [Bool?]
+
+    init(template: FirebaseTemplate, context: EvaluationContext) {
+        self.template = template
+        self.evaluator = FirebaseConditionEvaluator(context: context, regexes: template.regexes)
+        self.results = Array(repeating: nil, count: template.conditions.count)
+    }
+
+    mutating func isTrue(_ offset: Int) -> Bool {
+        if let result = results[offset] { return result }
+        let result = evaluator.evaluate(template.conditions[offset].condition)
+        results[offset] = result
+        return result
+    }
+}

@@ -1,0 +1,149 @@
+import TweakKit
+
+/// JavaScript's `Number(string)` and `String(value)`, as firebase-admin-node applies them to
+/// signals, targets and values, so comparisons and conversions give Firebase's exact answers.
+enum JavaScript {
+    /// Whether `scalar` is one of JavaScript's white space or line terminator characters (what
+    /// `trim()` and `Number()` strip).
+    static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09...0x0D, 0x20, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF: true
+        default: false
+        }
+    }
+
+    /// `string.trim()`.
+    static func trim(_ string: String) -> Substring.UnicodeScalarView {
+        let scalars = string.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isWhitespace($0) }),
+              let last = scalars.lastIndex(where: { !isWhitespace($0) })
+        else { return Substring.UnicodeScalarView() }
+        return scalars[first...last]
+    }
+
+    /// `Number(string)`: white space trimmed; `""` is 0; a decimal literal with optional sign,
+    /// fraction and exponent; `Infinity` with optional sign; `0x`, `0o`, `0b` integers without
+    /// sign; anything else NaN.
+    static func number(_ string: String) -> Double {
+        let text = String(trim(string))
+        if text.isEmpty { return 0 }
+        switch text {
+        case "Infinity", "+Infinity": return .infinity
+        case "-Infinity": return -.infinity
+        default: break
+        }
+        let bytes = Array(text.utf8)
+        if bytes.count > 2, bytes[0] == UInt8(ascii: "0") {
+            let radix: Double? = switch bytes[1] {
+            case UInt8(ascii: "x"), UInt8(ascii: "X"): 16
+            case UInt8(ascii: "o"), UInt8(ascii: "O"): 8
+            case UInt8(ascii: "b"), UInt8(ascii: "B"): 2
+            default: nil
+            }
+            if let radix {
+                var value = 0.0
+                for byte in bytes[2...] {
+                    guard let digit = digitValue(byte), Double(digit) < radix else { return .nan }
+                    value = value * radix + Double(digit)
+                }
+                return value
+            }
+        }
+        guard isDecimalLiteral(bytes) else { return .nan }
+        return Double(text) ?? .nan
+    }
+
+    private static func digitValue(_ byte: UInt8) -> Int? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): Int(byte - UInt8(ascii: "a")) + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): Int(byte - UInt8(ascii: "A")) + 10
+        default: nil
+        }
+    }
+
+    /// `[+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?`
+    private static func isDecimalLiteral(_ bytes: [UInt8]) -> Bool {
+        var index = 0
+        func isDigit(_ at: Int) -> Bool { at < bytes.count && bytes[at] >= UInt8(ascii: "0") && bytes[at] <= UInt8(ascii: "9") }
+        func skipDigits() -> Int {
+            let start = index
+            while isDigit(index) { index += 1 }
+            return index - start
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+        var digits = skipDigits()
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            digits += skipDigits()
+        }
+        guard digits > 0 else { return false }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard skipDigits() > 0 else { return false }
+        }
+        return index == bytes.count
+    }
+
+    /// `Number(value)` of a signal: numbers as they are, `true` 1, `false` 0, anything else via its string.
+    static func number(_ value: TweakValue) -> Double {
+        switch value {
+        case .int(let int): Double(int)
+        case .double(let double): double
+        case .float(let float): Double(float.description) ?? Double(float)
+        case .bool(let bool): bool ? 1 : 0
+        case .string(let string): number(string)
+        case .array, .object: number(string(value))
+        }
+    }
+
+    /// `String(value)` of a signal or in-app default: a string as it is, `true`/`false`, an Int in
+    /// decimal, a Double as JavaScript prints it (`5.0` → `"5"`), an array's elements joined with
+    /// commas, an object `"[object Object]"`. A Float prints as the Double of its shortest decimal.
+    static func string(_ value: TweakValue) -> String {
+        switch value {
+        case .string(let string): string
+        case .bool(let bool): bool ? "true" : "false"
+        case .int(let int): String(int)
+        case .double(let double): string(double)
+        case .float(let float): string(Double(float.description) ?? Double(float))
+        case .array(let elements): elements.map(string).joined(separator: ",")
+        case .object: "[object Object]"
+        }
+    }
+
+    /// `String(number)` (ECMAScript Number::toString): the shortest round-trip digits, in
+    /// exponent form from 1e21 up and below 1e-6.
+    static func string(_ number: Double) -> String {
+        if number.isNaN { return "NaN" }
+        if number.isInfinite { return number < 0 ? "-Infinity" : "Infinity" }
+        if number == 0 { return "0" }
+        // Swift's description has the shortest round-trip digits: "12.5", "1e-07", "1.5e+300".
+        var text = Substring(abs(number).description)
+        var exponent = 0
+        if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            exponent = Int(text[text.index(after: e)...]) ?? 0
+            text = text[..<e]
+        }
+        let integerPart = text.prefix { $0 != "." }
+        let fraction = text.dropFirst(integerPart.count + 1)
+        var digits = Array(integerPart + fraction)
+        var point = integerPart.count + exponent  // the decimal point sits after this many digits
+        while digits.first == "0" {
+            digits.removeFirst()
+            point -= 1
+        }
+        while digits.last == "0" { digits.removeLast() }
+        let k = digits.count
+        let n = point
+        let sign = number < 0 ? "-" : ""
+        let all = String(digits)
+        if k <= n && n <= 21 { return sign + all + String(repeating: "0", count: n - k) }
+        if 0 < n && n <= 21 { return sign + String(digits[..<n]) + "." + String(digits[n...]) }
+        if -6 < n && n <= 0 { return sign + "0." + String(repeating: "0", count: -n) + all }
+        let exponentText = (n - 1 < 0 ? "-" : "+") + String(abs(n - 1))
+        if k == 1 { return sign + all + "e" + exponentText }
+        return sign + String(digits[0]) + "." + String(digits[1...]) + "e" + exponentText
+    }
+}
