@@ -28,13 +28,7 @@ extension FirebaseTemplate {
 
     /// Reads and parses a template file; see ``init(data:source:)``.
     public init(contentsOf url: URL) throws(TweakFileError) {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw TweakFileError(file: url.path, message: "cannot read the file: \(error.localizedDescription)")
-        }
-        try self.init(data: data, source: url.path)
+        try self.init(data: TweakFileError.contents(of: url), source: url.path)
     }
 }
 

@@ -29,10 +29,7 @@ public struct FlagdDefinitions: Sendable {
     /// - Throws: ``TweakFileError`` when the file is missing, not JSON (with line and column),
     ///   or has no `flags` object. Problems of single flags do not throw.
     public init(contentsOf url: URL) throws(TweakFileError) {
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw TweakFileError(file: url.path, message: FileManager.default.fileExists(atPath: url.path) ? "cannot read the file" : "file not found")
-        }
-        try self.init(data: data, file: url.path)
+        try self.init(data: TweakFileError.contents(of: url), file: url.path)
     }
 
     /// Reads and checks flag definitions from JSON `data`; `file` names them in errors.

@@ -38,10 +38,7 @@ public struct OptimizelyDatafile: Sendable {
     public static let supportedVersions: Set<String> = ["4"]
 
     public init(contentsOf url: URL) throws(TweakFileError) {
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw TweakFileError(file: url.path, message: FileManager.default.fileExists(atPath: url.path) ? "cannot read the file" : "file not found")
-        }
-        try self.init(data: data, source: url.path)
+        try self.init(data: TweakFileError.contents(of: url), source: url.path)
     }
 
     /// Parses and checks a datafile; `source` names it in errors.

@@ -6,13 +6,7 @@ import TweakKitFirebase
 extension Eval {
     /// Prints the parameter's Firebase value: `{"key", "value", "source", "asBool", "asNumber"}`.
     func evaluateFirebase(template path: String, context: EvaluationContext) throws {
-        let template: FirebaseTemplate
-        do {
-            template = try FirebaseTemplate(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            Output.printError(error.description)
-            throw ExitCode.failure
-        }
+        let template = try Self.load { () throws(TweakFileError) in try FirebaseTemplate(contentsOf: URL(fileURLWithPath: path)) }
         let inAppDefaults: [String: TweakValue] = inAppDefault.map { [flagKey: .string($0)] } ?? [:]
         let value = template.value(forKey: flagKey, context: context, inAppDefaults: inAppDefaults)
         let object: [String: TweakValue] = [

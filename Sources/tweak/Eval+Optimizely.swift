@@ -7,13 +7,7 @@ extension Eval {
     /// Prints Optimizely's decision as one JSON object: flagKey, enabled, variationKey, ruleKey
     /// (null when no rule decided), variables (name → typed value) and reasons.
     func evaluateOptimizely(datafile path: String, context: EvaluationContext) throws {
-        let datafile: OptimizelyDatafile
-        do {
-            datafile = try OptimizelyDatafile(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            Output.printError(error.description)
-            throw ExitCode.failure
-        }
+        let datafile = try Self.load { () throws(TweakFileError) in try OptimizelyDatafile(contentsOf: URL(fileURLWithPath: path)) }
         guard let user = OptimizelyUser(context) else {
             throw ValidationError("an Optimizely decision needs a user id: give \"targetingKey\" in --context")
         }

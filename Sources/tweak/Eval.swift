@@ -62,13 +62,7 @@ struct Eval: ParsableCommand {
     }
 
     private func evaluateFlagd(flags: String, context evaluationContext: EvaluationContext) throws {
-        let definitions: FlagdDefinitions
-        do {
-            definitions = try FlagdDefinitions(contentsOf: URL(fileURLWithPath: flags))
-        } catch {
-            Output.printError(error.description)
-            throw ExitCode.failure
-        }
+        let definitions = try Self.load { () throws(TweakFileError) in try FlagdDefinitions(contentsOf: URL(fileURLWithPath: flags)) }
         var evaluation = definitions.evaluate(flagKey: flagKey, context: evaluationContext)
         var value = evaluation.value
         if let type, let defaultText = defaultValue {
@@ -89,6 +83,16 @@ struct Eval: ParsableCommand {
         if let code = evaluation.errorCode { object["errorCode"] = .string(code.rawValue) }
         if let message = evaluation.errorMessage { object["errorMessage"] = .string(message) }
         print(Output.render(.object(object)))
+    }
+
+    /// Loads an input file; on failure prints the error (file:line:column: what) and exits with status 1.
+    static func load<Loaded>(_ body: () throws(TweakFileError) -> Loaded) throws -> Loaded {
+        do {
+            return try body()
+        } catch {
+            Output.printError(error.description)
+            throw ExitCode.failure
+        }
     }
 
     private func parseContext() throws -> EvaluationContext {

@@ -56,6 +56,6 @@ struct FirebaseEvalTests {
         #expect(result.errors.contains(#"bad.json:1:39: parameter "p": defaultValue must be {"value": "…"} or {"useInAppDefault": true}; it has neither"#), "\(result.errors)")
         let missing = try tweak("eval", "--firebase-template", "/nonexistent/template.json", "p")
         #expect(missing.status == 1)
-        #expect(missing.errors.contains("/nonexistent/template.json: cannot read the file"))
+        #expect(missing.errors.contains("/nonexistent/template.json: file not found"))
     }
 }

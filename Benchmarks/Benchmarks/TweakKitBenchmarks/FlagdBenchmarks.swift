@@ -45,15 +45,7 @@ struct FlagdFixture {
 }
 
 func registerFlagdBenchmarks() {
-    let configuration = Benchmark.Configuration(
-        metrics: [.wallClock, .mallocCountTotal],
-        timeUnits: .nanoseconds,
-        units: [.mallocCountTotal: .count],
-        warmupIterations: 10,
-        scalingFactor: .kilo,
-        maxDuration: .seconds(2),
-        maxIterations: 5_000
-    )
+    let configuration = perEvaluationConfiguration()
     Benchmark("Flagd.Evaluate", configuration: configuration) { benchmark, fixture in
         let now = Date()
         for index in benchmark.scaledIterations {
@@ -62,4 +54,17 @@ func registerFlagdBenchmarks() {
     } setup: {
         try FlagdFixture()
     }
+}
+
+/// 1,000 evaluations (or decisions) per measured iteration, with time and mallocs.
+func perEvaluationConfiguration() -> Benchmark.Configuration {
+    Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal],
+        timeUnits: .nanoseconds,
+        units: [.mallocCountTotal: .count],
+        warmupIterations: 10,
+        scalingFactor: .kilo,
+        maxDuration: .seconds(2),
+        maxIterations: 5_000
+    )
 }

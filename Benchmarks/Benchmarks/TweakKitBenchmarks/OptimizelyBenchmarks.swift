@@ -30,15 +30,7 @@ struct OptimizelyFixture {
 }
 
 func registerOptimizelyBenchmarks() {
-    let configuration = Benchmark.Configuration(
-        metrics: [.wallClock, .mallocCountTotal],
-        timeUnits: .nanoseconds,
-        units: [.mallocCountTotal: .count],
-        warmupIterations: 10,
-        scalingFactor: .kilo,
-        maxDuration: .seconds(2),
-        maxIterations: 5_000
-    )
+    let configuration = perEvaluationConfiguration()
     Benchmark("Optimizely.Decide", configuration: configuration) { benchmark, fixture in
         for index in benchmark.scaledIterations {
             blackHole(fixture.datafile.decide(flagKey: "checkout_redesign", user: fixture.users[index % 1_000]))

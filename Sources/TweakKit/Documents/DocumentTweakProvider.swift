@@ -24,7 +24,7 @@ public final class DocumentTweakProvider: ContextualTweakProvider {
 
     /// Reads and parses the file; an unreadable or invalid file is an error that says where and what.
     public convenience init(contentsOf url: URL, format: any TweakDocumentFormat, name: String? = nil) throws {
-        let document = try format.document(from: Self.read(url), source: url.path)
+        let document = try format.document(from: TweakFileError.contents(of: url), source: url.path)
         self.init(document: document, format: format, name: name ?? url.lastPathComponent, fileURL: url)
     }
 
@@ -60,15 +60,7 @@ public final class DocumentTweakProvider: ContextualTweakProvider {
     /// unreadable or invalid file is refused with the error, and the document in service stays.
     public func reload() throws {
         guard let fileURL else { return }
-        try update(data: Self.read(fileURL))
-    }
-
-    private static func read(_ url: URL) throws(TweakFileError) -> Data {
-        do {
-            return try Data(contentsOf: url)
-        } catch {
-            throw TweakFileError(file: url.path, message: "cannot read the file: \(error.localizedDescription)")
-        }
+        try update(data: TweakFileError.contents(of: fileURL))
     }
 
     // MARK: - ContextualTweakProvider

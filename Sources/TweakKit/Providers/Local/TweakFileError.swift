@@ -1,3 +1,5 @@
+import Foundation
+
 /// A problem in a tweaks file, saying where and what.
 ///
 /// Its description reads like a compiler diagnostic:
@@ -32,5 +34,19 @@ public struct TweakFileError: Error, Sendable, Hashable, CustomStringConvertible
         default: break
         }
         return text + message
+    }
+}
+
+extension TweakFileError {
+    /// Reads the file at `url`, or throws an error that says which file and why it could not be read.
+    package static func contents(of url: URL) throws(TweakFileError) -> Data {
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            let message = FileManager.default.fileExists(atPath: url.path)
+                ? "cannot read the file: \(error.localizedDescription)"
+                : "file not found"
+            throw TweakFileError(file: url.path, message: message)
+        }
     }
 }

@@ -38,17 +38,13 @@ public enum TweakFileParser {
 
     /// Reads and checks the file at `url`. Never throws: a missing file or a syntax error is a problem.
     public static func parse(contentsOf url: URL, source: String? = nil) -> Result {
-        let path = url.path
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try TweakFileError.contents(of: url)
         } catch {
-            let message = FileManager.default.fileExists(atPath: path)
-                ? "cannot read the file: \(error.localizedDescription)"
-                : "file not found"
-            return Result(definitions: [], problems: [TweakFileError(file: path, message: message)])
+            return Result(definitions: [], problems: [error])
         }
-        return parse(data: data, file: path, source: source ?? url.lastPathComponent)
+        return parse(data: data, file: url.path, source: source ?? url.lastPathComponent)
     }
 
     /// Reads and checks tweaks from `data`; `file` names it in errors, `source` in ``Tweak/source``.
