@@ -119,7 +119,7 @@ class Report:
                            ("Optimizely.ManagerFeatureEnabled", "Optimizely isFeatureEnabled through TweakManager")):
             decision = self.time_per_op(name)
             if decision:
-                relative = f" ({decision / flagd:.2f}x a flagd evaluation)" if flagd else ""
+                relative = f" (time per decision {decision / flagd:.2f}x a flagd evaluation's)" if flagd else ""
                 print(f"{what}, one core: {1e9 / decision:,.0f} decisions/s{relative}")
 
     def target(self, name, measured, goal, passed, unit="x"):

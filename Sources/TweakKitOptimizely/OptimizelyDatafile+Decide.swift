@@ -24,7 +24,7 @@ extension OptimizelyDatafile {
                 reasons: ["No flag was found for key \"\(flagKey)\"."], isImpression: false
             )
         }
-        var reasons: [String] = []
+        var reasons = DecisionReasons(recording: true)
         let choice = choose(flag, user: user, forced: forcedDecisions, reasons: &reasons)
         var variables: [String: TweakValue] = [:]
         for variable in flag.variables {
@@ -37,7 +37,7 @@ extension OptimizelyDatafile {
             flagKey: flagKey, userID: user.id, enabled: choice?.variation.featureEnabled ?? false,
             variationKey: choice?.variation.key, variationID: choice?.variation.id,
             ruleKey: choice?.rule?.key, ruleID: choice?.rule?.id, source: choice?.source,
-            variables: variables, reasons: reasons,
+            variables: variables, reasons: reasons.messages,
             isImpression: choice.map { $0.source == .featureTest || ($0.source == .rollout && sendFlagDecisions) } ?? false
         )
     }
@@ -47,7 +47,7 @@ extension OptimizelyDatafile {
         flagKeys.map { decide(flagKey: $0, user: user, forcedDecisions: forcedDecisions) }
     }
 
-    func choose(_ flag: Flag, user: OptimizelyUser, forced: OptimizelyForcedDecisions?, reasons: inout [String]) -> Choice? {
+    func choose(_ flag: Flag, user: OptimizelyUser, forced: OptimizelyForcedDecisions?, reasons: inout DecisionReasons) -> Choice? {
         let bucketingID = user.bucketingID(reasons: &reasons)
         if let variation = forcedVariation(flag, rule: nil, user: user, forced: forced, reasons: &reasons) {
             return Choice(rule: nil, variation: variation, source: .featureTest, method: .forcedDecision)
@@ -70,7 +70,7 @@ extension OptimizelyDatafile {
 
     // MARK: - Steps
 
-    private func forcedVariation(_ flag: Flag, rule: Experiment?, user: OptimizelyUser, forced: OptimizelyForcedDecisions?, reasons: inout [String]) -> Variation? {
+    private func forcedVariation(_ flag: Flag, rule: Experiment?, user: OptimizelyUser, forced: OptimizelyForcedDecisions?, reasons: inout DecisionReasons) -> Variation? {
         guard let forced, let key = forced.variationKey(flagKey: flag.key, ruleKey: rule?.key, userID: user.id) else { return nil }
         let target = rule.map { "flag (\(flag.key)), rule (\($0.key))" } ?? "flag (\(flag.key))"
         guard let variation = flag.variationsByKey[key] else {
@@ -87,7 +87,7 @@ extension OptimizelyDatafile {
             + holdouts.filter { $0.includedFlags.contains(flag.id) }
     }
 
-    private func decideHoldout(_ holdout: Experiment, flag: Flag, user: OptimizelyUser, bucketingID: String, reasons: inout [String]) -> Variation? {
+    private func decideHoldout(_ holdout: Experiment, flag: Flag, user: OptimizelyUser, bucketingID: String, reasons: inout DecisionReasons) -> Variation? {
         guard holdout.status == "Running" else {
             reasons.append("Holdout '\(holdout.key)' is not running.")
             return nil
@@ -105,7 +105,7 @@ extension OptimizelyDatafile {
         return variation
     }
 
-    private func decideExperiment(_ experiment: Experiment, user: OptimizelyUser, bucketingID: String, reasons: inout [String]) -> (Variation, DecisionMethod)? {
+    private func decideExperiment(_ experiment: Experiment, user: OptimizelyUser, bucketingID: String, reasons: inout DecisionReasons) -> (Variation, DecisionMethod)? {
         guard experiment.status == "Running" else {
             reasons.append("Experiment \"\(experiment.key)\" is not running.")
             return nil
@@ -144,7 +144,7 @@ extension OptimizelyDatafile {
         return (variation, .bucketing)
     }
 
-    private func decideRollout(_ flag: Flag, user: OptimizelyUser, bucketingID: String, forced: OptimizelyForcedDecisions?, reasons: inout [String]) -> Choice? {
+    private func decideRollout(_ flag: Flag, user: OptimizelyUser, bucketingID: String, forced: OptimizelyForcedDecisions?, reasons: inout DecisionReasons) -> Choice? {
         let rules = flag.rolloutRules
         guard !rules.isEmpty else {
             reasons.append("There is no rollout of feature \(flag.key).")
@@ -186,7 +186,7 @@ extension OptimizelyDatafile {
         return result ?? false
     }
 
-    private func bucket(_ experiment: Experiment, bucketingID: String, reasons: inout [String]) -> Variation? {
+    private func bucket(_ experiment: Experiment, bucketingID: String, reasons: inout DecisionReasons) -> Variation? {
         let bucket = OptimizelyBucketer.bucket(bucketingID: bucketingID, entityID: experiment.id)
         guard let entity = OptimizelyBucketer.entity(for: bucket, in: experiment.trafficAllocation) else { return nil }
         guard !entity.isEmpty else {

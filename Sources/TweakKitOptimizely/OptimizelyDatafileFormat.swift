@@ -90,7 +90,7 @@ public struct OptimizelyDocument: TweakDocument {
             return TweakEvaluation(value: nil, reason: .error, errorCode: .targetingKeyMissing,
                                    errorMessage: "an Optimizely decision needs a user id: set the evaluation context's targetingKey")
         }
-        var reasons: [String] = []
+        var reasons = DecisionReasons(recording: false)
         let choice = datafile.choose(flag, user: user, forced: forcedDecisions, reasons: &reasons)
         let reason: EvaluationReason = switch choice?.method {
         case nil: .default

@@ -27,7 +27,7 @@ public struct OptimizelyUser: Sendable, Hashable {
     static let bucketingIDAttribute = "$opt_bucketing_id"
 
     /// The id that is hashed for bucketing, with a reason when `$opt_bucketing_id` had to be ignored.
-    func bucketingID(reasons: inout [String]) -> String {
+    func bucketingID(reasons: inout DecisionReasons) -> String {
         switch attributes[Self.bucketingIDAttribute] {
         case .string(let bucketingID)?: return bucketingID
         case nil: return id
