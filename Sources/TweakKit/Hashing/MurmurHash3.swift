@@ -2,6 +2,15 @@
 /// of flagd's `fractional` (seed 0) and of Optimizely's SDKs (seed 1). Shared by the package's targets.
 package enum MurmurHash3 {
     package static func hash32<Bytes: Collection<UInt8>>(_ bytes: Bytes, seed: UInt32 = 0) -> UInt32 {
+        // Native strings' UTF-8 and arrays are contiguous: hash the buffer, with O(1) indexing.
+        if let hash = bytes.withContiguousStorageIfAvailable({ hash32Contiguous($0, seed: seed) }) {
+            return hash
+        }
+        return hash32Contiguous(bytes, seed: seed)
+    }
+
+    @inline(__always)
+    private static func hash32Contiguous<Bytes: Collection<UInt8>>(_ bytes: Bytes, seed: UInt32) -> UInt32 {
         let c1: UInt32 = 0xcc9e_2d51
         let c2: UInt32 = 0x1b87_3593
         var h1 = seed
