@@ -28,12 +28,17 @@ struct AttributeCondition: Sendable {
         guard type == "custom_attribute" || type == "third_party_dimension" else { return nil }
         let match = match ?? "exact"
         if match == "exists" { return attributes[name] != nil }
+        if match == "qualified" {
+            // ODP audience segments: TweakKit fetches none, so the user qualifies for no segment.
+            guard case .string = value else { return nil }
+            return false
+        }
         guard let attribute = attributes[name] else { return nil }
         switch match {
         case "exact": return exact(attribute)
         case "substring":
             guard case .string(let condition) = value, case .string(let user) = attribute else { return nil }
-            return user.contains(condition)
+            return Self.contains(user, condition)
         case "gt", "ge", "lt", "le":
             guard case .number(let condition) = value, Self.isFinite(condition), let user = Self.number(attribute), Self.isFinite(user) else { return nil }
             switch match {
@@ -54,14 +59,13 @@ struct AttributeCondition: Sendable {
             default: return order < 0
             }
         default:
-            // "qualified" needs ODP audience segments, which TweakKit does not fetch; unknown.
             return nil
         }
     }
 
     private func exact(_ attribute: TweakValue) -> Bool? {
         switch (value, attribute) {
-        case (.string(let condition), .string(let user)): return condition == user
+        case (.string(let condition), .string(let user)): return condition.unicodeScalars.elementsEqual(user.unicodeScalars)
         case (.bool(let condition), .bool(let user)): return condition == user
         case (.number(let condition), _):
             guard Self.isFinite(condition), let user = Self.number(attribute), Self.isFinite(user) else { return nil }
@@ -75,8 +79,20 @@ struct AttributeCondition: Sendable {
         switch value {
         case .int(let int): int.magnitude <= 1 << 53 ? Double(int) : .infinity
         case .double(let double): double
+        case .float(let float): Double(float)
         default: nil
         }
+    }
+
+    /// Substring search by Unicode scalar, as the SDKs compare code points (not canonical equivalence).
+    private static func contains(_ text: String, _ part: String) -> Bool {
+        let haystack = Array(text.unicodeScalars), needle = Array(part.unicodeScalars)
+        guard needle.count <= haystack.count else { return false }
+        if needle.isEmpty { return true }
+        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+            if haystack[start..<(start + needle.count)].elementsEqual(needle) { return true }
+        }
+        return false
     }
 
     private static func isFinite(_ number: Double) -> Bool {

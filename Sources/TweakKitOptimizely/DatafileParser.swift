@@ -79,6 +79,20 @@ struct DatafileParser {
             holdouts.append(holdout)
         }
 
+        var ruleIDs = Set(experimentsByID.keys)
+        for rules in rollouts.values { ruleIDs.formUnion(rules.map(\.id)) }
+        var localHoldouts: [String: [Experiment]] = [:]
+        for node in try reader.optionalArray(root, "localHoldouts", in: "the datafile") {
+            var holdout = try parseExperiment(node, what: "a local holdout")
+            holdout.includedRules = try reader.strings(node, "includedRules", in: "local holdout \(holdout.key)")
+            for ruleID in holdout.includedRules {
+                guard ruleIDs.contains(ruleID) else {
+                    throw reader.error(node, "local holdout \(holdout.key) names rule id \(ruleID), which the datafile does not define")
+                }
+                localHoldouts[ruleID, default: []].append(holdout)
+            }
+        }
+
         for reference in audienceReferences where audiences[reference.id] == nil {
             throw reader.error(reference.node, "audience \(reference.id) is not defined in \"audiences\" or \"typedAudiences\"")
         }
@@ -89,7 +103,7 @@ struct DatafileParser {
             projectID: try reader.optionalString(root, "projectId", in: "the datafile") ?? "",
             accountID: try reader.optionalString(root, "accountId", in: "the datafile") ?? "",
             sendFlagDecisions: try reader.optionalBool(root, "sendFlagDecisions", in: "the datafile") ?? false,
-            flagKeys: flagKeys, flags: flags, audiences: audiences, groups: groups, holdouts: holdouts,
+            flagKeys: flagKeys, flags: flags, audiences: audiences, groups: groups, holdouts: holdouts, localHoldouts: localHoldouts,
             source: reader.file
         )
     }
@@ -144,14 +158,15 @@ struct DatafileParser {
             switch valueNode?.kind {
             case .string(let text)?: value = .string(text)
             case .bool(let flag)?: value = .bool(flag)
-            case .int(let number)?: value = .number(Double(number))
+            case .int(let number)?: value = .number(number.magnitude <= 1 << 53 ? Double(number) : .infinity)
             case .double(let number)?: value = .number(number)
             default: value = .invalid(valueNode?.kindDescription ?? "missing")
             }
             do throws(TweakFileError) {
                 return AttributeCondition(
-                    name: try reader.string(leaf, "name", in: "a condition of \(what)"),
-                    type: try reader.string(leaf, "type", in: "a condition of \(what)"),
+                    // Without a name or type the condition is unknown, as in the SDKs.
+                    name: try reader.optionalString(leaf, "name", in: "a condition of \(what)") ?? "",
+                    type: try reader.optionalString(leaf, "type", in: "a condition of \(what)") ?? "",
                     match: try reader.optionalString(leaf, "match", in: "a condition of \(what)"),
                     value: value
                 )
@@ -200,11 +215,13 @@ struct DatafileParser {
                 forced[member.key] = variationKey
             }
         }
-        return Experiment(
+        var experiment = Experiment(
             id: id, key: key, status: try reader.optionalString(node, "status", in: name) ?? "",
             audience: try parseAudienceRule(node, in: name), variations: variations, variationKeys: variationKeys, variationOrder: variationOrder,
             trafficAllocation: allocation, forcedVariations: forced, groupID: nil
         )
+        if let cmab = node["cmab"], !cmab.isNull { experiment.isContextualBandit = true }
+        return experiment
     }
 
     /// `audienceConditions` when present (even empty), else `audienceIds` as an "or".
@@ -258,9 +275,8 @@ struct DatafileParser {
             let what = "variable \(variableKey) of \(name)"
             let typeName = try reader.string(variableNode, "type", in: what)
             let subType = try reader.optionalString(variableNode, "subType", in: what)
-            guard let type = subType == "json" && typeName == "string" ? .json : OptimizelyVariableType(rawValue: typeName) else {
-                throw reader.error(variableNode["type"] ?? variableNode, "\(what) has unknown type \"\(typeName)\" (boolean, integer, double, string or json)")
-            }
+            // A type this version does not know is read as a string, as the SDKs do.
+            let type: OptimizelyVariableType = subType == "json" && typeName == "string" ? .json : OptimizelyVariableType(rawValue: typeName) ?? .string
             guard variablesByKey[variableKey] == nil else { throw reader.error(variableNode, "\(what) is defined twice") }
             variablesByKey[variableKey] = variables.count
             variables.append(.init(id: try reader.string(variableNode, "id", in: what), key: variableKey, type: type,
@@ -275,7 +291,8 @@ struct DatafileParser {
             flagExperiments.append(experiment)
         }
         var rules: [Experiment] = []
-        if let rolloutID = try reader.optionalString(node, "rolloutId", in: name), !rolloutID.isEmpty {
+        let rolloutID = try reader.optionalString(node, "rolloutId", in: name).flatMap { $0.isEmpty ? nil : $0 }
+        if let rolloutID {
             guard let found = rollouts[rolloutID] else {
                 throw reader.error(node["rolloutId"] ?? node, "\(name) names rollout \(rolloutID), which the datafile does not define")
             }
@@ -291,7 +308,7 @@ struct DatafileParser {
                 if variationsByKey[variation.key] == nil { variationsByKey[variation.key] = variation }
             }
         }
-        return .init(id: id, key: key, experiments: flagExperiments, rolloutRules: rules, variables: variables,
+        return .init(id: id, key: key, experiments: flagExperiments, rolloutRules: rules, rolloutID: rolloutID, variables: variables,
                      variablesByKey: variablesByKey, variationsByKey: variationsByKey)
     }
 

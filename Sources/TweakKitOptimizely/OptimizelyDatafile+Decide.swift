@@ -38,7 +38,8 @@ extension OptimizelyDatafile {
             variationKey: choice?.variation.key, variationID: choice?.variation.id,
             ruleKey: choice?.rule?.key, ruleID: choice?.rule?.id, source: choice?.source,
             variables: variables, reasons: reasons.messages,
-            isImpression: choice.map { $0.source == .featureTest || ($0.source == .rollout && sendFlagDecisions) } ?? false
+            // As the SDKs: experiments always; with sendFlagDecisions every decision, even none.
+            isImpression: choice?.source == .featureTest || sendFlagDecisions
         )
     }
 
@@ -60,6 +61,9 @@ extension OptimizelyDatafile {
         for experiment in flag.experiments {
             if let variation = forcedVariation(flag, rule: experiment, user: user, forced: forced, reasons: &reasons) {
                 return Choice(rule: experiment, variation: variation, source: .featureTest, method: .forcedDecision)
+            }
+            if let held = decideLocalHoldouts(of: experiment, flag: flag, user: user, bucketingID: bucketingID, reasons: &reasons) {
+                return held
             }
             if let (variation, method) = decideExperiment(experiment, user: user, bucketingID: bucketingID, reasons: &reasons) {
                 return Choice(rule: experiment, variation: variation, source: .featureTest, method: method)
@@ -105,9 +109,23 @@ extension OptimizelyDatafile {
         return variation
     }
 
+    /// The rule-level holdouts (`localHoldouts`) naming `rule`, checked before the rule's own checks.
+    private func decideLocalHoldouts(of rule: Experiment, flag: Flag, user: OptimizelyUser, bucketingID: String, reasons: inout DecisionReasons) -> Choice? {
+        for holdout in localHoldouts[rule.id] ?? [] {
+            if let variation = decideHoldout(holdout, flag: flag, user: user, bucketingID: bucketingID, reasons: &reasons) {
+                return Choice(rule: holdout, variation: variation, source: .holdout, method: .bucketing)
+            }
+        }
+        return nil
+    }
+
     private func decideExperiment(_ experiment: Experiment, user: OptimizelyUser, bucketingID: String, reasons: inout DecisionReasons) -> (Variation, DecisionMethod)? {
         guard experiment.status == "Running" else {
             reasons.append("Experiment \"\(experiment.key)\" is not running.")
+            return nil
+        }
+        guard !experiment.isContextualBandit else {
+            reasons.append("Experiment \"\(experiment.key)\" is a contextual multi-armed bandit, which needs Optimizely's decision service; skipped.")
             return nil
         }
         if let variationKey = experiment.forcedVariations[user.id] {
@@ -115,7 +133,7 @@ extension OptimizelyDatafile {
                 reasons.append("User \"\(user.id)\" is forced in variation \"\(variationKey)\".")
                 return (variation, .whitelist)
             }
-            reasons.append("Variation \"\(variationKey)\" is not in the datafile. Not activating user \"\(user.id)\".")
+            reasons.append("Variation key \"\(variationKey)\" is not in datafile.")
         }
         let matches = meetsAudience(experiment, user: user)
         reasons.append("Audiences for experiment \"\(experiment.key)\" collectively evaluated to \(matches ? "TRUE" : "FALSE").")
@@ -147,7 +165,7 @@ extension OptimizelyDatafile {
     private func decideRollout(_ flag: Flag, user: OptimizelyUser, bucketingID: String, forced: OptimizelyForcedDecisions?, reasons: inout DecisionReasons) -> Choice? {
         let rules = flag.rolloutRules
         guard !rules.isEmpty else {
-            reasons.append("There is no rollout of feature \(flag.key).")
+            if let rolloutID = flag.rolloutID { reasons.append("Rollout \(rolloutID) has no experiments.") }
             return nil
         }
         var index = 0
@@ -155,6 +173,9 @@ extension OptimizelyDatafile {
             let rule = rules[index]
             if let variation = forcedVariation(flag, rule: rule, user: user, forced: forced, reasons: &reasons) {
                 return Choice(rule: rule, variation: variation, source: .rollout, method: .forcedDecision)
+            }
+            if let held = decideLocalHoldouts(of: rule, flag: flag, user: user, bucketingID: bucketingID, reasons: &reasons) {
+                return held
             }
             let isEveryoneElse = index == rules.count - 1
             let name = isEveryoneElse ? "Everyone Else" : String(index + 1)

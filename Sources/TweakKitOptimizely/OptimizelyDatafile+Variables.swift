@@ -1,3 +1,4 @@
+import Foundation
 import TweakKit
 
 extension OptimizelyDatafile {
@@ -8,24 +9,49 @@ extension OptimizelyDatafile {
     /// The variable's value for a decision: the variation's when it is enabled and sets one,
     /// else the default; converted to the variable's type.
     ///
-    /// Conversions: boolean takes exactly `true` or `false`; integer and double take a number as
-    /// Swift reads it (`Int("42")`, `Double("0.5")`); json takes JSON text; anything else is an error
-    /// (the value is left out), never a guess.
+    /// Conversions, as Optimizely's Python SDK does them: boolean is true for exactly `true` and
+    /// false for anything else; integer and double take a number with surrounding spaces allowed;
+    /// json takes JSON text, whose `null` object members are left out (a tweak value has no null).
+    /// A number or JSON that does not parse is an error — the value is left out — never a guess.
     func typedValue(of variable: Variable, in flag: Flag, variation: Variation?) -> Result<TweakValue, VariableProblem> {
         var text = variable.defaultValue
         if let variation, variation.featureEnabled, let value = variation.variableValues[variable.id] {
             text = value
         }
         let converted: TweakValue? = switch variable.type {
-        case .boolean: text == "true" ? .bool(true) : text == "false" ? .bool(false) : nil
-        case .integer: Int(text).map(TweakValue.int)
-        case .double: Double(text).map(TweakValue.double)
+        case .boolean: .bool(text == "true")
+        case .integer: Int(text.trimmingCharacters(in: .whitespaces)).map(TweakValue.int)
+        case .double: Double(text.trimmingCharacters(in: .whitespaces)).map(TweakValue.double)
         case .string: .string(text)
-        case .json: try? TweakValue(jsonText: text)
+        case .json: (try? JSONParser.parse(Array(text.utf8))).flatMap(Self.jsonValue)
         }
         guard let converted else {
             return .failure(VariableProblem(message: "Variable \"\(variable.key)\" of flag \"\(flag.key)\": \"\(text)\" is not a valid \(variable.type.rawValue) value."))
         }
         return .success(converted)
+    }
+
+    /// JSON as a tweak value; `null` members of objects are left out, a `null` elsewhere has no value.
+    static func jsonValue(_ node: JSONNode) -> TweakValue? {
+        switch node.kind {
+        case .null: return nil
+        case .object(let members):
+            var object: [String: TweakValue] = [:]
+            for member in members {
+                if case .null = member.value.kind { continue }
+                guard let value = jsonValue(member.value) else { return nil }
+                object[member.key] = value
+            }
+            return .object(object)
+        case .array(let elements):
+            var array: [TweakValue] = []
+            for element in elements {
+                guard let value = jsonValue(element) else { return nil }
+                array.append(value)
+            }
+            return .array(array)
+        default:
+            return node.tweakValue
+        }
     }
 }

@@ -31,6 +31,8 @@ public struct OptimizelyDatafile: Sendable {
     let groups: [String: Group]
     /// Holdouts in datafile order.
     let holdouts: [Experiment]
+    /// Rule-level holdouts (`localHoldouts`), by the id of each rule they name.
+    let localHoldouts: [String: [Experiment]]
     /// The file or URL it came from, for messages.
     let source: String
 
@@ -56,7 +58,7 @@ public struct OptimizelyDatafile: Sendable {
     init(
         version: String, revision: String, projectID: String, accountID: String, sendFlagDecisions: Bool,
         flagKeys: [String], flags: [String: Flag], audiences: [String: Audience], groups: [String: Group],
-        holdouts: [Experiment], source: String
+        holdouts: [Experiment], localHoldouts: [String: [Experiment]], source: String
     ) {
         self.version = version
         self.revision = revision
@@ -68,6 +70,7 @@ public struct OptimizelyDatafile: Sendable {
         self.audiences = audiences
         self.groups = groups
         self.holdouts = holdouts
+        self.localHoldouts = localHoldouts
         self.source = source
     }
 
@@ -111,6 +114,7 @@ extension OptimizelyDatafile {
         var experiments: [Experiment]
         /// Rollout rules (delivery rules), "Everyone Else" last.
         var rolloutRules: [Experiment]
+        var rolloutID: String?
         var variables: [Variable]
         var variablesByKey: [String: Int]
         /// Every variation of every rule, by key (first wins), for forced decisions.
@@ -139,9 +143,13 @@ extension OptimizelyDatafile {
         var forcedVariations: [String: String]
         /// The mutually exclusive group it belongs to.
         var groupID: String?
+        /// A contextual multi-armed bandit (`cmab`): its variation comes from Optimizely's service.
+        var isContextualBandit = false
         /// Holdouts only: the flag ids it applies to, and those it leaves out.
         var includedFlags: [String] = []
         var excludedFlags: [String] = []
+        /// Local holdouts only: the rule ids it applies to.
+        var includedRules: [String] = []
     }
 
     struct Variation: Sendable {

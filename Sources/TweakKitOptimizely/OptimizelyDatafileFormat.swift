@@ -105,8 +105,8 @@ public struct OptimizelyDocument: TweakDocument {
                 metadata["ruleKey"] = .string(rule.key)
                 metadata["ruleID"] = .string(rule.id)
             }
-            metadata["impression"] = .bool(choice.source == .featureTest || (choice.source == .rollout && datafile.sendFlagDecisions))
         }
+        metadata["impression"] = .bool(choice?.source == .featureTest || datafile.sendFlagDecisions)
         let variant = choice?.variation.key
         guard let variable else {
             return TweakEvaluation(value: .bool(choice?.variation.featureEnabled ?? false), variant: variant, reason: reason, flagMetadata: metadata)

@@ -19,9 +19,9 @@ enum OptimizelySemanticVersion {
                 return targetIsPreRelease || isBuild(target) ? 1 : -1
             }
             let userPart = userParts[index]
-            if let userNumber = number(userPart), let targetNumber = number(targetPart) {
-                if userNumber > targetNumber { return 1 }
-                if userNumber < targetNumber { return -1 }
+            if isNumber(userPart) && isNumber(targetPart) {
+                let order = compareNumbers(userPart, targetPart)
+                if order != 0 { return order }
             } else if precedes(userPart, targetPart) {
                 return targetIsPreRelease && !userIsPreRelease ? 1 : -1
             } else if precedes(targetPart, userPart) {
@@ -57,14 +57,21 @@ enum OptimizelySemanticVersion {
             suffix = version[version.index(after: index)...]
         }
         let numbers = prefix.split(separator: ".", omittingEmptySubsequences: false)
-        guard numbers.count <= 3, numbers.allSatisfy({ number($0) != nil }) else { return nil }
+        guard numbers.count <= 3, numbers.allSatisfy(isNumber) else { return nil }
         return numbers + (suffix.map { [$0] } ?? [])
     }
 
-    /// A part made of ASCII digits only, as a number.
-    private static func number(_ part: Substring) -> Int? {
-        guard !part.isEmpty, part.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
-        return Int(part) ?? Int.max
+    /// A part made of ASCII digits only.
+    private static func isNumber(_ part: Substring) -> Bool {
+        !part.isEmpty && part.utf8.allSatisfy { (0x30...0x39).contains($0) }
+    }
+
+    /// Digit strings compared as numbers of any size: without leading zeros, by length, then digit by digit.
+    private static func compareNumbers(_ lhs: Substring, _ rhs: Substring) -> Int {
+        let left = lhs.drop { $0 == "0" }, right = rhs.drop { $0 == "0" }
+        if left.count != right.count { return left.count < right.count ? -1 : 1 }
+        if left == right { return 0 }
+        return left.utf8.lexicographicallyPrecedes(right.utf8) ? -1 : 1
     }
 
     /// Text order by Unicode scalar, as the SDKs compare strings.

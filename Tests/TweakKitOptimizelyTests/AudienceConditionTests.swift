@@ -37,6 +37,14 @@ struct AudienceConditionTests {
         #expect(evaluate(condition("exact", .number(9_007_199_254_740_992)), .int(9_007_199_254_740_992)) == true)
     }
 
+    @Test("strings compare by Unicode scalar; Float attributes are numbers")
+    func scalarsAndFloats() {
+        #expect(evaluate(condition("exact", .string("caf\u{E9}")), .string("cafe\u{301}")) == false)
+        #expect(evaluate(condition("substring", .string("e")), .string("cafe\u{301}")) == true)
+        #expect(evaluate(condition("gt", .number(18)), .float(19)) == true)
+        #expect(evaluate(condition("exact", .number(9000)), .float(9000)) == true)
+    }
+
     @Test("exists: true for any value, false (not unknown) when missing")
     func exists() {
         #expect(evaluate(condition("exists", .invalid("missing")), "x") == true)
@@ -93,7 +101,8 @@ struct AudienceConditionTests {
     func unknowns() {
         #expect(evaluate(condition("exact", .string("x"), type: "invalid"), "x") == nil)
         #expect(evaluate(condition("weird_match", .string("x")), "x") == nil)
-        #expect(evaluate(condition("qualified", .string("segment")), "x") == nil)
+        #expect(evaluate(condition("qualified", .string("segment")), nil) == false)  // no segments fetched
+        #expect(evaluate(condition("qualified", .number(1)), nil) == nil)
         #expect(evaluate(condition("exact", .string("x"), type: "third_party_dimension"), "x") == true)
     }
 

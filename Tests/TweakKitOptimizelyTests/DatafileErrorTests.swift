@@ -71,8 +71,6 @@ struct DatafileErrorTests {
     func wrongTypes() {
         #expect(refusal(datafile(flags: #"[{"id": 1, "key": "f"}]"#))?.message == #""id" of a flag must be a string, found an Int"#)
         #expect(refusal(datafile(flags: #"{"f": {}}"#))?.message == #""featureFlags" of the datafile must be an array, found an object"#)
-        #expect(refusal(datafile(flags: #"[{"id": "1", "key": "f", "variables": [{"id": "2", "key": "v", "type": "float", "defaultValue": "1"}]}]"#))?.message
-                == #"variable v of flag f has unknown type "float" (boolean, integer, double, string or json)"#)
         #expect(refusal(datafile(experiments: "[" + experiment.replacingOccurrences(of: #""endOfRange": 10000"#, with: #""endOfRange": "all""#) + "]"))?.message
                 == #""endOfRange" of traffic allocation of experiment exp must be an integer, found a String"#)
     }
@@ -94,8 +92,43 @@ struct DatafileErrorTests {
         let loaded = try OptimizelyDatafile(data: Data(text.utf8), source: "datafile.json")
         let decision = loaded.decide(flagKey: "f", user: OptimizelyUser(id: "u"))
         #expect(decision.enabled)
-        #expect(decision.variables.isEmpty)
+        #expect(decision.variables == ["b": false])  // only exactly "true" is true
         #expect(decision.reasons.contains(#"Variable "n" of flag "f": "12abc" is not a valid integer value."#))
-        #expect(decision.reasons.contains(#"Variable "b" of flag "f": "yes" is not a valid boolean value."#))
+    }
+
+    @Test("what the SDKs tolerate loads: unknown variable types as strings, conditions without a type, JSON nulls")
+    func tolerated() throws {
+        let text = datafile(
+            flags: #"[{"id": "1", "key": "f", "experimentIds": ["11"], "rolloutId": "", "variables": [{"id": "5", "key": "v", "type": "float", "defaultValue": " 1.5"}, {"id": "6", "key": "j", "type": "json", "defaultValue": "{\"a\": null, \"b\": [1, 2], \"c\": {\"d\": null}}"}, {"id": "7", "key": "n", "type": "integer", "defaultValue": " 42 "}]}]"#,
+            experiments: "[" + experiment.replacingOccurrences(of: #""audienceIds": []"#, with: #""audienceIds": ["4"]"#) + "]",
+            extra: #", "typedAudiences": [{"id": "4", "name": "typeless", "conditions": ["not", {"name": "plan", "value": "pro"}]}]"#
+        )
+        let loaded = try OptimizelyDatafile(data: Data(text.utf8), source: "datafile.json")
+        let decision = loaded.decide(flagKey: "f", user: OptimizelyUser(id: "u", attributes: ["plan": "pro"]))
+        #expect(decision.variables == ["v": " 1.5", "j": ["b": [1, 2], "c": [:]], "n": 42])
+        #expect(decision.ruleKey == nil)  // not(unknown) is unknown: the audience does not match
+    }
+
+    @Test("contextual bandit experiments are skipped; local holdouts hold users out of their rule")
+    func banditsAndLocalHoldouts() throws {
+        let bandit = datafile(
+            flags: #"[{"id": "1", "key": "f", "experimentIds": ["11"], "rolloutId": "", "variables": []}]"#,
+            experiments: "[" + experiment.replacingOccurrences(of: #""forcedVariations": {}"#, with: #""forcedVariations": {}, "cmab": {"attributeIds": [], "trafficAllocation": 10000}"#) + "]"
+        )
+        let skipped = try OptimizelyDatafile(data: Data(bandit.utf8), source: "datafile.json").decide(flagKey: "f", user: OptimizelyUser(id: "u"))
+        #expect(skipped.variationKey == nil)
+        #expect(skipped.reasons.contains(#"Experiment "exp" is a contextual multi-armed bandit, which needs Optimizely's decision service; skipped."#))
+
+        let held = datafile(
+            flags: #"[{"id": "1", "key": "f", "experimentIds": ["11"], "rolloutId": "", "variables": []}]"#,
+            experiments: "[\(experiment)]",
+            extra: #", "localHoldouts": [{"id": "8", "key": "local", "status": "Running", "audienceIds": [], "variations": [{"id": "81", "key": "off", "featureEnabled": false}], "trafficAllocation": [{"entityId": "81", "endOfRange": 10000}], "includedRules": ["11"]}]"#
+        )
+        let decision = try OptimizelyDatafile(data: Data(held.utf8), source: "datafile.json").decide(flagKey: "f", user: OptimizelyUser(id: "u"))
+        #expect(decision.source == .holdout)
+        #expect(decision.ruleKey == "local")
+        #expect(decision.enabled == false)
+        #expect(refusal(held.replacingOccurrences(of: #""includedRules": ["11"]"#, with: #""includedRules": ["99"]"#))?.message
+                == "local holdout local names rule id 99, which the datafile does not define")
     }
 }

@@ -80,7 +80,7 @@ struct DecisionTests {
         #expect(none.ruleKey == nil)
         #expect(none.enabled == false)
         #expect(none.variables["discount"] == 0)
-        #expect(none.isImpression == false)
+        #expect(none.isImpression)  // the datafile sets sendFlagDecisions: every decision is reported
     }
 
     @Test("typed audiences replace audiences with the same id")

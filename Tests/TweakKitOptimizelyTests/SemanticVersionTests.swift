@@ -23,6 +23,7 @@ struct SemanticVersionTests {
         ("2.0.1", "2.0.0"), ("3.0", "2.0.1"), ("2.3", "2.0.1"), ("2.3.5", "2.3.1"), ("2.9.8", "2.9"), ("2.1.2-release", "2.1.2-beta"),
         ("2.9.9+beta", "2.9.9-beta"), ("3.7.0+build3.7.0-prerelease+build", "3.7.0-prerelease"), ("2.1.3-beta-beta2", "2.1.3-beta"),
         ("2.1.3-beta1+beta3", "2.1.3-beta1+beta2"), ("10.0.0", "9.9.9"),
+        ("99999999999999999999", "99999999999999999998"), ("1.010", "1.9"),
     ])
     func less(target: String, user: String) {
         #expect(OptimizelySemanticVersion.compare(target: target, user: user) == -1)
