@@ -298,14 +298,35 @@ struct DatafileParser {
             }
             rules = found
         }
-        let variableIDs = Set(variables.map(\.id))
+        for index in variables.indices {
+            variables[index].typedDefault = OptimizelyDatafile.convert(variables[index].defaultValue, to: variables[index], flagKey: key)
+        }
+        let variablesByID = Dictionary(variables.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        /// Checks the variations' variable ids and converts their values once.
+        func typed(_ rule: Experiment) throws(TweakFileError) -> Experiment {
+            var rule = rule
+            for (variationID, variation) in rule.variations {
+                var converted = variation
+                for (variableID, text) in variation.variableValues {
+                    guard let variable = variablesByID[variableID] else {
+                        throw reader.error(node, "variation \(variation.key) of rule \(rule.key) sets variable id \(variableID), which \(name) does not define")
+                    }
+                    converted.typedValues[variableID] = OptimizelyDatafile.convert(text, to: variable, flagKey: key)
+                }
+                rule.variations[variationID] = converted
+            }
+            return rule
+        }
+        var typedExperiments: [Experiment] = []
+        for experiment in flagExperiments { typedExperiments.append(try typed(experiment)) }
+        var typedRules: [Experiment] = []
+        for rule in rules { typedRules.append(try typed(rule)) }
+        flagExperiments = typedExperiments
+        rules = typedRules
         var variationsByKey: [String: OptimizelyDatafile.Variation] = [:]
         for rule in flagExperiments + rules {
-            for variation in rule.variationOrder.compactMap({ rule.variations[$0] }) {
-                if let unknown = variation.variableValues.keys.first(where: { !variableIDs.contains($0) }) {
-                    throw reader.error(node, "variation \(variation.key) of rule \(rule.key) sets variable id \(unknown), which \(name) does not define")
-                }
-                if variationsByKey[variation.key] == nil { variationsByKey[variation.key] = variation }
+            for variation in rule.variationOrder.compactMap({ rule.variations[$0] }) where variationsByKey[variation.key] == nil {
+                variationsByKey[variation.key] = variation
             }
         }
         return .init(id: id, key: key, experiments: flagExperiments, rolloutRules: rules, rolloutID: rolloutID, variables: variables,

@@ -13,11 +13,17 @@ extension OptimizelyDatafile {
     /// false for anything else; integer and double take a number with surrounding spaces allowed;
     /// json takes JSON text, whose `null` object members are left out (a tweak value has no null).
     /// A number or JSON that does not parse is an error — the value is left out — never a guess.
+    ///
+    /// Values are converted once, when the datafile loads (``Variable/typedDefault``,
+    /// ``Variation/typedValues``), so a decision parses nothing.
     func typedValue(of variable: Variable, in flag: Flag, variation: Variation?) -> Result<TweakValue, VariableProblem> {
-        var text = variable.defaultValue
-        if let variation, variation.featureEnabled, let value = variation.variableValues[variable.id] {
-            text = value
+        if let variation, variation.featureEnabled, let text = variation.variableValues[variable.id] {
+            return variation.typedValues[variable.id] ?? Self.convert(text, to: variable, flagKey: flag.key)
         }
+        return variable.typedDefault
+    }
+
+    static func convert(_ text: String, to variable: Variable, flagKey: String) -> Result<TweakValue, VariableProblem> {
         let converted: TweakValue? = switch variable.type {
         case .boolean: .bool(text == "true")
         case .integer: Int(text.trimmingCharacters(in: .whitespaces)).map(TweakValue.int)
@@ -26,7 +32,7 @@ extension OptimizelyDatafile {
         case .json: (try? JSONParser.parse(Array(text.utf8))).flatMap(Self.jsonValue)
         }
         guard let converted else {
-            return .failure(VariableProblem(message: "Variable \"\(variable.key)\" of flag \"\(flag.key)\": \"\(text)\" is not a valid \(variable.type.rawValue) value."))
+            return .failure(VariableProblem(message: "Variable \"\(variable.key)\" of flag \"\(flagKey)\": \"\(text)\" is not a valid \(variable.type.rawValue) value."))
         }
         return .success(converted)
     }

@@ -126,6 +126,8 @@ extension OptimizelyDatafile {
         var key: String
         var type: OptimizelyVariableType
         var defaultValue: String
+        /// The default converted to the type (filled in at load).
+        var typedDefault: Result<TweakValue, VariableProblem> = .success(.string(""))
     }
 
     /// An experiment, a rollout rule or a holdout: audiences, variations and a traffic split.
@@ -158,6 +160,8 @@ extension OptimizelyDatafile {
         var featureEnabled: Bool
         /// Variable id → value, as written.
         var variableValues: [String: String]
+        /// The values converted to their variables' types (filled in at load, per flag).
+        var typedValues: [String: Result<TweakValue, VariableProblem>] = [:]
     }
 
     struct TrafficRange: Sendable {
