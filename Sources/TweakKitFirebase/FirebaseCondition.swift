@@ -108,11 +108,11 @@ public enum FirebaseCustomSignalOperator: String, Sendable, Hashable, CaseIterab
     case stringExactlyMatches = "STRING_EXACTLY_MATCHES"
     /// The signal matches a target regular expression anywhere (no anchors, no options).
     ///
-    /// Firebase's SDK uses JavaScript's `RegExp`; TweakKit uses Foundation's
-    /// `NSRegularExpression` (ICU syntax). Common patterns (`^`, `$`, classes, `\d`, `\w`,
-    /// groups, alternation, quantifiers, lookahead) mean the same; JavaScript-only syntax such as
-    /// `[^]` or `\p` without the `u` flag differs. An invalid pattern is false for that target
-    /// (Firebase's SDK throws from `evaluate`).
+    /// Firebase's SDK uses JavaScript's `RegExp`; TweakKit rewrites the pattern for Foundation's
+    /// `NSRegularExpression` so that `\d`, `\w`, `\b`, `$`, `[]` and `[^]` mean what they mean in
+    /// JavaScript (see `JavaScriptRegex`); `.` still sees whole Unicode scalars where JavaScript
+    /// sees UTF-16 units. An invalid pattern is false for that target (Firebase's SDK throws from
+    /// `evaluate`).
     case stringContainsRegex = "STRING_CONTAINS_REGEX"
     case semanticVersionLessThan = "SEMANTIC_VERSION_LESS_THAN"
     case semanticVersionLessEqual = "SEMANTIC_VERSION_LESS_EQUAL"

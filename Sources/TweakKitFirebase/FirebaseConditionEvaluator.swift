@@ -13,8 +13,10 @@ struct FirebaseConditionEvaluator {
     /// Firebase's context object holds both.
     init(context: EvaluationContext, regexes: FirebaseRegexCache? = nil) {
         var signals = context.attributes
-        if let key = context.targetingKey, signals["randomizationId"] == nil { signals["randomizationId"] = .string(key) }
-        self.randomizationID = context.targetingKey ?? context.attributes["randomizationId"].map(JavaScript.string)
+        if let key = context.targetingKey { signals["randomizationId"] = .string(key) }
+        // Firebase's `if (!context.randomizationId)`: a falsy id (0, false, "", NaN) is none.
+        let attribute = context.attributes["randomizationId"].flatMap { JavaScript.isTruthy($0) ? JavaScript.string($0) : nil }
+        self.randomizationID = context.targetingKey ?? attribute
         self.signals = signals
         self.regexes = regexes
     }
@@ -78,7 +80,8 @@ struct FirebaseConditionEvaluator {
             let actual = JavaScript.string(signal)
             let range = NSRange(actual.startIndex..<actual.endIndex, in: actual)
             return targets.contains { pattern in
-                guard let regex = regexes?.regex(pattern) ?? FirebaseRegexCache.compile(pattern) else { return false }
+                let compiled = regexes?.compiled(pattern) ?? FirebaseRegexCache.compile(pattern)
+                guard let regex = compiled else { return false }
                 return regex.firstMatch(in: actual, options: [], range: range) != nil
             }
         case .numericLessThan, .numericLessEqual, .numericEqual, .numericNotEqual, .numericGreaterThan, .numericGreaterEqual:
@@ -140,20 +143,22 @@ struct FirebaseConditionEvaluator {
 /// The regular expressions of a template's STRING_CONTAINS_REGEX targets, compiled once.
 /// `NSRegularExpression` is immutable and safe to share between threads.
 final class FirebaseRegexCache: @unchecked Sendable {
-    private let compiled: [String: NSRegularExpression]
+    /// Every pattern of the template: its expression, or `nil` when it is invalid.
+    private let expressions: [String: NSRegularExpression?]
 
     init(patterns: some Sequence<String>) {
-        var compiled: [String: NSRegularExpression] = [:]
-        for pattern in patterns where compiled[pattern] == nil {
-            if let regex = Self.compile(pattern) { compiled[pattern] = regex }
+        var expressions: [String: NSRegularExpression?] = [:]
+        for pattern in patterns where expressions[pattern] == nil {
+            expressions[pattern] = .some(Self.compile(pattern))
         }
-        self.compiled = compiled
+        self.expressions = expressions
     }
 
-    /// The compiled pattern; `nil` when it is not in the cache (invalid, or not from the template).
-    func regex(_ pattern: String) -> NSRegularExpression? { compiled[pattern] }
+    /// `.some(expression)` or `.some(nil)` (invalid) for the template's patterns; `nil` for others.
+    func compiled(_ pattern: String) -> NSRegularExpression?? { expressions[pattern] }
 
+    /// The JavaScript pattern, rewritten for ICU (see ``JavaScriptRegex``); `nil` when invalid.
     static func compile(_ pattern: String) -> NSRegularExpression? {
-        try? NSRegularExpression(pattern: pattern, options: [])
+        try? NSRegularExpression(pattern: JavaScriptRegex.icuPattern(pattern), options: [])
     }
 }

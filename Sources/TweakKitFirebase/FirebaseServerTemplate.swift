@@ -13,8 +13,10 @@ public import Foundation
 /// let firebase = RemoteTweakProvider(configuration: configuration)
 /// ```
 /// The token needs the `https://www.googleapis.com/auth/firebase.remoteconfig` (or
-/// `cloud-platform`) scope. The template's ETag comes in the response header, which the remote
-/// provider sends back as `If-None-Match`, so an unchanged template costs a 304.
+/// `cloud-platform`) scope. Firebase's documentation says the template's ETag comes back only for
+/// requests that accept gzip; to poll conditionally (`If-None-Match`, a 304 for an unchanged
+/// template), pass `headers(accessToken:acceptsGzip: true)` and give the provider an `HTTPClient`
+/// that decompresses (`HTTPClient.Configuration(decompression: .enabled(limit: .ratio(20)))`).
 public enum FirebaseServerTemplate {
     /// `https://firebaseremoteconfig.googleapis.com`
     public static let defaultBaseURL = URL(string: "https://firebaseremoteconfig.googleapis.com")!
@@ -26,9 +28,11 @@ public enum FirebaseServerTemplate {
             .reduce(baseURL) { $0.appendingPathComponent($1) }
     }
 
-    /// The headers of a template request: `Authorization: Bearer <token>` and `X-Firebase-Client`.
-    /// No `Accept-Encoding: gzip`: the remote provider does not decompress.
-    public static func headers(accessToken: String) -> [String: String] {
-        ["Authorization": "Bearer \(accessToken)", "X-Firebase-Client": "tweakkit"]
+    /// The headers of a template request: `Authorization: Bearer <token>` and `X-Firebase-Client`;
+    /// with `acceptsGzip`, `Accept-Encoding: gzip` too — only for an HTTP client that decompresses.
+    public static func headers(accessToken: String, acceptsGzip: Bool = false) -> [String: String] {
+        var headers = ["Authorization": "Bearer \(accessToken)", "X-Firebase-Client": "tweakkit"]
+        if acceptsGzip { headers["Accept-Encoding"] = "gzip" }
+        return headers
     }
 }

@@ -221,7 +221,7 @@ struct FirebaseTemplateParser {
             guard let members = values.members else {
                 throw fail(values, "parameter \"\(key)\": \"conditionalValues\" must be an object, not \(values.kindDescription)")
             }
-            for value in members {
+            for value in members where !value.value.isNull {  // a null conditional value is skipped, as in Firebase
                 parameter.conditionalValues[value.key] = try parameterValue(value.value, "conditional value \"\(value.key)\"", of: key)
             }
         }
@@ -243,8 +243,11 @@ struct FirebaseTemplateParser {
     }
 
     /// `{"useInAppDefault": true}` (which wins over a `value`, as in Firebase) or `{"value": "…"}`.
+    /// Any other object (`{}`, `{"useInAppDefault": false}`, a `rolloutValue` or
+    /// `personalizationValue` this evaluator does not know) is the empty string, as firebase-admin
+    /// evaluates it.
     private func parameterValue(_ node: JSONNode, _ what: String, of key: String) throws(TweakFileError) -> FirebaseParameterValue {
-        let expected = #"must be {"value": "…"} or {"useInAppDefault": true}"#
+        let expected = #"must be an object such as {"value": "…"} or {"useInAppDefault": true}"#
         guard node.members != nil else {
             throw fail(node, "parameter \"\(key)\": \(what) \(expected), not \(node.kindDescription)")
         }
@@ -254,9 +257,7 @@ struct FirebaseTemplateParser {
             }
             if useInAppDefault { return .useInAppDefault }
         }
-        guard let value = node["value"] else {
-            throw fail(node, "parameter \"\(key)\": \(what) \(expected); it has neither")
-        }
+        guard let value = nonNull(node["value"]) else { return .value("") }
         guard case .string(let text) = value.kind else {
             throw fail(value, "parameter \"\(key)\": \(what): \"value\" must be a string, not \(value.kindDescription)")
         }

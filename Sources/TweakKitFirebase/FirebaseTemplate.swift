@@ -17,9 +17,9 @@ public import TweakKit
 /// `version`, `etag`, `parameterGroups`) is ignored.
 public struct FirebaseTemplate: Sendable {
     /// The named conditions; a parameter takes the conditional value of the first one (in this order) that is true.
-    public var conditions: [FirebaseNamedCondition]
+    public private(set) var conditions: [FirebaseNamedCondition]
     /// The parameters, in template order.
-    public var parameters: [FirebaseParameter]
+    public private(set) var parameters: [FirebaseParameter]
     /// Where each parameter's key was written, for messages (empty for templates made in code).
     let keyLocations: [String: SourceLocation]
     let regexes: FirebaseRegexCache

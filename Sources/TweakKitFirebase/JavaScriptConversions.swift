@@ -41,12 +41,19 @@ enum JavaScript {
             default: nil
             }
             if let radix {
+                // Exact while it fits in 64 bits, so the one rounding to Double is JavaScript's.
+                var exact: UInt64? = 0
                 var value = 0.0
                 for byte in bytes[2...] {
                     guard let digit = digitValue(byte), Double(digit) < radix else { return .nan }
                     value = value * radix + Double(digit)
+                    if let current = exact {
+                        let (shifted, overflow) = current.multipliedReportingOverflow(by: UInt64(radix))
+                        let (sum, carry) = shifted.addingReportingOverflow(UInt64(digit))
+                        exact = overflow || carry ? nil : sum
+                    }
                 }
-                return value
+                return exact.map { Double($0) } ?? value
             }
         }
         guard isDecimalLiteral(bytes) else { return .nan }
@@ -95,6 +102,18 @@ enum JavaScript {
         case .bool(let bool): bool ? 1 : 0
         case .string(let string): number(string)
         case .array, .object: number(string(value))
+        }
+    }
+
+    /// JavaScript truthiness: false, 0, NaN and "" are falsy; everything else is truthy.
+    static func isTruthy(_ value: TweakValue) -> Bool {
+        switch value {
+        case .bool(let bool): bool
+        case .int(let int): int != 0
+        case .double(let double): double != 0 && !double.isNaN
+        case .float(let float): float != 0 && !float.isNaN
+        case .string(let string): !string.isEmpty
+        case .array, .object: true
         }
     }
 

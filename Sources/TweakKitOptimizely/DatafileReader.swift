@@ -62,10 +62,3 @@ struct DatafileReader {
         return result
     }
 }
-
-extension JSONNode {
-    var isNull: Bool {
-        if case .null = kind { return true }
-        return false
-    }
-}

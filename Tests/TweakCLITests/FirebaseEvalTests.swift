@@ -49,11 +49,11 @@ struct FirebaseEvalTests {
     @Test("a malformed template is an error with its place")
     func malformed() throws {
         let file = try temporaryDirectory().appendingPathComponent("bad.json")
-        try Data(#"{"parameters": {"p": {"defaultValue": {}}}}"#.utf8).write(to: file)
+        try Data(#"{"parameters": {"p": {"defaultValue": 5}}}"#.utf8).write(to: file)
         let result = try tweak("eval", "--firebase-template", file.path, "p")
         #expect(result.status == 1)
         #expect(result.output.isEmpty)
-        #expect(result.errors.contains(#"bad.json:1:39: parameter "p": defaultValue must be {"value": "…"} or {"useInAppDefault": true}; it has neither"#), "\(result.errors)")
+        #expect(result.errors.contains(#"bad.json:1:39: parameter "p": defaultValue must be an object such as {"value": "…"} or {"useInAppDefault": true}, not an Int"#), "\(result.errors)")
         let missing = try tweak("eval", "--firebase-template", "/nonexistent/template.json", "p")
         #expect(missing.status == 1)
         #expect(missing.errors.contains("/nonexistent/template.json: file not found"))

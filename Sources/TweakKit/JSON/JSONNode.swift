@@ -45,6 +45,11 @@ package struct JSONNode: Sendable {
         }
     }
 
+    package var isNull: Bool {
+        if case .null = kind { return true }
+        return false
+    }
+
     /// The members of an object, or `nil` for any other kind.
     package var members: [JSONMember]? {
         if case .object(let members) = kind { return members }
