@@ -22,8 +22,21 @@ extension FirebaseTemplate {
     /// (in-app default), unknown `valueType` names (read as strings), missing `parameters` or
     /// `conditions` (none).
     public init(data: Data, source: String = "Firebase template") throws(TweakFileError) {
-        let root = try FirebaseTemplateParser.parseJSON(data, source: source)
+        try self.init(root: FirebaseTemplateParser.parseJSON(data, source: source), source: source)
+    }
+
+    package init(root: JSONNode, source: String) throws(TweakFileError) {
         self = try FirebaseTemplateParser(file: source).template(root)
+    }
+
+    /// Whether `root` looks like a server template: a `conditions` array, or `parameters` whose
+    /// entries have `defaultValue`, `conditionalValues` or `valueType` (a tweaks file's have `Value`).
+    package static func isTemplate(_ root: JSONNode) -> Bool {
+        if case .array? = root["conditions"]?.kind { return true }
+        guard let parameters = root["parameters"]?.members, !parameters.isEmpty else { return false }
+        return parameters.allSatisfy { parameter in
+            ["defaultValue", "conditionalValues", "valueType"].contains { parameter.value[$0] != nil }
+        }
     }
 
     /// Reads and parses a template file; see ``init(data:source:)``.

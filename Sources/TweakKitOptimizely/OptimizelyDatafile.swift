@@ -51,8 +51,19 @@ public struct OptimizelyDatafile: Sendable {
         } catch {
             throw TweakFileError(file: source, location: error.location, message: "the datafile is not valid JSON: \(error.message)")
         }
+        try self.init(root: root, source: source)
+    }
+
+    package init(root: JSONNode, source: String) throws(TweakFileError) {
         var parser = DatafileParser(file: source)
         self = try parser.parse(root)
+    }
+
+    /// Whether `root` looks like a datafile: `featureFlags`, or a string `version` with a `projectId`.
+    package static func isDatafile(_ root: JSONNode) -> Bool {
+        if case .array? = root["featureFlags"]?.kind { return true }
+        if case .string? = root["version"]?.kind, root["projectId"] != nil { return true }
+        return false
     }
 
     init(

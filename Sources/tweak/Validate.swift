@@ -1,14 +1,17 @@
 import ArgumentParser
 import Foundation
 import TweakKit
+import TweakKitFirebase
 import TweakKitFlagd
+import TweakKitOptimizely
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check tweaks files; print each problem with its place and exit 1 if there are any."
+        abstract: "Check tweaks files; print each problem with its place and exit 1 if there are any.",
+        discussion: "Reads tweaks files, flagd flag definitions (a top-level \"flags\" object), Optimizely datafiles (\"featureFlags\") and Firebase Remote Config server templates (\"conditions\" / \"parameters\")."
     )
 
-    @Argument(help: ArgumentHelp("Tweaks JSON files to check.", valueName: "file"))
+    @Argument(help: ArgumentHelp("JSON files to check.", valueName: "file"))
     var files: [String]
 
     func run() throws {
@@ -29,14 +32,16 @@ struct Validate: ParsableCommand {
         }
     }
 
-    /// Reads and parses the file once, then checks it as flagd definitions (a top-level `flags`
-    /// object) or as a tweaks file.
+    /// Reads and parses the file once, then checks it as what it looks like: flagd definitions
+    /// (a top-level `flags` object), an Optimizely datafile, a Firebase template, or a tweaks file.
     static func check(_ url: URL) -> (Int, String, [TweakFileError]) {
         let path = url.path
         let noun = url.lastPathComponent.hasSuffix(".flagd.json") ? "flagd flags" : "tweaks"
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let message = FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "file not found"
-            return (0, noun, [TweakFileError(file: path, message: message)])
+        let data: Data
+        do {
+            data = try TweakFileError.contents(of: url)
+        } catch {
+            return (0, noun, [error])
         }
         let root: JSONNode
         do {
@@ -50,6 +55,20 @@ struct Validate: ParsableCommand {
                 return (definitions.flags.count, "flagd flags", definitions.problems)
             } catch {
                 return (0, "flagd flags", [error])
+            }
+        }
+        if OptimizelyDatafile.isDatafile(root) {
+            do {
+                return (try OptimizelyDatafile(root: root, source: path).flagKeys.count, "Optimizely flags", [])
+            } catch {
+                return (0, "Optimizely flags", [error])
+            }
+        }
+        if FirebaseTemplate.isTemplate(root) {
+            do {
+                return (try FirebaseTemplate(root: root, source: path).parameters.count, "Firebase parameters", [])
+            } catch {
+                return (0, "Firebase parameters", [error])
             }
         }
         let result = TweakFileParser.parse(root: root, file: path, source: url.lastPathComponent)

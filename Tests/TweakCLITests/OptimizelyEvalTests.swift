@@ -46,3 +46,26 @@ struct OptimizelyEvalCLITests {
         #expect(result.errors.contains("exactly one of"))
     }
 }
+
+@Suite("tweak validate: Optimizely datafiles and Firebase templates")
+struct ValidateVendorFilesTests {
+    @Test("good files pass with their count; a broken one says where and what")
+    func validates() throws {
+        let datafile = packageRoot.appendingPathComponent("Tests/TweakKitOptimizelyTests/Datafiles/checkout.json").path
+        let template = packageRoot.appendingPathComponent("Tests/TweakKitFirebaseTests/Templates/checkout.json").path
+        let good = try tweak("validate", datafile, template)
+        #expect(good.status == 0, "\(good.errors)")
+        #expect(good.output.contains("checkout.json: OK, 5 Optimizely flags"))
+        #expect(good.output.contains("Firebase parameters"))
+
+        let directory = try temporaryDirectory()
+        let brokenDatafile = directory.appendingPathComponent("datafile.json")
+        try Data(#"{"version": "4", "projectId": "1", "featureFlags": [{"id": "1", "key": "f", "experimentIds": ["9"]}]}"#.utf8).write(to: brokenDatafile)
+        let brokenTemplate = directory.appendingPathComponent("template.json")
+        try Data(#"{"conditions": [{"name": "c"}], "parameters": {}}"#.utf8).write(to: brokenTemplate)
+        let bad = try tweak("validate", brokenDatafile.path, brokenTemplate.path)
+        #expect(bad.status == 1)
+        #expect(bad.errors.contains("datafile.json:1:95: flag f names experiment 9, which the datafile does not define"), "\(bad.errors)")
+        #expect(bad.errors.contains(#"template.json:1:17: condition "c" has no "condition""#), "\(bad.errors)")
+    }
+}
