@@ -5,6 +5,8 @@ struct DatafileParser {
     let reader: DatafileReader
     /// Audience ids used by experiments, with where they are used.
     private var audienceReferences: [(id: String, node: JSONNode)] = []
+    /// The audiences, parsed before the experiments that use them.
+    private var audiences: [String: OptimizelyDatafile.Audience] = [:]
 
     init(file: String) {
         reader = DatafileReader(file: file)
@@ -25,7 +27,7 @@ struct DatafileParser {
             throw reader.error(versionNode, "datafile version \"\(version)\" is not supported; TweakKit reads version 4")
         }
 
-        let audiences = try parseAudiences(root)
+        audiences = try parseAudiences(root)
 
         var experimentsByID: [String: (Experiment, JSONNode)] = [:]
         for node in try reader.optionalArray(root, "experiments", in: "the datafile") {
@@ -233,9 +235,9 @@ struct DatafileParser {
             _ = try reader.array(ids, "\"audienceIds\" of \(name)")
             treeNode = ids
         } else {
-            return .init(tree: nil, description: "[]")
+            return .init(conditions: nil, description: "[]")
         }
-        if case .array(let elements) = treeNode.kind, elements.isEmpty { return .init(tree: nil, description: "[]") }
+        if case .array(let elements) = treeNode.kind, elements.isEmpty { return .init(conditions: nil, description: "[]") }
         var references: [(String, JSONNode)] = []
         let tree = try ConditionTree<String>.parse(treeNode) { (leaf: JSONNode) throws(TweakFileError) -> String in
             guard case .string(let id) = leaf.kind else {
@@ -245,7 +247,7 @@ struct DatafileParser {
             return id
         }
         audienceReferences.append(contentsOf: references)
-        return .init(tree: tree, description: Self.describe(tree))
+        return .init(conditions: CompiledConditions(tree, audiences: audiences), description: Self.describe(tree))
     }
 
     private func parseTraffic(_ node: JSONNode, in name: String, check: (String) -> String?) throws(TweakFileError) -> [OptimizelyDatafile.TrafficRange] {

@@ -7,7 +7,9 @@ extension OptimizelyDatafile {
     }
 
     struct Choice {
-        var rule: Experiment?
+        /// The experiment, delivery rule or holdout that decided (`nil` for a flag-level forced decision).
+        var ruleKey: String?
+        var ruleID: String?
         var variation: Variation
         var source: OptimizelyDecision.Source
         var method: DecisionMethod
@@ -36,7 +38,7 @@ extension OptimizelyDatafile {
         return OptimizelyDecision(
             flagKey: flagKey, userID: user.id, enabled: choice?.variation.featureEnabled ?? false,
             variationKey: choice?.variation.key, variationID: choice?.variation.id,
-            ruleKey: choice?.rule?.key, ruleID: choice?.rule?.id, source: choice?.source,
+            ruleKey: choice?.ruleKey, ruleID: choice?.ruleID, source: choice?.source,
             variables: variables, reasons: reasons.messages,
             // As the SDKs: experiments always; with sendFlagDecisions every decision, even none.
             isImpression: choice?.source == .featureTest || sendFlagDecisions
@@ -51,22 +53,22 @@ extension OptimizelyDatafile {
     func choose(_ flag: Flag, user: OptimizelyUser, forced: OptimizelyForcedDecisions?, reasons: inout DecisionReasons) -> Choice? {
         let bucketingID = user.bucketingID(reasons: &reasons)
         if let variation = forcedVariation(flag, rule: nil, user: user, forced: forced, reasons: &reasons) {
-            return Choice(rule: nil, variation: variation, source: .featureTest, method: .forcedDecision)
+            return Choice(ruleKey: nil, ruleID: nil, variation: variation, source: .featureTest, method: .forcedDecision)
         }
-        for holdout in holdouts(for: flag) {
-            if let variation = decideHoldout(holdout, flag: flag, user: user, bucketingID: bucketingID, reasons: &reasons) {
-                return Choice(rule: holdout, variation: variation, source: .holdout, method: .bucketing)
+        // Global holdouts not excluding the flag, then those naming it (indices: no copies).
+        for pass in 0..<2 {
+            for index in holdouts.indices where pass == 0
+                ? holdouts[index].includedFlags.isEmpty && !holdouts[index].excludedFlags.contains(flag.id)
+                : holdouts[index].includedFlags.contains(flag.id) {
+                if let variation = decideHoldout(holdouts[index], flag: flag, user: user, bucketingID: bucketingID, reasons: &reasons) {
+                    return Choice(ruleKey: holdouts[index].key, ruleID: holdouts[index].id, variation: variation, source: .holdout, method: .bucketing)
+                }
             }
         }
-        for experiment in flag.experiments {
-            if let variation = forcedVariation(flag, rule: experiment, user: user, forced: forced, reasons: &reasons) {
-                return Choice(rule: experiment, variation: variation, source: .featureTest, method: .forcedDecision)
-            }
-            if let held = decideLocalHoldouts(of: experiment, flag: flag, user: user, bucketingID: bucketingID, reasons: &reasons) {
-                return held
-            }
-            if let (variation, method) = decideExperiment(experiment, user: user, bucketingID: bucketingID, reasons: &reasons) {
-                return Choice(rule: experiment, variation: variation, source: .featureTest, method: method)
+        // Rules are passed by index, so that none is copied.
+        for index in flag.experiments.indices {
+            if let choice = decideExperimentRule(flag.experiments[index], flag: flag, user: user, bucketingID: bucketingID, forced: forced, reasons: &reasons) {
+                return choice
             }
         }
         return decideRollout(flag, user: user, bucketingID: bucketingID, forced: forced, reasons: &reasons)
@@ -85,10 +87,19 @@ extension OptimizelyDatafile {
         return variation
     }
 
-    /// Global holdouts (those naming no included flags) not excluding the flag, then those including it.
-    func holdouts(for flag: Flag) -> [Experiment] {
-        holdouts.filter { $0.includedFlags.isEmpty && !$0.excludedFlags.contains(flag.id) }
-            + holdouts.filter { $0.includedFlags.contains(flag.id) }
+    private func decideExperimentRule(
+        _ experiment: Experiment, flag: Flag, user: OptimizelyUser, bucketingID: String, forced: OptimizelyForcedDecisions?, reasons: inout DecisionReasons
+    ) -> Choice? {
+        if let variation = forcedVariation(flag, rule: experiment, user: user, forced: forced, reasons: &reasons) {
+            return Choice(ruleKey: experiment.key, ruleID: experiment.id, variation: variation, source: .featureTest, method: .forcedDecision)
+        }
+        if let held = decideLocalHoldouts(of: experiment, flag: flag, user: user, bucketingID: bucketingID, reasons: &reasons) {
+            return held
+        }
+        if let (variation, method) = decideExperiment(experiment, user: user, bucketingID: bucketingID, reasons: &reasons) {
+            return Choice(ruleKey: experiment.key, ruleID: experiment.id, variation: variation, source: .featureTest, method: method)
+        }
+        return nil
     }
 
     private func decideHoldout(_ holdout: Experiment, flag: Flag, user: OptimizelyUser, bucketingID: String, reasons: inout DecisionReasons) -> Variation? {
@@ -111,9 +122,10 @@ extension OptimizelyDatafile {
 
     /// The rule-level holdouts (`localHoldouts`) naming `rule`, checked before the rule's own checks.
     private func decideLocalHoldouts(of rule: Experiment, flag: Flag, user: OptimizelyUser, bucketingID: String, reasons: inout DecisionReasons) -> Choice? {
-        for holdout in localHoldouts[rule.id] ?? [] {
+        guard !localHoldouts.isEmpty, let ruleHoldouts = localHoldouts[rule.id] else { return nil }
+        for holdout in ruleHoldouts {
             if let variation = decideHoldout(holdout, flag: flag, user: user, bucketingID: bucketingID, reasons: &reasons) {
-                return Choice(rule: holdout, variation: variation, source: .holdout, method: .bucketing)
+                return Choice(ruleKey: holdout.key, ruleID: holdout.id, variation: variation, source: .holdout, method: .bucketing)
             }
         }
         return nil
@@ -163,48 +175,57 @@ extension OptimizelyDatafile {
     }
 
     private func decideRollout(_ flag: Flag, user: OptimizelyUser, bucketingID: String, forced: OptimizelyForcedDecisions?, reasons: inout DecisionReasons) -> Choice? {
-        let rules = flag.rolloutRules
-        guard !rules.isEmpty else {
+        guard !flag.rolloutRules.isEmpty else {
             if let rolloutID = flag.rolloutID { reasons.append("Rollout \(rolloutID) has no experiments.") }
             return nil
         }
         var index = 0
-        while index < rules.count {
-            let rule = rules[index]
-            if let variation = forcedVariation(flag, rule: rule, user: user, forced: forced, reasons: &reasons) {
-                return Choice(rule: rule, variation: variation, source: .rollout, method: .forcedDecision)
+        while index < flag.rolloutRules.count {
+            switch decideDeliveryRule(flag.rolloutRules[index], index: index, flag: flag, user: user, bucketingID: bucketingID, forced: forced, reasons: &reasons) {
+            case .decided(let choice): return choice
+            case .nextRule: index += 1
+            case .everyoneElse: index = flag.rolloutRules.count - 1
+            case .done: return nil
             }
-            if let held = decideLocalHoldouts(of: rule, flag: flag, user: user, bucketingID: bucketingID, reasons: &reasons) {
-                return held
-            }
-            let isEveryoneElse = index == rules.count - 1
-            let name = isEveryoneElse ? "Everyone Else" : String(index + 1)
-            let matches = meetsAudience(rule, user: user)
-            reasons.append("Audiences for rule \(name) collectively evaluated to \(matches ? "TRUE" : "FALSE").")
-            guard matches else {
-                reasons.append("User \"\(user.id)\" does not meet audience conditions for targeting rule \(name).")
-                index += 1
-                continue
-            }
-            reasons.append("User \"\(user.id)\" meets audience conditions for targeting rule \(name).")
-            if let variation = bucket(rule, bucketingID: bucketingID, reasons: &reasons) {
-                reasons.append("User \"\(user.id)\" bucketed into a targeting rule \(name).")
-                return Choice(rule: rule, variation: variation, source: .rollout, method: .bucketing)
-            }
-            guard !isEveryoneElse else { break }
-            reasons.append("User \"\(user.id)\" not bucketed into a targeting rule \(name). Checking \"Everyone Else\" rule now.")
-            index = rules.count - 1
         }
         return nil
     }
 
+    private enum DeliveryRuleOutcome {
+        case decided(Choice), nextRule, everyoneElse, done
+    }
+
+    private func decideDeliveryRule(
+        _ rule: Experiment, index: Int, flag: Flag, user: OptimizelyUser, bucketingID: String, forced: OptimizelyForcedDecisions?, reasons: inout DecisionReasons
+    ) -> DeliveryRuleOutcome {
+        if let variation = forcedVariation(flag, rule: rule, user: user, forced: forced, reasons: &reasons) {
+            return .decided(Choice(ruleKey: rule.key, ruleID: rule.id, variation: variation, source: .rollout, method: .forcedDecision))
+        }
+        if let held = decideLocalHoldouts(of: rule, flag: flag, user: user, bucketingID: bucketingID, reasons: &reasons) {
+            return .decided(held)
+        }
+        let isEveryoneElse = index == flag.rolloutRules.count - 1
+        let name = isEveryoneElse ? "Everyone Else" : String(index + 1)
+        let matches = meetsAudience(rule, user: user)
+        reasons.append("Audiences for rule \(name) collectively evaluated to \(matches ? "TRUE" : "FALSE").")
+        guard matches else {
+            reasons.append("User \"\(user.id)\" does not meet audience conditions for targeting rule \(name).")
+            return .nextRule
+        }
+        reasons.append("User \"\(user.id)\" meets audience conditions for targeting rule \(name).")
+        if let variation = bucket(rule, bucketingID: bucketingID, reasons: &reasons) {
+            reasons.append("User \"\(user.id)\" bucketed into a targeting rule \(name).")
+            return .decided(Choice(ruleKey: rule.key, ruleID: rule.id, variation: variation, source: .rollout, method: .bucketing))
+        }
+        guard !isEveryoneElse else { return .done }
+        reasons.append("User \"\(user.id)\" not bucketed into a targeting rule \(name). Checking \"Everyone Else\" rule now.")
+        return .everyoneElse
+    }
+
     /// An unknown result counts as not meeting the audiences.
     private func meetsAudience(_ experiment: Experiment, user: OptimizelyUser) -> Bool {
-        guard let tree = experiment.audience.tree else { return true }
-        let result = tree.evaluate { audienceID in
-            audiences[audienceID]?.conditions.evaluate { $0.evaluate(user.attributes) }
-        }
-        return result ?? false
+        guard let conditions = experiment.audience.conditions else { return true }
+        return conditions.evaluate(user.attributes) ?? false
     }
 
     private func bucket(_ experiment: Experiment, bucketingID: String, reasons: inout DecisionReasons) -> Variation? {

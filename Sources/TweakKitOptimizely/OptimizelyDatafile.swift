@@ -188,7 +188,8 @@ extension OptimizelyDatafile {
 
     /// Which audiences an experiment needs: a tree of audience ids, or none (everyone).
     struct AudienceRule: Sendable {
-        var tree: ConditionTree<String>?
+        /// The audiences with their conditions inlined; `nil`: everyone.
+        var conditions: CompiledConditions?
         /// As written, for reasons.
         var description: String
     }

@@ -101,9 +101,9 @@ public struct OptimizelyDocument: TweakDocument {
         if let choice {
             metadata["decisionSource"] = .string(choice.source.rawValue)
             metadata["variationID"] = .string(choice.variation.id)
-            if let rule = choice.rule {
-                metadata["ruleKey"] = .string(rule.key)
-                metadata["ruleID"] = .string(rule.id)
+            if let ruleKey = choice.ruleKey, let ruleID = choice.ruleID {
+                metadata["ruleKey"] = .string(ruleKey)
+                metadata["ruleID"] = .string(ruleID)
             }
         }
         metadata["impression"] = .bool(choice?.source == .featureTest || datafile.sendFlagDecisions)
