@@ -235,9 +235,9 @@ struct DatafileParser {
             _ = try reader.array(ids, "\"audienceIds\" of \(name)")
             treeNode = ids
         } else {
-            return .init(conditions: nil, description: "[]")
+            return .init(conditions: nil)
         }
-        if case .array(let elements) = treeNode.kind, elements.isEmpty { return .init(conditions: nil, description: "[]") }
+        if case .array(let elements) = treeNode.kind, elements.isEmpty { return .init(conditions: nil) }
         var references: [(String, JSONNode)] = []
         let tree = try ConditionTree<String>.parse(treeNode) { (leaf: JSONNode) throws(TweakFileError) -> String in
             guard case .string(let id) = leaf.kind else {
@@ -247,7 +247,7 @@ struct DatafileParser {
             return id
         }
         audienceReferences.append(contentsOf: references)
-        return .init(conditions: CompiledConditions(tree, audiences: audiences), description: Self.describe(tree))
+        return .init(conditions: CompiledConditions(tree, audiences: audiences))
     }
 
     private func parseTraffic(_ node: JSONNode, in name: String, check: (String) -> String?) throws(TweakFileError) -> [OptimizelyDatafile.TrafficRange] {
@@ -333,14 +333,5 @@ struct DatafileParser {
         }
         return .init(id: id, key: key, experiments: flagExperiments, rolloutRules: rules, rolloutID: rolloutID, variables: variables,
                      variablesByKey: variablesByKey, variationsByKey: variationsByKey)
-    }
-
-    static func describe(_ tree: ConditionTree<String>) -> String {
-        switch tree {
-        case .leaf(let id): "\"\(id)\""
-        case .not(let operand): "[\"not\", \(operand.map(describe) ?? "")]"
-        case .and(let operands): "[\"and\", " + operands.map(describe).joined(separator: ", ") + "]"
-        case .or(let operands): "[\"or\", " + operands.map(describe).joined(separator: ", ") + "]"
-        }
     }
 }

@@ -190,8 +190,6 @@ extension OptimizelyDatafile {
     struct AudienceRule: Sendable {
         /// The audiences with their conditions inlined; `nil`: everyone.
         var conditions: CompiledConditions?
-        /// As written, for reasons.
-        var description: String
     }
 
     struct Audience: Sendable {
