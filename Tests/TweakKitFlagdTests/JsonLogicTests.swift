@@ -145,3 +145,21 @@ struct JsonLogicTests {
         }
     }
 }
+
+@Suite("Semantic version parsing")
+struct SemanticVersionParsingTests {
+    @Test("plain versions (read from bytes) parse as the full parser reads them", arguments: [
+        ("1.2.3", (1, 2, 3)), ("v1.2", (1, 2, 0)), ("V7", (7, 0, 0)), ("0.0.0", (0, 0, 0)), ("10.20.30", (10, 20, 30)),
+        (" 1.2.3 ", (1, 2, 3)), ("1.2.3-beta.1", (1, 2, 3)), ("1.2.3+build.5", (1, 2, 3)),
+    ])
+    func plain(text: String, expected: (Int, Int, Int)) throws {
+        let version = try #require(SemanticVersion(text))
+        #expect((version.major, version.minor, version.patch) == expected)
+        #expect(version.preRelease == (text.contains("-") ? ["beta", "1"] : []))
+    }
+
+    @Test("not versions", arguments: ["", "v", ".", "1.", ".1", "1..2", "01.2.3", "1.02", "1.2.3.4", "1.x", "99999999999999999999.0.0", "vv1"])
+    func invalid(text: String) {
+        #expect(SemanticVersion(text) == nil)
+    }
+}

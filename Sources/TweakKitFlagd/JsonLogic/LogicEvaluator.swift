@@ -188,7 +188,7 @@ final class LogicEvaluator {
         case .null: return data
         case .string(let text):
             if text.isEmpty { return data }
-            keys = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            keys = text.utf8.contains(UInt8(ascii: ".")) ? text.split(separator: ".", omittingEmptySubsequences: false).map(String.init) : [text]
         case .number(let number): keys = [LogicValue.format(number)]
         case .array(let parts) where !parts.isEmpty: return variable(parts, data: data)
         default: return fallback

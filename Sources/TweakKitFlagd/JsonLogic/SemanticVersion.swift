@@ -19,6 +19,10 @@ struct SemanticVersion: Sendable, Hashable, Comparable {
     /// Parses `1.2.3`, `v1.2.3`, `1.2.3-beta.1+build.5`; a missing minor or patch counts as 0
     /// (`v1.2` is 1.2.0). Build metadata is ignored, as semver says.
     init?(_ text: String) {
+        if let numbers = Self.plainNumbers(text) {
+            (major, minor, patch, preRelease) = (numbers.0, numbers.1, numbers.2, [])
+            return
+        }
         var rest = Substring(text.trimmingWhitespace())
         if rest.first == "v" || rest.first == "V" { rest = rest.dropFirst() }
         if let plus = rest.firstIndex(of: "+") {
@@ -48,6 +52,46 @@ struct SemanticVersion: Sendable, Hashable, Comparable {
         minor = values[1]
         patch = values[2]
         self.preRelease = preRelease
+    }
+
+    /// The common case, read from the UTF-8 bytes without building strings: `[v]1[.2[.3]]` with no
+    /// spaces, pre-release or build. `nil` for anything else (the full parser decides).
+    private static func plainNumbers(_ text: String) -> (Int, Int, Int)? {
+        var values = (0, 0, 0)
+        var count = 0
+        var current = 0
+        var digits = 0
+        var leadingZero = false
+        var bytes = text.utf8[...]
+        if let first = bytes.first, first == UInt8(ascii: "v") || first == UInt8(ascii: "V") { bytes = bytes.dropFirst() }
+        func finish() -> Bool {
+            guard digits > 0, !(leadingZero && digits > 1), count < 3 else { return false }
+            switch count {
+            case 0: values.0 = current
+            case 1: values.1 = current
+            default: values.2 = current
+            }
+            count += 1
+            (current, digits, leadingZero) = (0, 0, false)
+            return true
+        }
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if digits == 0 { leadingZero = byte == UInt8(ascii: "0") }
+                let (times, overflow) = current.multipliedReportingOverflow(by: 10)
+                let (sum, carry) = times.addingReportingOverflow(Int(byte - UInt8(ascii: "0")))
+                guard !overflow, !carry else { return nil }
+                current = sum
+                digits += 1
+            case UInt8(ascii: "."):
+                guard finish() else { return nil }
+            default:
+                return nil
+            }
+        }
+        guard finish() else { return nil }
+        return values
     }
 
     private static func isIdentifier(_ part: Substring) -> Bool {
