@@ -76,25 +76,9 @@ struct CompiledConditions: Sendable {
         case .not(let operand):
             return operand.flatMap { evaluate($0, tables, attributes) }.map { !$0 }
         case .and(let range):
-            var sawUnknown = false
-            for child in range {
-                switch evaluate(tables.children[child], tables, attributes) {
-                case false?: return false
-                case nil: sawUnknown = true
-                case true?: break
-                }
-            }
-            return sawUnknown ? nil : true
+            return ThreeValuedLogic.and(range) { evaluate(tables.children[$0], tables, attributes) }
         case .or(let range):
-            var sawUnknown = false
-            for child in range {
-                switch evaluate(tables.children[child], tables, attributes) {
-                case true?: return true
-                case nil: sawUnknown = true
-                case false?: break
-                }
-            }
-            return sawUnknown ? nil : false
+            return ThreeValuedLogic.or(range) { evaluate(tables.children[$0], tables, attributes) }
         }
     }
 }

@@ -18,25 +18,9 @@ indirect enum ConditionTree<Leaf: Sendable>: Sendable {
         case .not(let operand):
             return operand?.evaluate(leaf).map { !$0 }
         case .and(let operands):
-            var sawUnknown = false
-            for operand in operands {
-                switch operand.evaluate(leaf) {
-                case false?: return false
-                case nil: sawUnknown = true
-                case true?: break
-                }
-            }
-            return sawUnknown ? nil : true
+            return ThreeValuedLogic.and(operands) { $0.evaluate(leaf) }
         case .or(let operands):
-            var sawUnknown = false
-            for operand in operands {
-                switch operand.evaluate(leaf) {
-                case true?: return true
-                case nil: sawUnknown = true
-                case false?: break
-                }
-            }
-            return sawUnknown ? nil : false
+            return ThreeValuedLogic.or(operands) { $0.evaluate(leaf) }
         }
     }
 
