@@ -13,7 +13,7 @@ public import Foundation
 /// let firebase = RemoteTweakProvider(configuration: configuration)
 /// ```
 /// The token needs the `https://www.googleapis.com/auth/firebase.remoteconfig` (or
-/// `cloud-platform`) scope. Firebase's documentation says the template's ETag comes back only for
+/// `cloud-platform`) scope. Firebase's admin SDKs note that the template's ETag comes back only for
 /// requests that accept gzip; to poll conditionally (`If-None-Match`, a 304 for an unchanged
 /// template), pass `headers(accessToken:acceptsGzip: true)` and give the provider an `HTTPClient`
 /// that decompresses (`HTTPClient.Configuration(decompression: .enabled(limit: .ratio(20)))`).
