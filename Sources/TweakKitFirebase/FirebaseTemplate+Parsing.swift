@@ -22,7 +22,7 @@ extension FirebaseTemplate {
     /// (in-app default), unknown `valueType` names (read as strings), missing `parameters` or
     /// `conditions` (none).
     public init(data: Data, source: String = "Firebase template") throws(TweakFileError) {
-        try self.init(root: FirebaseTemplateParser.parseJSON(data, source: source), source: source)
+        try self.init(root: TweakFileError.json(from: data, file: source, problem: "not valid JSON"), source: source)
     }
 
     package init(root: JSONNode, source: String) throws(TweakFileError) {
@@ -48,14 +48,6 @@ extension FirebaseTemplate {
 /// Turns a parsed JSON template into a ``FirebaseTemplate``, refusing malformed parts with their place.
 struct FirebaseTemplateParser {
     let file: String
-
-    static func parseJSON(_ data: Data, source: String) throws(TweakFileError) -> JSONNode {
-        do {
-            return try JSONParser.parse(Array(data))
-        } catch {
-            throw TweakFileError(file: source, location: error.location, message: "not valid JSON: \(error.message)")
-        }
-    }
 
     func fail(_ node: JSONNode, _ message: String) -> TweakFileError {
         TweakFileError(file: file, location: node.location, message: message)

@@ -34,13 +34,7 @@ public struct FlagdDefinitions: Sendable {
 
     /// Reads and checks flag definitions from JSON `data`; `file` names them in errors.
     public init(data: Data, file: String) throws(TweakFileError) {
-        let root: JSONNode
-        do {
-            root = try JSONParser.parse(Array(data))
-        } catch {
-            throw TweakFileError(file: file, location: error.location, message: "syntax error: \(error.message)")
-        }
-        try self.init(root: root, file: file)
+        try self.init(root: TweakFileError.json(from: data, file: file), file: file)
     }
 
     package init(root: JSONNode, file: String) throws(TweakFileError) {

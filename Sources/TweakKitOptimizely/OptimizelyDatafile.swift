@@ -45,13 +45,7 @@ public struct OptimizelyDatafile: Sendable {
 
     /// Parses and checks a datafile; `source` names it in errors.
     public init(data: Data, source: String) throws(TweakFileError) {
-        let root: JSONNode
-        do {
-            root = try JSONParser.parse(Array(data))
-        } catch {
-            throw TweakFileError(file: source, location: error.location, message: "the datafile is not valid JSON: \(error.message)")
-        }
-        try self.init(root: root, source: source)
+        try self.init(root: TweakFileError.json(from: data, file: source, problem: "the datafile is not valid JSON"), source: source)
     }
 
     package init(root: JSONNode, source: String) throws(TweakFileError) {

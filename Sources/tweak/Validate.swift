@@ -45,9 +45,9 @@ struct Validate: ParsableCommand {
         }
         let root: JSONNode
         do {
-            root = try JSONParser.parse(Array(data))
+            root = try TweakFileError.json(from: data, file: path)
         } catch {
-            return (0, noun, [TweakFileError(file: path, location: error.location, message: "syntax error: \(error.message)")])
+            return (0, noun, [error])
         }
         if FlagdDefinitions.isFlagd(root) {
             do {

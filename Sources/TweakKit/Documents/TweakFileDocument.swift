@@ -29,7 +29,7 @@ public struct TweakFileFormat: TweakDocumentFormat {
     public init() {}
 
     public func document(from data: Data, source: String) throws -> any TweakDocument {
-        try document(root: Self.parseJSON(data, source: source), source: source)
+        try document(root: TweakFileError.json(from: data, file: source, problem: "not valid JSON"), source: source)
     }
 
     package func document(root: JSONNode, source: String) throws(TweakFileError) -> TweakFileDocument {
@@ -39,15 +39,6 @@ public struct TweakFileFormat: TweakDocumentFormat {
             throw problem
         }
         return TweakFileDocument(tweaks: result.tweaks)
-    }
-
-    /// Parses JSON, turning a syntax error into a ``TweakFileError`` with its place.
-    package static func parseJSON(_ data: Data, source: String) throws(TweakFileError) -> JSONNode {
-        do {
-            return try JSONParser.parse(Array(data))
-        } catch {
-            throw TweakFileError(file: source, location: error.location, message: "not valid JSON: \(error.message)")
-        }
     }
 }
 

@@ -38,6 +38,16 @@ public struct TweakFileError: Error, Sendable, Hashable, CustomStringConvertible
 }
 
 extension TweakFileError {
+    /// Parses `data` as JSON, or throws an error with the place of the syntax error and
+    /// `"<problem>: <what the parser found>"`.
+    package static func json(from data: Data, file: String, problem: String = "syntax error") throws(TweakFileError) -> JSONNode {
+        do {
+            return try JSONParser.parse(Array(data))
+        } catch {
+            throw TweakFileError(file: file, location: error.location, message: "\(problem): \(error.message)")
+        }
+    }
+
     /// Reads the file at `url`, or throws an error that says which file and why it could not be read.
     package static func contents(of url: URL) throws(TweakFileError) -> Data {
         do {

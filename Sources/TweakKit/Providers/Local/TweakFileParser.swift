@@ -49,13 +49,11 @@ public enum TweakFileParser {
 
     /// Reads and checks tweaks from `data`; `file` names it in errors, `source` in ``Tweak/source``.
     public static func parse(data: Data, file: String, source: String) -> Result {
-        let root: JSONNode
         do {
-            root = try JSONParser.parse(Array(data))
+            return parse(root: try TweakFileError.json(from: data, file: file), file: file, source: source)
         } catch {
-            return Result(definitions: [], problems: [TweakFileError(file: file, location: error.location, message: "syntax error: \(error.message)")])
+            return Result(definitions: [], problems: [error])
         }
-        return parse(root: root, file: file, source: source)
     }
 
     /// Reads and checks tweaks from an already parsed document (for callers that inspected it first).
