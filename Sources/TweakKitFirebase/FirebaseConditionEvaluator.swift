@@ -68,11 +68,12 @@ struct FirebaseConditionEvaluator {
         let targets = condition.targets
         switch condition.customSignalOperator {
         case .stringContains:
-            let actual = Array(JavaScript.string(signal).utf16)
-            return targets.contains { Self.utf16(actual, contains: Array($0.utf16)) }
+            // JavaScript's `includes` compares UTF-16 code units.
+            let actual = JavaScript.string(signal).utf16
+            return targets.contains { actual.contains($0.utf16) }
         case .stringDoesNotContain:
-            let actual = Array(JavaScript.string(signal).utf16)
-            return !targets.contains { Self.utf16(actual, contains: Array($0.utf16)) }
+            let actual = JavaScript.string(signal).utf16
+            return !targets.contains { actual.contains($0.utf16) }
         case .stringExactlyMatches:
             let actual = Array(String(JavaScript.trim(JavaScript.string(signal))).utf16)
             return targets.contains { Array(String(JavaScript.trim($0)).utf16) == actual }
@@ -109,16 +110,6 @@ struct FirebaseConditionEvaluator {
         case .numericGreaterEqual, .semanticVersionGreaterEqual: order >= 0
         default: false
         }
-    }
-
-    /// JavaScript's `String.prototype.includes`, on UTF-16 code units.
-    static func utf16(_ haystack: [UInt16], contains needle: [UInt16]) -> Bool {
-        if needle.isEmpty { return true }
-        guard needle.count <= haystack.count else { return false }
-        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
-            if haystack[start..<(start + needle.count)].elementsEqual(needle) { return true }
-        }
-        return false
     }
 
     /// Node's `compareSemanticVersions`: split on ".", `Number()` per segment, at most 5

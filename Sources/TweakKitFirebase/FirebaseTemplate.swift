@@ -116,7 +116,7 @@ public enum FirebaseValueType: String, Sendable, Hashable, CaseIterable {
             if number.rounded() == number, abs(number) < 9.2e18 { return .int(Int(number)) }
             return .double(number)
         case .json:
-            return (try? JSONParser.parse(Array(string.utf8)))?.tweakValue ?? .string(string)
+            return (try? TweakValue(jsonText: string)) ?? .string(string)
         }
     }
 }

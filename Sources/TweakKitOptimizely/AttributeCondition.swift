@@ -38,7 +38,8 @@ struct AttributeCondition: Sendable {
         case "exact": return exact(attribute)
         case "substring":
             guard case .string(let condition) = value, case .string(let user) = attribute else { return nil }
-            return Self.contains(user, condition)
+            // By Unicode scalar, as the SDKs compare code points (not canonical equivalence).
+            return user.unicodeScalars.contains(condition.unicodeScalars)
         case "gt", "ge", "lt", "le":
             guard case .number(let condition) = value, Self.isFinite(condition), let user = Self.number(attribute), Self.isFinite(user) else { return nil }
             switch match {
@@ -82,17 +83,6 @@ struct AttributeCondition: Sendable {
         case .float(let float): Double(float)
         default: nil
         }
-    }
-
-    /// Substring search by Unicode scalar, as the SDKs compare code points (not canonical equivalence).
-    private static func contains(_ text: String, _ part: String) -> Bool {
-        let haystack = Array(text.unicodeScalars), needle = Array(part.unicodeScalars)
-        guard needle.count <= haystack.count else { return false }
-        if needle.isEmpty { return true }
-        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
-            if haystack[start..<(start + needle.count)].elementsEqual(needle) { return true }
-        }
-        return false
     }
 
     private static func isFinite(_ number: Double) -> Bool {

@@ -24,15 +24,6 @@ indirect enum ConditionTree<Leaf: Sendable>: Sendable {
         }
     }
 
-    /// Every leaf, for reference checks.
-    var leaves: [Leaf] {
-        switch self {
-        case .leaf(let value): [value]
-        case .not(let operand): operand?.leaves ?? []
-        case .and(let operands), .or(let operands): operands.flatMap(\.leaves)
-        }
-    }
-
     /// Parses a condition list: an array starting with "and", "or" or "not" applies that operator
     /// to the rest; any other array is an implicit "or"; anything else is a leaf.
     static func parse(_ node: JSONNode, leaf: (JSONNode) throws(TweakFileError) -> Leaf) throws(TweakFileError) -> ConditionTree {

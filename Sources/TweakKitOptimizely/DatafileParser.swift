@@ -3,8 +3,6 @@ import TweakKit
 /// Builds an ``OptimizelyDatafile`` from parsed JSON, checking every reference.
 struct DatafileParser {
     let reader: DatafileReader
-    /// Audience ids used by experiments, with where they are used.
-    private var audienceReferences: [(id: String, node: JSONNode)] = []
     /// The audiences, parsed before the experiments that use them.
     private var audiences: [String: OptimizelyDatafile.Audience] = [:]
 
@@ -95,17 +93,13 @@ struct DatafileParser {
             }
         }
 
-        for reference in audienceReferences where audiences[reference.id] == nil {
-            throw reader.error(reference.node, "audience \(reference.id) is not defined in \"audiences\" or \"typedAudiences\"")
-        }
-
         return OptimizelyDatafile(
             version: version,
             revision: try reader.optionalString(root, "revision", in: "the datafile") ?? "",
             projectID: try reader.optionalString(root, "projectId", in: "the datafile") ?? "",
             accountID: try reader.optionalString(root, "accountId", in: "the datafile") ?? "",
             sendFlagDecisions: try reader.optionalBool(root, "sendFlagDecisions", in: "the datafile") ?? false,
-            flagKeys: flagKeys, flags: flags, audiences: audiences, groups: groups, holdouts: holdouts, localHoldouts: localHoldouts,
+            flagKeys: flagKeys, flags: flags, groups: groups, holdouts: holdouts, localHoldouts: localHoldouts,
             source: reader.file
         )
     }
@@ -183,7 +177,7 @@ struct DatafileParser {
 
     // MARK: - Experiments, rules and holdouts
 
-    private mutating func parseExperiment(_ node: JSONNode, what: String) throws(TweakFileError) -> Experiment {
+    private func parseExperiment(_ node: JSONNode, what: String) throws(TweakFileError) -> Experiment {
         let id = try reader.string(node, "id", in: what)
         let key = try reader.string(node, "key", in: what)
         let kind = what.hasPrefix("an ") ? what.dropFirst(3) : what.hasPrefix("a ") ? what.dropFirst(2) : Substring(what)
@@ -227,7 +221,7 @@ struct DatafileParser {
     }
 
     /// `audienceConditions` when present (even empty), else `audienceIds` as an "or".
-    private mutating func parseAudienceRule(_ node: JSONNode, in name: String) throws(TweakFileError) -> OptimizelyDatafile.AudienceRule {
+    private func parseAudienceRule(_ node: JSONNode, in name: String) throws(TweakFileError) -> OptimizelyDatafile.AudienceRule {
         let treeNode: JSONNode
         if let conditions = node["audienceConditions"], !conditions.isNull {
             treeNode = conditions
@@ -238,15 +232,15 @@ struct DatafileParser {
             return .init(conditions: nil)
         }
         if case .array(let elements) = treeNode.kind, elements.isEmpty { return .init(conditions: nil) }
-        var references: [(String, JSONNode)] = []
         let tree = try ConditionTree<String>.parse(treeNode) { (leaf: JSONNode) throws(TweakFileError) -> String in
             guard case .string(let id) = leaf.kind else {
                 throw reader.error(leaf, "audience conditions of \(name) must hold audience ids, found \(leaf.kindDescription)")
             }
-            references.append((id, leaf))
+            guard audiences[id] != nil else {
+                throw reader.error(leaf, "audience \(id) is not defined in \"audiences\" or \"typedAudiences\"")
+            }
             return id
         }
-        audienceReferences.append(contentsOf: references)
         return .init(conditions: CompiledConditions(tree, audiences: audiences))
     }
 

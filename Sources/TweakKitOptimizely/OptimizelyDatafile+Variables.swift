@@ -29,35 +29,11 @@ extension OptimizelyDatafile {
         case .integer: Int(text.trimmingCharacters(in: .whitespaces)).map(TweakValue.int)
         case .double: Double(text.trimmingCharacters(in: .whitespaces)).map(TweakValue.double)
         case .string: .string(text)
-        case .json: (try? JSONParser.parse(Array(text.utf8))).flatMap(Self.jsonValue)
+        case .json: (try? JSONParser.parse(Array(text.utf8)))?.tweakValue(droppingNullMembers: true)
         }
         guard let converted else {
             return .failure(VariableProblem(message: "Variable \"\(variable.key)\" of flag \"\(flagKey)\": \"\(text)\" is not a valid \(variable.type.rawValue) value."))
         }
         return .success(converted)
-    }
-
-    /// JSON as a tweak value; `null` members of objects are left out, a `null` elsewhere has no value.
-    static func jsonValue(_ node: JSONNode) -> TweakValue? {
-        switch node.kind {
-        case .null: return nil
-        case .object(let members):
-            var object: [String: TweakValue] = [:]
-            for member in members {
-                if case .null = member.value.kind { continue }
-                guard let value = jsonValue(member.value) else { return nil }
-                object[member.key] = value
-            }
-            return .object(object)
-        case .array(let elements):
-            var array: [TweakValue] = []
-            for element in elements {
-                guard let value = jsonValue(element) else { return nil }
-                array.append(value)
-            }
-            return .array(array)
-        default:
-            return node.tweakValue
-        }
     }
 }

@@ -27,7 +27,6 @@ public struct OptimizelyDatafile: Sendable {
     public let flagKeys: [String]
 
     let flags: [String: Flag]
-    let audiences: [String: Audience]
     let groups: [String: Group]
     /// Holdouts in datafile order.
     let holdouts: [Experiment]
@@ -62,7 +61,7 @@ public struct OptimizelyDatafile: Sendable {
 
     init(
         version: String, revision: String, projectID: String, accountID: String, sendFlagDecisions: Bool,
-        flagKeys: [String], flags: [String: Flag], audiences: [String: Audience], groups: [String: Group],
+        flagKeys: [String], flags: [String: Flag], groups: [String: Group],
         holdouts: [Experiment], localHoldouts: [String: [Experiment]], source: String
     ) {
         self.version = version
@@ -72,7 +71,6 @@ public struct OptimizelyDatafile: Sendable {
         self.sendFlagDecisions = sendFlagDecisions
         self.flagKeys = flagKeys
         self.flags = flags
-        self.audiences = audiences
         self.groups = groups
         self.holdouts = holdouts
         self.localHoldouts = localHoldouts

@@ -40,6 +40,4 @@ public final class OptimizelyForcedDecisions: Sendable {
     public func removeAll(userID: String) {
         decisions.withLock { $0 = $0.filter { $0.key.userID != userID } }
     }
-
-    var isEmpty: Bool { decisions.withLock { $0.isEmpty } }
 }

@@ -226,6 +226,7 @@ struct TweakEvalCLITests {
         #expect(result.errors.contains("--context is not JSON"))
         result = try tweak("eval", "--flags", flags, "new-checkout", "--type", "integer")
         #expect(result.status != 0)
+        #expect(result.errors.contains("--type needs a --default"), "\(result.errors)")
         let broken = try temporaryDirectory().appendingPathComponent("broken.flagd.json")
         try Data("{\n  \"flags\": {,}\n}".utf8).write(to: broken)
         result = try tweak("eval", "--flags", broken.path, "x")
@@ -273,5 +274,6 @@ struct TweakRemoteCLITests {
 
         result = try tweak("get", "ui_customization.label_text", "--remote", "ftp://x")
         #expect(result.status != 0)
+        #expect(result.errors.contains("--remote must be an http or https URL"), "\(result.errors)")
     }
 }

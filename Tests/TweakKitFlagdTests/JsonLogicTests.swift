@@ -155,11 +155,13 @@ struct SemanticVersionParsingTests {
     func plain(text: String, expected: (Int, Int, Int)) throws {
         let version = try #require(SemanticVersion(text))
         #expect((version.major, version.minor, version.patch) == expected)
+        #expect(version == SemanticVersion(parsingFully: text))
         #expect(version.preRelease == (text.contains("-") ? ["beta", "1"] : []))
     }
 
     @Test("not versions", arguments: ["", "v", ".", "1.", ".1", "1..2", "01.2.3", "1.02", "1.2.3.4", "1.x", "99999999999999999999.0.0", "vv1"])
     func invalid(text: String) {
         #expect(SemanticVersion(text) == nil)
+        #expect(SemanticVersion(parsingFully: text) == nil)
     }
 }

@@ -56,6 +56,8 @@ struct AudienceConditionTests {
     func substring() {
         #expect(evaluate(condition("substring", .string("eat")), "just eat") == true)
         #expect(evaluate(condition("substring", .string("EAT")), "just eat") == false)
+        #expect(evaluate(condition("substring", .string("")), "just eat") == true)
+        #expect(evaluate(condition("substring", .string("just eat!")), "just eat") == false)
         #expect(evaluate(condition("substring", .string("1")), .int(10)) == nil)
         #expect(evaluate(condition("substring", .number(1)), "10") == nil)
         #expect(evaluate(condition("substring", .string("a")), nil) == nil)

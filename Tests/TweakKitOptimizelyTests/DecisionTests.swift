@@ -177,8 +177,9 @@ struct DecisionTests {
     func bucketingID() {
         let shared = decide("checkout_redesign", "someone", ["plan": "pro", "$opt_bucketing_id": "user-1"])
         #expect(shared.variationKey == "treatment")
-        let ignored = decide("checkout_redesign", "user-3", ["plan": "pro", "$opt_bucketing_id": 5])
-        #expect(ignored.variationKey == "control")
+        // "user-1" buckets into treatment (6061); "5" would bucket into control (3458).
+        let ignored = decide("checkout_redesign", "user-1", ["plan": "pro", "$opt_bucketing_id": 5])
+        #expect(ignored.variationKey == "treatment")
         #expect(ignored.reasons.first == "Bucketing ID attribute is not a string. Defaulted to user_id.")
     }
 

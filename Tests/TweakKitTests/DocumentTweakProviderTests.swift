@@ -42,6 +42,9 @@ struct DocumentTweakProviderTests {
         try Data("{\"ui\": {\"label\": {\"Value\": }}}".utf8).write(to: url)
         let error = #expect(throws: TweakFileError.self) { try provider.reload() }
         #expect(error?.description.hasPrefix("\(url.path):1:") == true)
+        // The provider itself still serves the good document, and told nobody of a change.
+        #expect(try provider.tweakWith(feature: "ui", variable: "label").value == "two")
+        #expect(changes.withLock { $0 } == 1)
         #expect(try manager.tweakWith(feature: "ui", variable: "label").value == "two")
         withExtendedLifetime(observation) {}
     }

@@ -71,7 +71,12 @@ package struct JSONMember: Sendable {
 
 extension JSONNode {
     /// Converts the node to a ``TweakValue``; `null` has no tweak value.
-    package var tweakValue: TweakValue? {
+    package var tweakValue: TweakValue? { tweakValue(droppingNullMembers: false) }
+
+    /// Converts the node to a ``TweakValue``; `null` has no tweak value, so a null anywhere makes
+    /// the whole value `nil` — except object members that are `null` when `droppingNullMembers`,
+    /// which are left out.
+    package func tweakValue(droppingNullMembers: Bool) -> TweakValue? {
         switch kind {
         case .null: return nil
         case .bool(let value): return .bool(value)
@@ -82,14 +87,15 @@ extension JSONNode {
             var values: [TweakValue] = []
             values.reserveCapacity(elements.count)
             for element in elements {
-                guard let value = element.tweakValue else { return nil }
+                guard let value = element.tweakValue(droppingNullMembers: droppingNullMembers) else { return nil }
                 values.append(value)
             }
             return .array(values)
         case .object(let members):
             var values: [String: TweakValue] = [:]
             for member in members {
-                guard let value = member.value.tweakValue else { return nil }
+                if droppingNullMembers, member.value.isNull { continue }
+                guard let value = member.value.tweakValue(droppingNullMembers: droppingNullMembers) else { return nil }
                 values[member.key] = value
             }
             return .object(values)

@@ -20,9 +20,18 @@ struct SemanticVersion: Sendable, Hashable, Comparable {
     /// (`v1.2` is 1.2.0). Build metadata is ignored, as semver says.
     init?(_ text: String) {
         if let numbers = Self.plainNumbers(text) {
-            (major, minor, patch, preRelease) = (numbers.0, numbers.1, numbers.2, [])
-            return
+            self.init(major: numbers.0, minor: numbers.1, patch: numbers.2, preRelease: [])
+        } else {
+            self.init(parsingFully: text)
         }
+    }
+
+    init(major: Int, minor: Int, patch: Int, preRelease: [String]) {
+        (self.major, self.minor, self.patch, self.preRelease) = (major, minor, patch, preRelease)
+    }
+
+    /// The full parser, for every form (the fast path in ``init(_:)`` gives the same answers).
+    init?(parsingFully text: String) {
         var rest = Substring(text.trimmingWhitespace())
         if rest.first == "v" || rest.first == "V" { rest = rest.dropFirst() }
         if let plus = rest.firstIndex(of: "+") {
@@ -119,16 +128,6 @@ struct SemanticVersion: Sendable, Hashable, Comparable {
         return lhs.preRelease.count < rhs.preRelease.count
     }
 
-    static func == (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
-        (lhs.major, lhs.minor, lhs.patch) == (rhs.major, rhs.minor, rhs.patch) && lhs.preRelease == rhs.preRelease
-    }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(major)
-        hasher.combine(minor)
-        hasher.combine(patch)
-        hasher.combine(preRelease)
-    }
 
     /// `sem_ver`; `nil` when either side is not a version.
     static func compare(_ lhs: LogicValue, _ comparison: Comparison, _ rhs: LogicValue) -> Bool? {
