@@ -263,15 +263,27 @@ public final class RemoteTweakProvider: ContextualTweakProvider {
 
     /// Parses and installs a payload; a bad one changes nothing. Returns whether the tweaks changed.
     private func apply(_ data: Data, etag: String?, lastModified: String?) throws(RemoteError) -> Bool {
-        let payload = try RemotePayload.parse(data, configuration: configuration, source: name)
-        let changed = state.withLock { state in
-            let changed = state.payloadData != data
-            state.payload = payload
-            state.payloadData = data
-            state.etag = etag
-            state.lastModified = lastModified
-            return changed
+        // The same bytes again (a server without validators answers 200 to every poll): nothing
+        // to parse, and nothing to write unless the validators changed.
+        let (sameBytes, sameValidators) = state.withLock { state in
+            (state.payload != nil && state.payloadData == data, state.etag == etag && state.lastModified == lastModified)
         }
+        if sameBytes && sameValidators { return false }
+        if sameBytes {
+            state.withLock { state in
+                state.etag = etag
+                state.lastModified = lastModified
+            }
+        } else {
+            let payload = try RemotePayload.parse(data, configuration: configuration, source: name)
+            state.withLock { state in
+                state.payload = payload
+                state.payloadData = data
+                state.etag = etag
+                state.lastModified = lastModified
+            }
+        }
+        let changed = !sameBytes
         if let directory = configuration.cacheDirectory {
             do {
                 try LastKnownGood(payload: data, etag: etag, lastModified: lastModified).save(to: directory)

@@ -37,16 +37,9 @@ public struct EvaluationContext: Sendable, Hashable, ExpressibleByDictionaryLite
     /// This context with `other` laid over it.
     public func merging(_ other: EvaluationContext?) -> EvaluationContext {
         guard let other else { return self }
-        if attributes.isEmpty || other.attributes.isEmpty {
-            // Nothing to merge key by key: no new dictionary.
-            return EvaluationContext(
-                targetingKey: other.targetingKey ?? targetingKey,
-                attributes: attributes.isEmpty ? other.attributes : attributes
-            )
-        }
-        return EvaluationContext(
-            targetingKey: other.targetingKey ?? targetingKey,
-            attributes: attributes.merging(other.attributes) { _, new in new }
-        )
+        // One side without attributes: no new dictionary.
+        let merged = attributes.isEmpty ? other.attributes
+            : other.attributes.isEmpty ? attributes : attributes.merging(other.attributes) { _, new in new }
+        return EvaluationContext(targetingKey: other.targetingKey ?? targetingKey, attributes: merged)
     }
 }

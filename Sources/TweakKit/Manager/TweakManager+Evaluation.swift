@@ -23,11 +23,6 @@ extension TweakManager {
         set { state.withLock { $0.exposureHandler = newValue } }
     }
 
-    /// The context a lookup evaluates with: the manager's, then the task's, then the lookup's.
-    func effectiveContext(_ lookup: EvaluationContext?) -> EvaluationContext {
-        state.withLock { $0.evaluationContext }.merging(EvaluationContext.current).merging(lookup)
-    }
-
     struct Evaluated {
         /// The tweak a lookup returns; `nil` when the caller's default applies.
         var tweak: Tweak?
@@ -44,8 +39,9 @@ extension TweakManager {
         guard resolution.isEvaluatedPerLookup, ScopedTweakOverrides.value(for: id) == nil else {
             return Evaluated(tweak: resolution.tweak, evaluation: nil, resolution: resolution)
         }
-        let context = effectiveContext(context)
-        let (decrypt, exposureHandler) = state.withLock { ($0.decryptionClosure, $0.exposureHandler) }
+        // The context a lookup evaluates with: the manager's, then the task's, then the lookup's.
+        let (base, decrypt, exposureHandler) = state.withLock { ($0.evaluationContext, $0.decryptionClosure, $0.exposureHandler) }
+        let context = base.merging(EvaluationContext.current).merging(context)
         for provider in tweakProviders {
             if let contextual = provider as? any ContextualTweakProvider,
                let evaluation = contextual.evaluate(feature: id.feature, variable: id.variable, context: context) {

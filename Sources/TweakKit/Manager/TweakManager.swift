@@ -262,15 +262,13 @@ public final class TweakManager: Sendable {
         let decrypt = state.withLock { $0.decryptionClosure }
         var builder = ResolvedTweakBuilder(id: id)
         for provider in tweakProviders {
+            let contextual = (provider as? any ContextualTweakProvider)?.evaluatedTweakIDs().contains(id) ?? false
             do {
                 let tweak = try provider.tweakWith(feature: id.feature, variable: id.variable)
-                let contextual = (provider as? any ContextualTweakProvider)?.evaluatedTweakIDs().contains(id) ?? false
                 builder.add(tweak, from: provider.name, contextual: contextual, decrypt: decrypt)
             } catch TweakError.notFound {
                 // A flag with no value outside targeting still routes lookups to its provider.
-                if let contextual = provider as? any ContextualTweakProvider, contextual.evaluatedTweakIDs().contains(id) {
-                    builder.addEvaluatedOnly(from: provider.name)
-                }
+                if contextual { builder.addEvaluatedOnly(from: provider.name) }
             } catch {
                 let failure = TweakError.providerFailed(provider: provider.name, reason: "\(error)")
                 logger.log(.error, "\(failure) looking up \(id)")
