@@ -126,14 +126,12 @@ public final class RemoteTweakProvider: ContextualTweakProvider {
             group.addTask { [sleep] in try? await sleep(timeout) }
             await group.next()
             group.cancelAll()
-            // Release a waiter the timeout left behind.
+            // Release a waiter the timeout left behind, taking it in the same lock that checks
+            // (a fetch finishing meanwhile resumes it itself).
             let waiters = self.state.withLock { state in
-                state.fetchAttempts > 0 ? [] : state.attemptWaiters
+                state.fetchAttempts > 0 ? [] : self.takeWaiters(&state)
             }
-            if !waiters.isEmpty {
-                state.withLock { $0.attemptWaiters.removeAll() }
-                for waiter in waiters { waiter.resume() }
-            }
+            for waiter in waiters { waiter.resume() }
             await group.waitForAll()
         }
         return status
