@@ -5,15 +5,16 @@ import TweakKit
 
 /// A document whose one tweak is evaluated per lookup: the targeting key, reversed.
 private struct MirrorDocument: TweakDocument {
+    var suffix = ""
     func tweaks(source: String) -> [Tweak] {
-        [Tweak(feature: "mirror", variable: "name", value: "nobody", source: source)]
+        [Tweak(feature: "mirror", variable: "name", value: .string("nobody" + suffix), source: source)]
     }
     /// No fixed value: without a targeting key the providers below answer.
     func tweak(_ id: TweakID, source: String) -> Tweak? { nil }
     var evaluatedTweakIDs: [TweakID] { [TweakID(feature: "mirror", variable: "name")] }
     func evaluate(_ id: TweakID, context: EvaluationContext) -> TweakEvaluation? {
         guard let key = context.targetingKey else { return nil }  // leave it to the providers below
-        return TweakEvaluation(value: .string(String(key.reversed())), reason: .targetingMatch)
+        return TweakEvaluation(value: .string(String(key.reversed()) + suffix), reason: .targetingMatch)
     }
 }
 
@@ -70,5 +71,16 @@ struct DocumentTweakProviderTests {
         manager.useCache = false
         #expect(manager.value(for: key, context: ["targetingKey": "abc"]) == "cba")
         #expect(manager.value(for: key) == "fallback")
+    }
+
+    @Test("a value stream of an evaluated tweak yields evaluated values after a change, not the listing's")
+    func evaluatedStream() async throws {
+        let mirror = try DocumentTweakProvider(data: Data(), format: MirrorFormat(), name: "mirror")
+        let manager = TweakManager(tweakProviders: [mirror])
+        manager.evaluationContext = EvaluationContext(targetingKey: "abc")
+        var values = manager.values(for: TweakKey("mirror", "name", default: "?")).makeAsyncIterator()
+        #expect(await values.next() == "cba")
+        mirror.update(MirrorDocument(suffix: "!"))
+        #expect(await values.next() == "cba!")
     }
 }

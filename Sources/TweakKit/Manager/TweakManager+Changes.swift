@@ -55,10 +55,15 @@ extension TweakManager {
         let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
         let keyID = key.id
         let id = subscribe(
-            deliver: { updates, snapshot in
+            deliver: { [weak self] updates, snapshot in
                 guard updates.contains(where: { $0.id == keyID }) else { return }
                 let resolution = snapshot.resolution(for: keyID) ?? ResolvedTweak(id: keyID)
-                continuation.yield(TweakDetails(resolution: resolution, defaultValue: key.defaultValue).value)
+                if resolution.isEvaluatedPerLookup, let self {
+                    // Evaluated for the manager's context, as every lookup of it is.
+                    continuation.yield(self.value(for: key))
+                } else {
+                    continuation.yield(TweakDetails(resolution: resolution, defaultValue: key.defaultValue).value)
+                }
             },
             finish: { continuation.finish() }
         )
