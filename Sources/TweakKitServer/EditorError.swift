@@ -15,12 +15,7 @@ struct EditorError: Error, HTTPResponseError {
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        let json = (try? TweakValue.object(["error": .string(message)]).jsonText()) ?? #"{"error": "internal error"}"#
-        return Response(
-            status: status,
-            headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: json))
-        )
+        TweakEditor.jsonResponse(.object(["error": .string(message)]), status: status)
     }
 }
 

@@ -28,12 +28,12 @@ struct StackOptions: ParsableArguments {
         if !(timeout >= 0) { throw ValidationError("--timeout must be zero or more seconds") }
     }
 
-    /// Builds the manager: overrides first, then the remote source, then the defaults in the order
-    /// given. With a remote source, waits up to --timeout for its first fetch, and says on stderr
-    /// when it answers without it.
     /// Whether no source was given at all.
     var isEmpty: Bool { defaults.isEmpty && overrides == nil && remote == nil }
 
+    /// Builds the manager: overrides first, then the remote source, then the defaults in the order
+    /// given. With a remote source, waits up to --timeout for its first fetch, and says on stderr
+    /// when it answers without it.
     /// - Parameter pollOverrides: whether to follow changes other processes make to the overrides
     ///   file (a long-running command wants that; a one-shot one does not).
     func makeManager(pollOverrides: Bool = false) async throws -> TweakManager {

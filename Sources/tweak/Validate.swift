@@ -36,18 +36,11 @@ struct Validate: ParsableCommand {
     /// (a top-level `flags` object), an Optimizely datafile, a Firebase template, or a tweaks file.
     static func check(_ url: URL) -> (Int, String, [TweakFileError]) {
         let path = url.path
-        let noun = url.lastPathComponent.hasSuffix(".flagd.json") ? "flagd flags" : "tweaks"
-        let data: Data
-        do {
-            data = try TweakFileError.contents(of: url)
-        } catch {
-            return (0, noun, [error])
-        }
         let root: JSONNode
         do {
-            root = try TweakFileError.json(from: data, file: path)
+            root = try TweakFileError.json(from: TweakFileError.contents(of: url), file: path)
         } catch {
-            return (0, noun, [error])
+            return (0, "tweaks", [error])  // the noun is shown only when there are no problems
         }
         if FlagdDefinitions.isFlagd(root) {
             do {

@@ -278,8 +278,8 @@ final class ColdLoadFixture: Sendable {
     let data: Data
 
     init() throws {
-        url = try TweakSet.write(TweakSet.tweaksFile(Array(0..<Self.tweakCount), level: 3), named: "cold-load.json")
-        data = try Data(contentsOf: url)
+        data = TweakSet.tweaksFile(Array(0..<Self.tweakCount), level: 3)
+        url = try TweakSet.write(data, named: "cold-load.json")
         // The loads below are measured without error checks; make sure they work.
         let count = try LocalTweakProvider(data: data, name: "cold-load").allTweaks().count
         guard count == Self.tweakCount, (try JSONSerialization.jsonObject(with: data)) is [String: Any] else {
