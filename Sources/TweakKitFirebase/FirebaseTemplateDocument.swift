@@ -18,28 +18,52 @@ public import TweakKit
 public struct FirebaseTemplateDocument: TweakDocument {
     public let template: FirebaseTemplate
     public let mapping: FirebaseParameterMapping
-    /// Parameter offsets by tweak id, and the ids in template order.
-    private let index: [TweakID: Int]
+    /// What a lookup needs of one parameter, typed once at load so an evaluation converts nothing.
+    private struct Entry: Sendable {
+        var offset: Int
+        var typedDefault: TweakValue?
+        /// Typed conditional values by condition name.
+        var typedConditional: [String: TweakValue]
+        /// No template condition names one of its conditional values: its default is STATIC.
+        var isStatic: Bool
+        /// Some conditional value is `useInAppDefault`, so it has no fixed value.
+        var defersToApp: Bool
+        var metadata: [String: TweakValue]
+    }
+
+    private let entries: [TweakID: Entry]
+    /// The ids in template order.
     private let ids: [TweakID]
 
     /// Maps the template's parameters; two parameters with the same tweak id are refused.
     public init(template: FirebaseTemplate, mapping: FirebaseParameterMapping = .doubleUnderscore, source: String = "Firebase template") throws(TweakFileError) {
-        var index: [TweakID: Int] = [:]
+        var entries: [TweakID: Entry] = [:]
         var ids: [TweakID] = []
         for (offset, parameter) in template.parameters.enumerated() {
             guard let id = mapping.tweakID(forParameter: parameter.key) else { continue }
-            if let other = index[id] {
+            if let other = entries[id] {
                 throw TweakFileError(
                     file: source, location: template.keyLocations[parameter.key], feature: id.feature, variable: id.variable,
-                    message: "parameters \"\(template.parameters[other].key)\" and \"\(parameter.key)\" both map to this tweak; rename one or use another FirebaseParameterMapping"
+                    message: "parameters \"\(template.parameters[other.offset].key)\" and \"\(parameter.key)\" both map to this tweak; rename one or use another FirebaseParameterMapping"
                 )
             }
-            index[id] = offset
+            var typedDefault: TweakValue?
+            if case .value(let string)? = parameter.defaultValue { typedDefault = parameter.valueType.tweakValue(string) }
+            var typedConditional: [String: TweakValue] = [:]
+            for (condition, value) in parameter.conditionalValues {
+                if case .value(let string) = value { typedConditional[condition] = parameter.valueType.tweakValue(string) }
+            }
+            entries[id] = Entry(
+                offset: offset, typedDefault: typedDefault, typedConditional: typedConditional,
+                isStatic: !template.hasApplicableConditionalValues(parameter),
+                defersToApp: parameter.conditionalValues.values.contains(.useInAppDefault),
+                metadata: ["source": .string(FirebaseValueSource.remote.rawValue), "parameterKey": .string(parameter.key)]
+            )
             ids.append(id)
         }
         self.template = template
         self.mapping = mapping
-        self.index = index
+        self.entries = entries
         self.ids = ids
     }
 
@@ -52,32 +76,26 @@ public struct FirebaseTemplateDocument: TweakDocument {
     /// `useInAppDefault` anywhere): where an evaluation can leave the parameter to the in-app
     /// default, the lower providers must answer instead.
     public func tweak(_ id: TweakID, source: String) -> Tweak? {
-        guard let offset = index[id] else { return nil }
-        let parameter = template.parameters[offset]
-        guard !parameter.conditionalValues.values.contains(.useInAppDefault) else { return nil }
+        guard let entry = entries[id], !entry.defersToApp else { return nil }
         return defaultTweak(id, source: source)
     }
 
     public var evaluatedTweakIDs: [TweakID] { ids }
 
     public func evaluate(_ id: TweakID, context: EvaluationContext) -> TweakEvaluation? {
-        guard let offset = index[id] else { return nil }
-        let parameter = template.parameters[offset]
-        let metadata: [String: TweakValue] = ["source": .string(FirebaseValueSource.remote.rawValue), "parameterKey": .string(parameter.key)]
-        switch template.resolve(parameter, context: context) {
-        case .conditional(let condition, let string):
-            return TweakEvaluation(value: parameter.valueType.tweakValue(string), variant: condition, reason: .targetingMatch, flagMetadata: metadata)
-        case .templateDefault(let string):
-            let reason: EvaluationReason = template.hasApplicableConditionalValues(parameter) ? .default : .static
-            return TweakEvaluation(value: parameter.valueType.tweakValue(string), reason: reason, flagMetadata: metadata)
+        guard let entry = entries[id] else { return nil }
+        switch template.resolve(template.parameters[entry.offset], context: context) {
+        case .conditional(let condition, _):
+            return TweakEvaluation(value: entry.typedConditional[condition], variant: condition, reason: .targetingMatch, flagMetadata: entry.metadata)
+        case .templateDefault:
+            return TweakEvaluation(value: entry.typedDefault, reason: entry.isStatic ? .static : .default, flagMetadata: entry.metadata)
         case .inAppDefault:
             return nil
         }
     }
 
     private func defaultTweak(_ id: TweakID, source: String) -> Tweak? {
-        guard let offset = index[id], case .value(let string)? = template.parameters[offset].defaultValue else { return nil }
-        let parameter = template.parameters[offset]
-        return Tweak(feature: id.feature, variable: id.variable, value: parameter.valueType.tweakValue(string), description: parameter.description, source: source)
+        guard let entry = entries[id], let value = entry.typedDefault else { return nil }
+        return Tweak(feature: id.feature, variable: id.variable, value: value, description: template.parameters[entry.offset].description, source: source)
     }
 }

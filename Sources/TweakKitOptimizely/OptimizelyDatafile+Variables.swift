@@ -14,8 +14,9 @@ extension OptimizelyDatafile {
     /// json takes JSON text, whose `null` object members are left out (a tweak value has no null).
     /// A number or JSON that does not parse is an error — the value is left out — never a guess.
     ///
-    /// Values are converted once, when the datafile loads (``Variable/typedDefault``,
-    /// ``Variation/typedValues``), so a decision parses nothing.
+    /// Values of the flag's rules are converted once, when the datafile loads (``Variable/typedDefault``,
+    /// ``Variation/typedValues``); only an enabled holdout variation that sets a variable (holdouts
+    /// belong to no flag, so they are not typed at load) is converted here.
     func typedValue(of variable: Variable, in flag: Flag, variation: Variation?) -> Result<TweakValue, VariableProblem> {
         if let variation, variation.featureEnabled, let text = variation.variableValues[variable.id] {
             return variation.typedValues[variable.id] ?? Self.convert(text, to: variable, flagKey: flag.key)
