@@ -37,12 +37,19 @@ extension FlagdDefinitions {
     /// Every enabled flag with its default variant's value, as tweaks from `source`: what the flags
     /// give when no targeting applies, for listings and editors.
     public func defaultTweaks(source: String) -> [Tweak] {
-        flags.values.compactMap { flag in
-            guard flag.state == .enabled, let value = flag.defaultValue else { return nil }
-            return Tweak(feature: flag.id.feature, variable: flag.id.variable, value: value,
-                         title: flag.metadata["title"]?.stringValue, description: flag.metadata["description"]?.stringValue,
-                         group: flag.metadata["group"]?.stringValue, source: source)
-        }
+        flags.values.compactMap { Self.defaultTweak(of: $0, source: source) }
+    }
+
+    /// The default tweak of the flag at `id` alone (one dictionary lookup, not a listing).
+    func defaultTweak(_ id: TweakID, source: String) -> Tweak? {
+        flagKey(for: id).flatMap { flags[$0] }.flatMap { Self.defaultTweak(of: $0, source: source) }
+    }
+
+    private static func defaultTweak(of flag: FlagdFlag, source: String) -> Tweak? {
+        guard flag.state == .enabled, let value = flag.defaultValue else { return nil }
+        return Tweak(feature: flag.id.feature, variable: flag.id.variable, value: value,
+                     title: flag.metadata["title"]?.stringValue, description: flag.metadata["description"]?.stringValue,
+                     group: flag.metadata["group"]?.stringValue, source: source)
     }
 
     /// Every flag's tweak address, disabled and invalid flags included.

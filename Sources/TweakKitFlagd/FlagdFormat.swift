@@ -6,6 +6,10 @@ extension FlagdDefinitions: TweakDocument {
         defaultTweaks(source: source)
     }
 
+    public func tweak(_ id: TweakID, source: String) -> Tweak? {
+        defaultTweak(id, source: source)
+    }
+
     public func evaluate(_ id: TweakID, context: EvaluationContext) -> TweakEvaluation? {
         evaluate(id, context: context, now: Date())
     }

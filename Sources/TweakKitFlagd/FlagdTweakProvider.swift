@@ -44,6 +44,13 @@ public final class FlagdTweakProvider: ContextualTweakProvider {
         definitions.withLock { $0.defaultTweaks(source: name) }
     }
 
+    public func tweakWith(feature: String, variable: String) throws -> Tweak {
+        guard let tweak = definitions.withLock({ $0 }).defaultTweak(TweakID(feature: feature, variable: variable), source: name) else {
+            throw TweakError.notFound(feature: feature, variable: variable)
+        }
+        return tweak
+    }
+
     /// Every flag's address, including disabled and invalid flags, which evaluate to the caller's default.
     public func evaluatedTweakIDs() -> [TweakID] {
         definitions.withLock { $0.evaluatedTweakIDs }
