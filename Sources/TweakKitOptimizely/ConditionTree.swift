@@ -1,28 +1,13 @@
 import TweakKit
 
-/// Optimizely's `["and" | "or" | "not", …]` condition lists, evaluated with three-valued logic:
-/// a leaf may be unknown (`nil`), and unknown is neither true nor false.
+/// Optimizely's `["and" | "or" | "not", …]` condition lists as parsed; decisions evaluate them
+/// compiled (``CompiledConditions``), with three-valued logic.
 indirect enum ConditionTree<Leaf: Sendable>: Sendable {
     case and([ConditionTree])
     case or([ConditionTree])
     /// Only the first operand counts; `not` with none is unknown.
     case not(ConditionTree?)
     case leaf(Leaf)
-
-    /// AND: any false → false, else any unknown → unknown, else true (empty → true).
-    /// OR: any true → true, else any unknown → unknown, else false (empty → false).
-    func evaluate(_ leaf: (Leaf) -> Bool?) -> Bool? {
-        switch self {
-        case .leaf(let value):
-            return leaf(value)
-        case .not(let operand):
-            return operand?.evaluate(leaf).map { !$0 }
-        case .and(let operands):
-            return ThreeValuedLogic.and(operands) { $0.evaluate(leaf) }
-        case .or(let operands):
-            return ThreeValuedLogic.or(operands) { $0.evaluate(leaf) }
-        }
-    }
 
     /// Parses a condition list: an array starting with "and", "or" or "not" applies that operator
     /// to the rest; any other array is an implicit "or"; anything else is a leaf.
