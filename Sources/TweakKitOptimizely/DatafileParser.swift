@@ -78,6 +78,11 @@ struct DatafileParser {
             }
             holdouts.append(holdout)
         }
+        for key in flagKeys {
+            guard let id = flags[key]?.id else { continue }
+            flags[key]?.holdoutIndices = holdouts.indices.filter { holdouts[$0].includedFlags.isEmpty && !holdouts[$0].excludedFlags.contains(id) }
+                + holdouts.indices.filter { holdouts[$0].includedFlags.contains(id) }
+        }
 
         var ruleIDs = Set(experimentsByID.keys)
         for rules in rollouts.values { ruleIDs.formUnion(rules.map(\.id)) }

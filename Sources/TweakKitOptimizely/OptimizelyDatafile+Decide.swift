@@ -55,14 +55,10 @@ extension OptimizelyDatafile {
         if let variation = forcedVariation(flag, rule: nil, user: user, forced: forced, reasons: &reasons) {
             return Choice(ruleKey: nil, ruleID: nil, variation: variation, source: .featureTest, method: .forcedDecision)
         }
-        // Global holdouts not excluding the flag, then those naming it (indices: no copies).
-        for pass in 0..<2 {
-            for index in holdouts.indices where pass == 0
-                ? holdouts[index].includedFlags.isEmpty && !holdouts[index].excludedFlags.contains(flag.id)
-                : holdouts[index].includedFlags.contains(flag.id) {
-                if let variation = decideHoldout(holdouts[index], flag: flag, user: user, bucketingID: bucketingID, reasons: &reasons) {
-                    return Choice(ruleKey: holdouts[index].key, ruleID: holdouts[index].id, variation: variation, source: .holdout, method: .bucketing)
-                }
+        // Indices into `holdouts`, so that none is copied.
+        for index in flag.holdoutIndices {
+            if let variation = decideHoldout(holdouts[index], flag: flag, user: user, bucketingID: bucketingID, reasons: &reasons) {
+                return Choice(ruleKey: holdouts[index].key, ruleID: holdouts[index].id, variation: variation, source: .holdout, method: .bucketing)
             }
         }
         // Rules are passed by index, so that none is copied.

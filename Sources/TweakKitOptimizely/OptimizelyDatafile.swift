@@ -118,6 +118,9 @@ extension OptimizelyDatafile {
         /// Rollout rules (delivery rules), "Everyone Else" last.
         var rolloutRules: [Experiment]
         var rolloutID: String?
+        /// The holdouts that apply, as indices into the datafile's: global ones that do not
+        /// exclude the flag, then those that name it (filled in at load).
+        var holdoutIndices: [Int] = []
         var variables: [Variable]
         var variablesByKey: [String: Int]
         /// Every variation of every rule, by key (first wins), for forced decisions.
