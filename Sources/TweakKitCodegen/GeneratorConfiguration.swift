@@ -41,9 +41,9 @@ public struct GeneratorConfiguration: Sendable, Hashable {
 
     /// Reads the configuration from JSON `data`; `file` names it in errors.
     public init(data: Data, file: String) throws(CodegenError) {
-        let value: TweakValue
+        let value: TweakContent
         do {
-            value = try TweakValue(jsonText: String(decoding: data, as: UTF8.self))
+            value = try TweakContent(jsonText: String(decoding: data, as: UTF8.self))
         } catch {
             throw CodegenError("\(file):\(error.location): syntax error: \(error.message)")
         }

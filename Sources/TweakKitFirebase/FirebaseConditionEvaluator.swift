@@ -5,7 +5,7 @@ import TweakKit
 /// Evaluates conditions for one context exactly as firebase-admin-node's `ConditionEvaluator`.
 struct FirebaseConditionEvaluator {
     let randomizationID: String?
-    let signals: [String: TweakValue]
+    let signals: [String: TweakContent]
     let regexes: FirebaseRegexCache?
 
     /// The context's `targetingKey` is the randomization id (else a `randomizationId` attribute);

@@ -21,7 +21,7 @@ extension FirebaseTemplate {
     /// config["banner"]?.asString
     /// ```
     /// In-app defaults are turned into strings as JavaScript's `String()` does (`true` → "true", `5.0` → "5").
-    public func evaluate(context: EvaluationContext = EvaluationContext(targetingKey: nil), inAppDefaults: [String: TweakValue] = [:]) -> [String: FirebaseValue] {
+    public func evaluate(context: EvaluationContext = EvaluationContext(targetingKey: nil), inAppDefaults: [String: TweakContent] = [:]) -> [String: FirebaseValue] {
         var results = ConditionResults(template: self, context: context)
         var values: [String: FirebaseValue] = [:]
         for (key, value) in inAppDefaults { values[key] = FirebaseValue(source: .default, string: JavaScript.string(value)) }
@@ -38,7 +38,7 @@ extension FirebaseTemplate {
 
     /// One parameter's value for `context`, as `evaluate(context).getValue(key)` in Firebase:
     /// the template's value (`.remote`), else the in-app default (`.default`), else `.static`.
-    public func value(forKey key: String, context: EvaluationContext = EvaluationContext(targetingKey: nil), inAppDefaults: [String: TweakValue] = [:]) -> FirebaseValue {
+    public func value(forKey key: String, context: EvaluationContext = EvaluationContext(targetingKey: nil), inAppDefaults: [String: TweakContent] = [:]) -> FirebaseValue {
         if let parameter = parameter(forKey: key) {
             var results = ConditionResults(template: self, context: context)
             switch resolve(parameter, with: &results) {

@@ -104,7 +104,7 @@ public enum FirebaseValueType: String, Sendable, Hashable, CaseIterable {
     /// FirebaseValueType.boolean.tweakValue("yes")          // .bool(true)
     /// FirebaseValueType.json.tweakValue(#"{"a": [1]}"#)    // .object(["a": [1]])
     /// ```
-    public func tweakValue(_ string: String) -> TweakValue {
+    public func tweakValue(_ string: String) -> TweakContent {
         switch self {
         case .string, .unspecified:
             return .string(string)
@@ -116,7 +116,7 @@ public enum FirebaseValueType: String, Sendable, Hashable, CaseIterable {
             if number.rounded() == number, abs(number) < 9.2e18 { return .int(Int(number)) }
             return .double(number)
         case .json:
-            return (try? TweakValue(jsonText: string)) ?? .string(string)
+            return (try? TweakContent(jsonText: string)) ?? .string(string)
         }
     }
 }

@@ -21,14 +21,14 @@ public struct FirebaseTemplateDocument: TweakDocument {
     /// What a lookup needs of one parameter, typed once at load so an evaluation converts nothing.
     private struct Entry: Sendable {
         var offset: Int
-        var typedDefault: TweakValue?
+        var typedDefault: TweakContent?
         /// Typed conditional values by condition name.
-        var typedConditional: [String: TweakValue]
+        var typedConditional: [String: TweakContent]
         /// No template condition names one of its conditional values: its default is STATIC.
         var isStatic: Bool
         /// Some conditional value is `useInAppDefault`, so it has no fixed value.
         var defersToApp: Bool
-        var metadata: [String: TweakValue]
+        var metadata: [String: TweakContent]
     }
 
     private let entries: [TweakID: Entry]
@@ -47,9 +47,9 @@ public struct FirebaseTemplateDocument: TweakDocument {
                     message: "parameters \"\(template.parameters[other.offset].key)\" and \"\(parameter.key)\" both map to this tweak; rename one or use another FirebaseParameterMapping"
                 )
             }
-            var typedDefault: TweakValue?
+            var typedDefault: TweakContent?
             if case .value(let string)? = parameter.defaultValue { typedDefault = parameter.valueType.tweakValue(string) }
-            var typedConditional: [String: TweakValue] = [:]
+            var typedConditional: [String: TweakContent] = [:]
             for (condition, value) in parameter.conditionalValues {
                 if case .value(let string) = value { typedConditional[condition] = parameter.valueType.tweakValue(string) }
             }

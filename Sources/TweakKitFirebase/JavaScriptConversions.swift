@@ -94,7 +94,7 @@ enum JavaScript {
     }
 
     /// `Number(value)` of a signal: numbers as they are, `true` 1, `false` 0, anything else via its string.
-    static func number(_ value: TweakValue) -> Double {
+    static func number(_ value: TweakContent) -> Double {
         switch value {
         case .int(let int): Double(int)
         case .double(let double): double
@@ -106,7 +106,7 @@ enum JavaScript {
     }
 
     /// JavaScript truthiness: false, 0, NaN and "" are falsy; everything else is truthy.
-    static func isTruthy(_ value: TweakValue) -> Bool {
+    static func isTruthy(_ value: TweakContent) -> Bool {
         switch value {
         case .bool(let bool): bool
         case .int(let int): int != 0
@@ -120,7 +120,7 @@ enum JavaScript {
     /// `String(value)` of a signal or in-app default: a string as it is, `true`/`false`, an Int in
     /// decimal, a Double as JavaScript prints it (`5.0` → `"5"`), an array's elements joined with
     /// commas, an object `"[object Object]"`. A Float prints as the Double of its shortest decimal.
-    static func string(_ value: TweakValue) -> String {
+    static func string(_ value: TweakContent) -> String {
         switch value {
         case .string(let string): string
         case .bool(let bool): bool ? "true" : "false"

@@ -94,7 +94,7 @@ public struct FlagdDefinitions: Sendable {
         guard let variantsNode = node["variants"], let variantMembers = variantsNode.members, !variantMembers.isEmpty else {
             throw FlagProblem(message: "\"variants\" must be a non-empty object", location: node["variants"]?.location ?? node.location)
         }
-        var variants: [String: TweakValue] = [:]
+        var variants: [String: TweakContent] = [:]
         var family: String?
         for variant in variantMembers {
             guard let value = variant.value.tweakValue, variant.value.kind.isVariantKind else {
@@ -137,7 +137,7 @@ public struct FlagdDefinitions: Sendable {
                 }
             }
         }
-        var metadata: [String: TweakValue] = [:]
+        var metadata: [String: TweakContent] = [:]
         if let metadataNode = node["metadata"] {
             guard let members = metadataNode.members else {
                 throw FlagProblem(message: "\"metadata\" must be an object", location: metadataNode.location)
@@ -162,7 +162,7 @@ extension JSONNode.Kind {
     }
 }
 
-extension TweakValue {
+extension TweakContent {
     /// The flagd flag type a variant value belongs to.
     var variantFamily: String {
         switch self {

@@ -19,9 +19,9 @@ public struct FlagdFlag: Sendable {
 
     public let key: String
     public let state: State
-    public let variants: [String: TweakValue]
+    public let variants: [String: TweakContent]
     public let defaultVariant: String?
-    public let metadata: [String: TweakValue]
+    public let metadata: [String: TweakContent]
     /// The compiled targeting rule; `nil` when there is none (or it is `{}`).
     let targeting: LogicExpression?
 
@@ -33,7 +33,7 @@ public struct FlagdFlag: Sendable {
     }
 
     /// The value of the default variant, when there is one.
-    public var defaultValue: TweakValue? {
+    public var defaultValue: TweakContent? {
         defaultVariant.flatMap { variants[$0] }
     }
 

@@ -24,7 +24,7 @@ struct AttributeCondition: Sendable {
 
     static let maximumSafeNumber = 9_007_199_254_740_992.0  // 2^53
 
-    func evaluate(_ attributes: [String: TweakValue]) -> Bool? {
+    func evaluate(_ attributes: [String: TweakContent]) -> Bool? {
         guard type == "custom_attribute" || type == "third_party_dimension" else { return nil }
         let match = match ?? "exact"
         if match == "exists" { return attributes[name] != nil }
@@ -64,7 +64,7 @@ struct AttributeCondition: Sendable {
         }
     }
 
-    private func exact(_ attribute: TweakValue) -> Bool? {
+    private func exact(_ attribute: TweakContent) -> Bool? {
         switch (value, attribute) {
         case (.string(let condition), .string(let user)): return condition.unicodeScalars.elementsEqual(user.unicodeScalars)
         case (.bool(let condition), .bool(let user)): return condition == user
@@ -76,7 +76,7 @@ struct AttributeCondition: Sendable {
     }
 
     /// An Int or Double attribute as a number; a Bool is not a number.
-    private static func number(_ value: TweakValue) -> Double? {
+    private static func number(_ value: TweakContent) -> Double? {
         switch value {
         case .int(let int): int.magnitude <= 1 << 53 ? Double(int) : .infinity
         case .double(let double): double

@@ -51,7 +51,7 @@ struct CompiledConditions: Sendable {
         return nodes.count - 1
     }
 
-    func evaluate(_ attributes: [String: TweakValue]) -> Bool? {
+    func evaluate(_ attributes: [String: TweakContent]) -> Bool? {
         nodes.withUnsafeBufferPointer { nodes in
             children.withUnsafeBufferPointer { children in
                 conditions.withUnsafeBufferPointer { conditions in
@@ -67,7 +67,7 @@ struct CompiledConditions: Sendable {
         let conditions: UnsafeBufferPointer<AttributeCondition>
     }
 
-    private static func evaluate(_ index: Int, _ tables: Tables, _ attributes: [String: TweakValue]) -> Bool? {
+    private static func evaluate(_ index: Int, _ tables: Tables, _ attributes: [String: TweakContent]) -> Bool? {
         switch tables.nodes[index] {
         case .condition(let condition):
             return tables.conditions[condition].evaluate(attributes)

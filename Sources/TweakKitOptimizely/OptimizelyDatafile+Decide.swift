@@ -28,7 +28,7 @@ extension OptimizelyDatafile {
         }
         var reasons = DecisionReasons(recording: true)
         let choice = choose(flag, user: user, forced: forcedDecisions, reasons: &reasons)
-        var variables: [String: TweakValue] = [:]
+        var variables: [String: TweakContent] = [:]
         for variable in flag.variables {
             switch typedValue(of: variable, in: flag, variation: choice?.variation) {
             case .success(let value): variables[variable.key] = value

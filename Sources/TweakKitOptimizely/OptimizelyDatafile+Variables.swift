@@ -17,18 +17,18 @@ extension OptimizelyDatafile {
     /// Values of the flag's rules are converted once, when the datafile loads (``Variable/typedDefault``,
     /// ``Variation/typedValues``); only an enabled holdout variation that sets a variable (holdouts
     /// belong to no flag, so they are not typed at load) is converted here.
-    func typedValue(of variable: Variable, in flag: Flag, variation: Variation?) -> Result<TweakValue, VariableProblem> {
+    func typedValue(of variable: Variable, in flag: Flag, variation: Variation?) -> Result<TweakContent, VariableProblem> {
         if let variation, variation.featureEnabled, let text = variation.variableValues[variable.id] {
             return variation.typedValues[variable.id] ?? Self.convert(text, to: variable, flagKey: flag.key)
         }
         return variable.typedDefault
     }
 
-    static func convert(_ text: String, to variable: Variable, flagKey: String) -> Result<TweakValue, VariableProblem> {
-        let converted: TweakValue? = switch variable.type {
+    static func convert(_ text: String, to variable: Variable, flagKey: String) -> Result<TweakContent, VariableProblem> {
+        let converted: TweakContent? = switch variable.type {
         case .boolean: .bool(text == "true")
-        case .integer: Int(text.trimmingCharacters(in: .whitespaces)).map(TweakValue.int)
-        case .double: Double(text.trimmingCharacters(in: .whitespaces)).map(TweakValue.double)
+        case .integer: Int(text.trimmingCharacters(in: .whitespaces)).map(TweakContent.int)
+        case .double: Double(text.trimmingCharacters(in: .whitespaces)).map(TweakContent.double)
         case .string: .string(text)
         case .json: (try? JSONParser.parse(Array(text.utf8)))?.tweakValue(droppingNullMembers: true)
         }

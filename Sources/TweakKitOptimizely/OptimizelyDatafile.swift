@@ -133,7 +133,7 @@ extension OptimizelyDatafile {
         var type: OptimizelyVariableType
         var defaultValue: String
         /// The default converted to the type (filled in at load).
-        var typedDefault: Result<TweakValue, VariableProblem> = .success(.string(""))
+        var typedDefault: Result<TweakContent, VariableProblem> = .success(.string(""))
     }
 
     /// An experiment, a rollout rule or a holdout: audiences, variations and a traffic split.
@@ -167,7 +167,7 @@ extension OptimizelyDatafile {
         /// Variable id → value, as written.
         var variableValues: [String: String]
         /// The values converted to their variables' types (filled in at load, per flag).
-        var typedValues: [String: Result<TweakValue, VariableProblem>] = [:]
+        var typedValues: [String: Result<TweakContent, VariableProblem>] = [:]
     }
 
     struct TrafficRange: Sendable {

@@ -97,7 +97,7 @@ public struct OptimizelyDocument: TweakDocument {
         case .forcedDecision?, .whitelist?: .targetingMatch
         case .bucketing?: .split
         }
-        var metadata: [String: TweakValue] = ["flagKey": .string(flag.key)]
+        var metadata: [String: TweakContent] = ["flagKey": .string(flag.key)]
         if let choice {
             metadata["decisionSource"] = .string(choice.source.rawValue)
             metadata["variationID"] = .string(choice.variation.id)

@@ -24,7 +24,7 @@ public struct OptimizelyDecision: Sendable, Hashable {
     public var source: Source?
     /// Every variable of the flag, typed: the variation's value when enabled, else the default.
     /// A value that does not convert to its type is left out, with a reason.
-    public var variables: [String: TweakValue]
+    public var variables: [String: TweakContent]
     /// Why, step by step, in the SDKs' wording.
     public var reasons: [String]
     /// Whether Optimizely would send an impression for it: experiments always, delivery rules

@@ -10,9 +10,9 @@ public import TweakKit
 /// decisions still use the user id.
 public struct OptimizelyUser: Sendable, Hashable {
     public var id: String
-    public var attributes: [String: TweakValue]
+    public var attributes: [String: TweakContent]
 
-    public init(id: String, attributes: [String: TweakValue] = [:]) {
+    public init(id: String, attributes: [String: TweakContent] = [:]) {
         self.id = id
         self.attributes = attributes
     }

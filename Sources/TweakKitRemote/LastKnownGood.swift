@@ -16,7 +16,7 @@ struct LastKnownGood: Sendable {
         var etag: String?
         var lastModified: String?
         if let data = FileManager.default.contents(atPath: directory.appendingPathComponent(validatorsFile).path),
-           case .object(let fields)? = try? TweakValue(jsonText: String(decoding: data, as: UTF8.self)) {
+           case .object(let fields)? = try? TweakContent(jsonText: String(decoding: data, as: UTF8.self)) {
             etag = fields["etag"]?.stringValue
             lastModified = fields["lastModified"]?.stringValue
         }
@@ -26,9 +26,9 @@ struct LastKnownGood: Sendable {
     /// Writes atomically: the payload first, then its validators, each by temp file and rename.
     func save(to directory: URL) throws {
         try AtomicFileWriter.write(payload, to: directory.appendingPathComponent(Self.payloadFile))
-        var fields: [String: TweakValue] = [:]
+        var fields: [String: TweakContent] = [:]
         if let etag { fields["etag"] = .string(etag) }
         if let lastModified { fields["lastModified"] = .string(lastModified) }
-        try AtomicFileWriter.write(Data(try TweakValue.object(fields).jsonText().utf8), to: directory.appendingPathComponent(Self.validatorsFile))
+        try AtomicFileWriter.write(Data(try TweakContent.object(fields).jsonText().utf8), to: directory.appendingPathComponent(Self.validatorsFile))
     }
 }

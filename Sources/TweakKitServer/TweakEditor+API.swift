@@ -7,15 +7,15 @@ import TweakKit
 
 extension TweakEditor {
     /// One tweak as the API shows it.
-    static func json(_ resolved: ResolvedTweak) -> TweakValue? {
+    static func json(_ resolved: ResolvedTweak) -> TweakContent? {
         guard let tweak = resolved.tweak else { return nil }
-        var object: [String: TweakValue] = [
+        var object: [String: TweakContent] = [
             "feature": .string(tweak.feature),
             "variable": .string(tweak.variable),
             "value": tweak.value,
             "type": .string(tweak.value.kind.rawValue),
             "overridden": .bool(resolved.isOverridden),
-            "sources": .array(resolved.sources.map(TweakValue.string)),
+            "sources": .array(resolved.sources.map(TweakContent.string)),
             "evaluatedPerLookup": .bool(resolved.isEvaluatedPerLookup),
         ]
         if let source = tweak.source { object["source"] = .string(source) }
@@ -25,7 +25,7 @@ extension TweakEditor {
         return .object(object)
     }
 
-    static func jsonResponse(_ value: TweakValue, status: HTTPResponse.Status = .ok) -> Response {
+    static func jsonResponse(_ value: TweakContent, status: HTTPResponse.Status = .ok) -> Response {
         let text = (try? value.jsonText()) ?? "null"
         return Response(
             status: status,
@@ -48,9 +48,9 @@ extension TweakEditor {
     func update(_ id: TweakID, body: ByteBuffer) throws -> Response {
         let resolved = manager.resolvedTweak(feature: id.feature, variable: id.variable)
         guard let current = resolved.tweak else { throw EditorError(.notFound, "tweak \(id) not found") }
-        let parsed: TweakValue
+        let parsed: TweakContent
         do {
-            parsed = try TweakValue(jsonText: String(buffer: body))
+            parsed = try TweakContent(jsonText: String(buffer: body))
         } catch {
             throw EditorError(.badRequest, "the body is not JSON: \(error)")
         }
@@ -71,7 +71,7 @@ extension TweakEditor {
 
     /// Accepts what the type accepts: a Bool for Bool, a whole number for Int, any number for
     /// Float and Double, a String for String.
-    static func check(_ value: TweakValue, against kind: TweakValue.Kind, id: TweakID) throws -> TweakValue {
+    static func check(_ value: TweakContent, against kind: TweakContent.Kind, id: TweakID) throws -> TweakContent {
         switch (kind, value) {
         case (.bool, .bool), (.int, .int), (.double, .double), (.float, .float), (.string, .string): return value
         case (.double, .int(let int)): return .double(Double(int))
@@ -156,10 +156,10 @@ extension TweakEditor {
     }
 }
 
-extension TweakValue.Kind {
+extension TweakContent.Kind {
     var article: String { self == .int || self == .array || self == .object ? "an" : "a" }
 }
 
-extension TweakValue {
+extension TweakContent {
     var jsonTextOrDescription: String { (try? jsonText()) ?? description }
 }

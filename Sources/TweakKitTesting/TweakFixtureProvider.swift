@@ -15,7 +15,7 @@ public final class TweakFixtureProvider: MutableTweakProvider, ExpressibleByDict
 
     /// Creates a fixture from `"feature.variable"` keys. A key without a dot is a feature toggle:
     /// `"addItem": true` sets `addItem.enabled`.
-    public init(_ values: [String: TweakValue], name: String = "fixture") {
+    public init(_ values: [String: TweakContent], name: String = "fixture") {
         let tweaks = values.map { key, value in
             let id = TweakID(parsing: key) ?? TweakID(feature: key, variable: Tweak.enabledVariable)
             return Tweak(feature: id.feature, variable: id.variable, value: value)
@@ -28,7 +28,7 @@ public final class TweakFixtureProvider: MutableTweakProvider, ExpressibleByDict
         storage = EphemeralTweakProvider(name: name, tweaks: tweaks)
     }
 
-    public convenience init(dictionaryLiteral elements: (String, TweakValue)...) {
+    public convenience init(dictionaryLiteral elements: (String, TweakContent)...) {
         self.init(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 
@@ -38,7 +38,7 @@ public final class TweakFixtureProvider: MutableTweakProvider, ExpressibleByDict
         try storage.tweakWith(feature: feature, variable: variable)
     }
 
-    public func set(_ value: TweakValue, feature: String, variable: String) {
+    public func set(_ value: TweakContent, feature: String, variable: String) {
         storage.set(value, feature: feature, variable: variable)
     }
 

@@ -11,7 +11,7 @@ public import TweakKit
 /// }
 /// ```
 public func withTweakOverrides<Result>(
-    _ overrides: [TweakID: TweakValue],
+    _ overrides: [TweakID: TweakContent],
     isolation: isolated (any Actor)? = #isolation,
     _ body: () async throws -> Result
 ) async rethrows -> Result {
@@ -19,7 +19,7 @@ public func withTweakOverrides<Result>(
 }
 
 /// The synchronous form of ``withTweakOverrides(_:isolation:_:)``.
-public func withTweakOverrides<Result>(_ overrides: [TweakID: TweakValue], _ body: () throws -> Result) rethrows -> Result {
+public func withTweakOverrides<Result>(_ overrides: [TweakID: TweakContent], _ body: () throws -> Result) rethrows -> Result {
     try ScopedTweakOverrides.with(overrides, body)
 }
 

@@ -7,9 +7,9 @@ extension Eval {
     /// Prints the parameter's Firebase value: `{"key", "value", "source", "asBool", "asNumber"}`.
     func evaluateFirebase(template path: String, context: EvaluationContext) throws {
         let template = try Self.load { () throws(TweakFileError) in try FirebaseTemplate(contentsOf: URL(fileURLWithPath: path)) }
-        let inAppDefaults: [String: TweakValue] = inAppDefault.map { [flagKey: .string($0)] } ?? [:]
+        let inAppDefaults: [String: TweakContent] = inAppDefault.map { [flagKey: .string($0)] } ?? [:]
         let value = template.value(forKey: flagKey, context: context, inAppDefaults: inAppDefaults)
-        let object: [String: TweakValue] = [
+        let object: [String: TweakContent] = [
             "key": .string(flagKey),
             "value": .string(value.asString),
             "source": .string(value.source.rawValue),
@@ -20,7 +20,7 @@ extension Eval {
     }
 
     /// An integral number as an Int, others as a Double; infinities (which JSON cannot hold) as "Infinity"/"-Infinity".
-    private static func json(_ number: Double) -> TweakValue {
+    private static func json(_ number: Double) -> TweakContent {
         if number.isInfinite { return .string(number < 0 ? "-Infinity" : "Infinity") }
         if number.rounded() == number, abs(number) < 9.2e18 { return .int(Int(number)) }
         return .double(number)

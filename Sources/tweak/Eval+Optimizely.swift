@@ -12,13 +12,13 @@ extension Eval {
             throw ValidationError("an Optimizely decision needs a user id: give \"targetingKey\" in --context")
         }
         let decision = datafile.decide(flagKey: flagKey, user: user)
-        let fields: [(String, TweakValue?)] = [
+        let fields: [(String, TweakContent?)] = [
             ("flagKey", .string(decision.flagKey)),
             ("enabled", .bool(decision.enabled)),
-            ("variationKey", decision.variationKey.map(TweakValue.string)),
-            ("ruleKey", decision.ruleKey.map(TweakValue.string)),
+            ("variationKey", decision.variationKey.map(TweakContent.string)),
+            ("ruleKey", decision.ruleKey.map(TweakContent.string)),
             ("variables", .object(decision.variables)),
-            ("reasons", .array(decision.reasons.map(TweakValue.string))),
+            ("reasons", .array(decision.reasons.map(TweakContent.string))),
         ]
         var output = "{"
         for (offset, (key, value)) in fields.enumerated() {

@@ -73,7 +73,7 @@ struct Eval: ParsableCommand {
             }
             value = evaluation.value ?? fallback
         }
-        var object: [String: TweakValue] = [
+        var object: [String: TweakContent] = [
             "flagKey": .string(flagKey),
             "reason": .string(evaluation.reason.rawValue),
             "flagMetadata": .object(evaluation.flagMetadata),
@@ -97,9 +97,9 @@ struct Eval: ParsableCommand {
 
     private func parseContext() throws -> EvaluationContext {
         guard let context else { return EvaluationContext(targetingKey: nil) }
-        let value: TweakValue
+        let value: TweakContent
         do {
-            value = try TweakValue(jsonText: context)
+            value = try TweakContent(jsonText: context)
         } catch {
             throw ValidationError("--context is not JSON: \(error)")
         }
@@ -112,9 +112,9 @@ struct Eval: ParsableCommand {
         return EvaluationContext(targetingKey: targetingKey, attributes: attributes)
     }
 
-    private func parseDefault(_ text: String, as type: FlagType) throws -> TweakValue {
-        let parsed = (try? TweakValue(jsonText: text)) ?? .string(text)
-        let value: TweakValue? = switch (type, parsed) {
+    private func parseDefault(_ text: String, as type: FlagType) throws -> TweakContent {
+        let parsed = (try? TweakContent(jsonText: text)) ?? .string(text)
+        let value: TweakContent? = switch (type, parsed) {
         case (.boolean, .bool), (.integer, .int), (.float, .double), (.string, .string), (.object, .object): parsed
         case (.float, .int(let int)): .double(Double(int))
         case (.string, _): .string(text)
@@ -124,7 +124,7 @@ struct Eval: ParsableCommand {
         return value
     }
 
-    static func matches(_ value: TweakValue, _ type: FlagType) -> Bool {
+    static func matches(_ value: TweakContent, _ type: FlagType) -> Bool {
         switch (type, value) {
         case (.boolean, .bool), (.integer, .int), (.float, .double), (.float, .int), (.string, .string), (.object, .object): true
         default: false

@@ -11,8 +11,8 @@ enum Output {
     }
 
     /// One tweak as a JSON object for `--json` output.
-    static func json(_ tweak: Tweak, overridden: Bool? = nil) -> TweakValue {
-        var object: [String: TweakValue] = [
+    static func json(_ tweak: Tweak, overridden: Bool? = nil) -> TweakContent {
+        var object: [String: TweakContent] = [
             "feature": .string(tweak.feature),
             "variable": .string(tweak.variable),
             "value": tweak.value,
@@ -26,7 +26,7 @@ enum Output {
         return .object(object)
     }
 
-    static func render(_ value: TweakValue) -> String {
+    static func render(_ value: TweakContent) -> String {
         (try? JSONEncoder.tweakOutput.encode(value)).flatMap { String(data: $0, encoding: .utf8) } ?? value.description
     }
 

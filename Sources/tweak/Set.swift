@@ -17,7 +17,7 @@ struct Set: AsyncParsableCommand {
     var value: String { values.first ?? "" }
 
     @Option(help: ArgumentHelp("The type of VALUE when no file defines the tweak.", valueName: "bool|int|float|double|string"))
-    var type: TweakValue.Kind?
+    var type: TweakContent.Kind?
 
     @OptionGroup var stack: StackOptions
 
@@ -38,7 +38,7 @@ struct Set: AsyncParsableCommand {
             Output.printError("\(id) is a \(existing); --type \(type.rawValue.lowercased()) does not match")
             throw ExitCode.failure
         }
-        let parsed: TweakValue
+        let parsed: TweakContent
         do {
             parsed = try ValueParser.parse(value, as: kind)
         } catch {

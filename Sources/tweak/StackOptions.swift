@@ -78,7 +78,7 @@ struct TweakAddress: ExpressibleByArgument {
     static var defaultCompletionKind: CompletionKind { .default }
 }
 
-extension TweakValue.Kind: ExpressibleByArgument {
+extension TweakContent.Kind: ExpressibleByArgument {
     public init?(argument: String) {
         self.init(name: argument)
     }

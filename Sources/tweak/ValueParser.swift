@@ -6,7 +6,7 @@ enum ValueParser {
         var description: String
     }
 
-    static func parse(_ text: String, as kind: TweakValue.Kind) throws -> TweakValue {
+    static func parse(_ text: String, as kind: TweakContent.Kind) throws -> TweakContent {
         switch kind {
         case .bool:
             switch text.lowercased() {
@@ -28,8 +28,8 @@ enum ValueParser {
     }
 
     /// Whether an explicit --type agrees with the type the stack defines.
-    static func compatible(_ requested: TweakValue.Kind, _ existing: TweakValue.Kind) -> Bool {
-        let numbers: [TweakValue.Kind] = [.float, .double]
+    static func compatible(_ requested: TweakContent.Kind, _ existing: TweakContent.Kind) -> Bool {
+        let numbers: [TweakContent.Kind] = [.float, .double]
         return requested == existing || (numbers.contains(requested) && numbers.contains(existing))
     }
 }

@@ -6,10 +6,10 @@ import TweakKit
 struct FirebaseEvalTests {
     let template = packageRoot.appendingPathComponent("Tests/TweakKitFirebaseTests/Templates/checkout.json").path
 
-    func evaluate(_ arguments: String...) throws -> [String: TweakValue] {
+    func evaluate(_ arguments: String...) throws -> [String: TweakContent] {
         let result = try tweak(["eval", "--firebase-template", template] + arguments)
         #expect(result.status == 0, "\(result.errors)")
-        guard case .object(let object) = try TweakValue(jsonText: result.output) else {
+        guard case .object(let object) = try TweakContent(jsonText: result.output) else {
             Issue.record("not a JSON object: \(result.output)")
             return [:]
         }

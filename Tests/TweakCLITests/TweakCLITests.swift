@@ -20,7 +20,7 @@ struct TweakCLITests {
     func listJSON() throws {
         let result = try tweak("list", "--defaults", exampleFile, "--json")
         #expect(result.status == 0)
-        let items = try TweakValue(jsonText: result.output)
+        let items = try TweakContent(jsonText: result.output)
         guard case .array(let tweaks) = items else { Issue.record("expected an array"); return }
         #expect(tweaks.count == 10)
         #expect(tweaks.contains(["feature": "general", "variable": "answer_to_the_universe", "value": 42, "type": "Int",
@@ -33,7 +33,7 @@ struct TweakCLITests {
     func get() throws {
         #expect(try tweak("get", "ui_customization.red_view_alpha_component", "--defaults", exampleFile).output == "1.0\n")
         let json = try tweak("get", "general.answer_to_the_universe", "--defaults", exampleFile, "--json")
-        let value = try TweakValue(jsonText: json.output)
+        let value = try TweakContent(jsonText: json.output)
         guard case .object(let object) = value else { Issue.record("expected an object"); return }
         #expect(object["value"] == 42)
         #expect(object["type"] == "Int")
@@ -180,10 +180,10 @@ struct TweakGenerateCLITests {
 struct TweakEvalCLITests {
     let flags = packageRoot.appendingPathComponent("Examples/flags.flagd.json").path
 
-    func details(_ arguments: String...) throws -> [String: TweakValue] {
+    func details(_ arguments: String...) throws -> [String: TweakContent] {
         let result = try tweak(["eval", "--flags", flags] + arguments)
         #expect(result.status == 0, "\(result.errors)")
-        guard case .object(let object) = try TweakValue(jsonText: result.output) else {
+        guard case .object(let object) = try TweakContent(jsonText: result.output) else {
             Issue.record("not a JSON object: \(result.output)")
             return [:]
         }

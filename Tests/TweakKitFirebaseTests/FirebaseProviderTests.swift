@@ -83,7 +83,7 @@ struct FirebaseProviderTests {
         let fixed = manager.evaluationDetails(for: bannerText, context: someone)
         #expect(fixed.reason == .static)
         #expect(fixed.value == "Summer sale")
-        let theme = manager.evaluationDetails(for: TweakKey("checkout", "theme", default: TweakValue.string("?")), context: someone)
+        let theme = manager.evaluationDetails(for: TweakKey("checkout", "theme", default: TweakContent.string("?")), context: someone)
         #expect(theme.value == ["color": "blue", "sizes": [1, 2]])
     }
 

@@ -35,6 +35,6 @@ func signal(_ op: String, _ key: String = "s", _ targets: [String]) -> String {
 }
 
 /// Whether the custom signal condition holds for the signal `s` = `value` (or no signal for `nil`).
-func signalHolds(_ op: String, _ targets: [String], _ value: TweakValue?) throws -> Bool {
+func signalHolds(_ op: String, _ targets: [String], _ value: TweakContent?) throws -> Bool {
     try holds(signal(op, "s", targets), EvaluationContext(attributes: value.map { ["s": $0] } ?? [:]))
 }

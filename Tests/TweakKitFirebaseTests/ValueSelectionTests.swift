@@ -30,7 +30,7 @@ struct ValueSelectionTests {
     @Test("a template default overrides the in-app default; useInAppDefault keeps it; unknown conditions are ignored")
     func inAppDefaults() throws {
         let template = try FirebaseTemplate(contentsOf: templateURL("checkout"))
-        let defaults: [String: TweakValue] = ["banner__text": "bundled", "welcome_text": "Hi", "other": 5.0]
+        let defaults: [String: TweakContent] = ["banner__text": "bundled", "welcome_text": "Hi", "other": 5.0]
         #expect(template.value(forKey: "banner__text", inAppDefaults: defaults) == FirebaseValue(source: .remote, string: "Summer sale"))
         #expect(template.value(forKey: "welcome_text", context: someone, inAppDefaults: defaults) == FirebaseValue(source: .default, string: "Hi"))
         #expect(template.value(forKey: "welcome_text", context: staff, inAppDefaults: defaults) == FirebaseValue(source: .remote, string: "Hello staff"))

@@ -6,7 +6,7 @@ private func condition(_ match: String?, _ value: AttributeCondition.Value, name
     AttributeCondition(name: name, type: type, match: match, value: value)
 }
 
-private func evaluate(_ condition: AttributeCondition, _ attribute: TweakValue?) -> Bool? {
+private func evaluate(_ condition: AttributeCondition, _ attribute: TweakContent?) -> Bool? {
     condition.evaluate(attribute.map { ["a": $0] } ?? [:])
 }
 

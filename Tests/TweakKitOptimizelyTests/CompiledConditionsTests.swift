@@ -18,7 +18,7 @@ struct CompiledConditionsTests {
             .and([.leaf("typeless"), .not(.leaf("pro"))]), .not(.or([.leaf("typeless"), .and([.leaf("adult"), .not(nil)])])),
             .or([]), .and([]), .not(nil), .leaf("missing"), .or([.leaf("missing"), .leaf("pro")]),
         ]
-        let users: [[String: TweakValue]] = [[:], ["plan": "pro"], ["age": 30], ["plan": "free", "age": 12], ["plan": "pro", "age": 18, "x": "x"]]
+        let users: [[String: TweakContent]] = [[:], ["plan": "pro"], ["age": 30], ["plan": "free", "age": 12], ["plan": "pro", "age": 18, "x": "x"]]
         for tree in trees {
             let compiled = CompiledConditions(tree, audiences: audiences)
             for attributes in users {

@@ -21,7 +21,7 @@ struct DecisionTests {
         datafile = try loadDatafile()
     }
 
-    func decide(_ flag: String, _ user: String, _ attributes: [String: TweakValue] = [:], forced: OptimizelyForcedDecisions? = nil) -> OptimizelyDecision {
+    func decide(_ flag: String, _ user: String, _ attributes: [String: TweakContent] = [:], forced: OptimizelyForcedDecisions? = nil) -> OptimizelyDecision {
         datafile.decide(flagKey: flag, user: OptimizelyUser(id: user, attributes: attributes), forcedDecisions: forced)
     }
 

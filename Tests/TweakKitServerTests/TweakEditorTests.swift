@@ -39,11 +39,11 @@ struct Editor {
 
 let auth: HTTPFields = [.authorization: "Bearer secret-token", .contentType: "application/json"]
 
-func json(_ buffer: ByteBuffer) throws -> TweakValue {
-    try TweakValue(jsonText: String(buffer: buffer))
+func json(_ buffer: ByteBuffer) throws -> TweakContent {
+    try TweakContent(jsonText: String(buffer: buffer))
 }
 
-func object(_ buffer: ByteBuffer) throws -> [String: TweakValue] {
+func object(_ buffer: ByteBuffer) throws -> [String: TweakContent] {
     guard case .object(let object) = try json(buffer) else { throw TweakError.notSupported("not an object") }
     return object
 }
@@ -86,14 +86,14 @@ struct TweakEditorTests {
     }
 
     @Test("PUT stores a value that fits the tweak's type, in the highest-priority mutable provider", arguments: [
-        ("ui/label", #"{"value": "Hi"}"#, TweakValue.string("Hi")),
+        ("ui/label", #"{"value": "Hi"}"#, TweakContent.string("Hi")),
         ("ui/red", #"{"value": true}"#, .bool(true)),
         ("ui/alpha", #"{"value": -0.5}"#, .double(-0.5)),
         ("ui/alpha", #"{"value": 2}"#, .double(2)),
         ("general/answer", #"{"value": -7}"#, .int(-7)),
         ("general/answer", #"{"value": 8.0}"#, .int(8)),
     ])
-    func put(path: String, body: String, stored: TweakValue) async throws {
+    func put(path: String, body: String, stored: TweakContent) async throws {
         let setup = try Editor()
         try await setup.application().test(.router) { client in
             try await client.execute(uri: "/api/tweaks/\(path)", method: .put, headers: auth, body: ByteBuffer(string: body)) { (response: TestResponse) async throws in

@@ -46,7 +46,7 @@ struct JSONParserTests {
 
     @Test("the writer's output parses back to the same value")
     func writerRoundTrip() throws {
-        let value: TweakValue = ["s": "q\"\u{1}\n", "d": 2.0, "i": -3, "b": false, "a": [[:], []], "f": .float(0.5)]
+        let value: TweakContent = ["s": "q\"\u{1}\n", "d": 2.0, "i": -3, "b": false, "a": [[:], []], "f": .float(0.5)]
         let text = try JSONWriter.string(value, indent: 2)
         let back = try JSONParser.parse(Array(text.utf8)).tweakValue
         #expect(back == ["s": "q\"\u{1}\n", "d": 2.0, "i": -3, "b": false, "a": [[:], []], "f": 0.5])

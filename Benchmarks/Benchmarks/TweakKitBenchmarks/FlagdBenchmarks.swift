@@ -34,7 +34,7 @@ struct FlagdFixture {
         definitions = try FlagdDefinitions(data: Data(flagdFlags.utf8), file: "benchmark.flagd.json")
         let countries = ["NL", "BE", "DE", "FR", "US"]
         contexts = (0..<1_000).map { index in
-            var attributes: [String: TweakValue] = [
+            var attributes: [String: TweakContent] = [
                 "country": .string(countries[index % countries.count]),
                 "appVersion": .string(index % 7 == 0 ? "5.1.9" : "5.\(2 + index % 5).\(index % 10)"),
             ]

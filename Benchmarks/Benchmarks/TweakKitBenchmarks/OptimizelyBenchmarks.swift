@@ -20,7 +20,7 @@ struct OptimizelyFixture {
             .appendingPathComponent("Tests/TweakKitOptimizelyTests/Datafiles/checkout.json")
         let data = try Data(contentsOf: url)
         datafile = try OptimizelyDatafile(data: data, source: url.path)
-        let attributeSets: [[String: TweakValue]] = [
+        let attributeSets: [[String: TweakContent]] = [
             ["plan": "pro"], ["beta": true], ["country": "NL"], ["beta": true, "country": "NL"], ["plan": "free", "country": "DE"],
         ]
         users = (0..<1_000).map { OptimizelyUser(id: "user-\($0)", attributes: attributeSets[$0 % attributeSets.count]) }

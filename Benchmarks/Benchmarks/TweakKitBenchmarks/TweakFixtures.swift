@@ -79,7 +79,7 @@ enum TweakSet {
     }
 
     /// Tweak `i`'s value in the provider at `level`.
-    static func value(_ i: Int, level: Int) -> TweakValue {
+    static func value(_ i: Int, level: Int) -> TweakContent {
         switch kind(i) {
         case .bool: .bool((i + level) % 2 == 0)
         case .int: .int(i * 4 + level)
@@ -244,7 +244,7 @@ final class LookupFixture: Sendable {
             guard tweak.value == expected, dictionary[key]?.value == expected else {
                 throw FixtureError(description: "\(key): stack gave \(tweak.value), expected \(expected)")
             }
-            let typedValue: TweakValue = switch mixedKeys[n] {
+            let typedValue: TweakContent = switch mixedKeys[n] {
             case .bool(let k): .bool(manager.value(for: k))
             case .int(let k): .int(manager.value(for: k))
             case .double(let k): .double(manager.value(for: k))

@@ -16,18 +16,18 @@
 /// key by key, and a targeting key set closer to the lookup wins.
 public struct EvaluationContext: Sendable, Hashable, ExpressibleByDictionaryLiteral {
     public var targetingKey: String?
-    public var attributes: [String: TweakValue]
+    public var attributes: [String: TweakContent]
 
     /// The context of the current task, if one was set with `$current.withValue`.
     @TaskLocal public static var current: EvaluationContext?
 
-    public init(targetingKey: String? = nil, attributes: [String: TweakValue] = [:]) {
+    public init(targetingKey: String? = nil, attributes: [String: TweakContent] = [:]) {
         self.targetingKey = targetingKey
         self.attributes = attributes
     }
 
     /// `["targetingKey": "user-1", "country": "NL"]`: a `targetingKey` String entry is the targeting key.
-    public init(dictionaryLiteral elements: (String, TweakValue)...) {
+    public init(dictionaryLiteral elements: (String, TweakContent)...) {
         var attributes = Dictionary(elements, uniquingKeysWith: { _, last in last })
         var targetingKey: String?
         if case .string(let key)? = attributes.removeValue(forKey: "targetingKey") { targetingKey = key }

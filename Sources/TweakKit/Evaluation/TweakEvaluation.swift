@@ -26,16 +26,16 @@ public enum EvaluationErrorCode: String, Sendable, Hashable, Codable {
 /// What a ``ContextualTweakProvider`` says about one flag for one context.
 public struct TweakEvaluation: Sendable, Hashable {
     /// The value, or `nil` when the caller's default applies (disabled, error, no default variant).
-    public var value: TweakValue?
+    public var value: TweakContent?
     public var variant: String?
     public var reason: EvaluationReason
     public var errorCode: EvaluationErrorCode?
     public var errorMessage: String?
-    public var flagMetadata: [String: TweakValue]
+    public var flagMetadata: [String: TweakContent]
 
     public init(
-        value: TweakValue?, variant: String? = nil, reason: EvaluationReason,
-        errorCode: EvaluationErrorCode? = nil, errorMessage: String? = nil, flagMetadata: [String: TweakValue] = [:]
+        value: TweakContent?, variant: String? = nil, reason: EvaluationReason,
+        errorCode: EvaluationErrorCode? = nil, errorMessage: String? = nil, flagMetadata: [String: TweakContent] = [:]
     ) {
         self.value = value
         self.variant = variant
@@ -71,13 +71,13 @@ public struct TweakExposure: Sendable, Hashable {
     public var id: TweakID
     /// The provider that evaluated.
     public var source: String
-    public var value: TweakValue?
+    public var value: TweakContent?
     public var variant: String?
     public var reason: EvaluationReason
     public var errorCode: EvaluationErrorCode?
     public var context: EvaluationContext
     /// What the provider tells about the decision, e.g. an Optimizely rule key and decision source.
-    public var flagMetadata: [String: TweakValue] = [:]
+    public var flagMetadata: [String: TweakContent] = [:]
 }
 
 /// A typed value with the evaluation's variant, reason and error, in OpenFeature's vocabulary.
@@ -95,7 +95,7 @@ public struct EvaluationDetails<Value: TweakValueConvertible>: Sendable {
     public var reason: EvaluationReason
     public var errorCode: EvaluationErrorCode?
     public var errorMessage: String?
-    public var flagMetadata: [String: TweakValue]
+    public var flagMetadata: [String: TweakContent]
     /// The provider that answered; `nil` when the caller's default was used.
     public var source: String?
 }

@@ -70,13 +70,13 @@ package struct JSONMember: Sendable {
 }
 
 extension JSONNode {
-    /// Converts the node to a ``TweakValue``; `null` has no tweak value.
-    package var tweakValue: TweakValue? { tweakValue(droppingNullMembers: false) }
+    /// Converts the node to a ``TweakContent``; `null` has no tweak value.
+    package var tweakValue: TweakContent? { tweakValue(droppingNullMembers: false) }
 
-    /// Converts the node to a ``TweakValue``; `null` has no tweak value, so a null anywhere makes
+    /// Converts the node to a ``TweakContent``; `null` has no tweak value, so a null anywhere makes
     /// the whole value `nil` — except object members that are `null` when `droppingNullMembers`,
     /// which are left out.
-    package func tweakValue(droppingNullMembers: Bool) -> TweakValue? {
+    package func tweakValue(droppingNullMembers: Bool) -> TweakContent? {
         switch kind {
         case .null: return nil
         case .bool(let value): return .bool(value)
@@ -84,7 +84,7 @@ extension JSONNode {
         case .double(let value): return .double(value)
         case .string(let value): return .string(value)
         case .array(let elements):
-            var values: [TweakValue] = []
+            var values: [TweakContent] = []
             values.reserveCapacity(elements.count)
             for element in elements {
                 guard let value = element.tweakValue(droppingNullMembers: droppingNullMembers) else { return nil }
@@ -92,7 +92,7 @@ extension JSONNode {
             }
             return .array(values)
         case .object(let members):
-            var values: [String: TweakValue] = [:]
+            var values: [String: TweakContent] = [:]
             for member in members {
                 if droppingNullMembers, member.value.isNull { continue }
                 guard let value = member.value.tweakValue(droppingNullMembers: droppingNullMembers) else { return nil }

@@ -1,4 +1,4 @@
-/// Writes ``TweakValue``s as JSON text: keys sorted, so output is deterministic.
+/// Writes ``TweakContent``s as JSON text: keys sorted, so output is deterministic.
 package enum JSONWriter {
     package struct NonFiniteNumber: Error, CustomStringConvertible {
         package var value: Double
@@ -6,13 +6,13 @@ package enum JSONWriter {
     }
 
     /// Renders `value`; `indent` > 0 pretty-prints with that many spaces per level.
-    package static func string(_ value: TweakValue, indent: Int = 0) throws(NonFiniteNumber) -> String {
+    package static func string(_ value: TweakContent, indent: Int = 0) throws(NonFiniteNumber) -> String {
         var output = ""
         try write(value, into: &output, indent: indent, level: 0)
         return output
     }
 
-    package static func write(_ value: TweakValue, into output: inout String, indent: Int, level: Int) throws(NonFiniteNumber) {
+    package static func write(_ value: TweakContent, into output: inout String, indent: Int, level: Int) throws(NonFiniteNumber) {
         switch value {
         case .bool(let bool): output += bool ? "true" : "false"
         case .int(let int): output += String(int)

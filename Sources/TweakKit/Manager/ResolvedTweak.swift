@@ -50,7 +50,7 @@ struct ResolvedTweakBuilder {
         if resolved.tweak == nil { resolved.isEvaluatedPerLookup = true }
     }
 
-    mutating func add(_ tweak: Tweak, from provider: String, contextual: Bool = false, decrypt: (@Sendable (Tweak) throws -> TweakValue)?) {
+    mutating func add(_ tweak: Tweak, from provider: String, contextual: Bool = false, decrypt: (@Sendable (Tweak) throws -> TweakContent)?) {
         resolved.sources.append(provider)
         var tweak = tweak
         tweak.source = provider

@@ -3,7 +3,7 @@ import Synchronization
 /// Overrides visible only inside one task tree (see `TweakKitTesting.withTweakOverrides`).
 package enum ScopedTweakOverrides {
     /// The overrides of the current task, innermost scope merged over outer ones.
-    @TaskLocal package static var values: [TweakID: TweakValue] = [:]
+    @TaskLocal package static var values: [TweakID: TweakContent] = [:]
     /// How many scopes are open in the process; lookups skip the task-local read when none are.
     package static let openScopes = Atomic<Int>(0)
     /// The source name reported for a scoped override.
@@ -14,14 +14,14 @@ package enum ScopedTweakOverrides {
     static var isActive: Bool { openScopes.load(ordering: .relaxed) > 0 }
 
     @inline(__always)
-    static func value(for id: TweakID) -> TweakValue? {
+    static func value(for id: TweakID) -> TweakContent? {
         guard isActive else { return nil }
         return values[id]
     }
 
     /// Runs `body` with `overrides` visible to every manager's lookups in this task and its children.
     package static func with<Result>(
-        _ overrides: [TweakID: TweakValue],
+        _ overrides: [TweakID: TweakContent],
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> Result
     ) async rethrows -> Result {
@@ -31,7 +31,7 @@ package enum ScopedTweakOverrides {
     }
 
     /// The synchronous form of ``with(_:isolation:_:)``.
-    package static func with<Result>(_ overrides: [TweakID: TweakValue], _ body: () throws -> Result) rethrows -> Result {
+    package static func with<Result>(_ overrides: [TweakID: TweakContent], _ body: () throws -> Result) rethrows -> Result {
         openScopes.add(1, ordering: .relaxed)
         defer { openScopes.subtract(1, ordering: .relaxed) }
         return try $values.withValue(values.merging(overrides) { _, inner in inner }, operation: body)

@@ -14,7 +14,7 @@ public struct TweakDetails<Value: TweakValueConvertible>: Sendable {
         /// No provider has the tweak.
         case notFound
         /// The winning value has another type; `source` is the provider it came from.
-        case typeMismatch(actual: TweakValue.Kind, source: String)
+        case typeMismatch(actual: TweakContent.Kind, source: String)
         /// The only values are encrypted and the manager has no decryption closure.
         case decryptionClosureNotProvided
         /// The decryption closure threw for every encrypted value.

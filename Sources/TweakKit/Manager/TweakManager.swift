@@ -28,7 +28,7 @@ public final class TweakManager: Sendable {
         var snapshot: TweakSnapshot?
         var generation: UInt64 = 0
         var useCache = true
-        var decryptionClosure: (@Sendable (Tweak) throws -> TweakValue)?
+        var decryptionClosure: (@Sendable (Tweak) throws -> TweakContent)?
         var evaluationContext = EvaluationContext(targetingKey: nil)
         var exposureHandler: (@Sendable (TweakExposure) -> Void)?
     }
@@ -100,7 +100,7 @@ public final class TweakManager: Sendable {
     /// ```
     /// Without a closure, an encrypted tweak is skipped (the next provider answers) and its
     /// details say ``TweakError/decryptionClosureNotProvided(feature:variable:)``.
-    public var decryptionClosure: (@Sendable (Tweak) throws -> TweakValue)? {
+    public var decryptionClosure: (@Sendable (Tweak) throws -> TweakContent)? {
         get { state.withLock { $0.decryptionClosure } }
         set {
             invalidate { $0.decryptionClosure = newValue }
@@ -136,7 +136,7 @@ public final class TweakManager: Sendable {
     }
 
     /// Whether `feature` is on: the value of its `enabled` variable from the highest-priority
-    /// provider that has one, read with ``TweakValue/boolValue``; `false` when none has it.
+    /// provider that has one, read with ``TweakContent/boolValue``; `false` when none has it.
     ///
     /// In a tweaks file that is `"<feature>": {"enabled": {"Value": true, …}}`; in a toggle list an
     /// entry `{"feature": "<feature>", "enabled": true}`; in a mutable provider
@@ -227,7 +227,7 @@ public final class TweakManager: Sendable {
 
     /// The winning value for a typed key: the hot path of ``value(for:)``.
     @usableFromInline
-    func currentValue(for key: TweakKeySlot) -> TweakValue? {
+    func currentValue(for key: TweakKeySlot) -> TweakContent? {
         guard !ScopedTweakOverrides.isActive else { return evaluatedTweak(key.id, context: nil).tweak?.value }
         let slot: Int
         if let cached = key.slot(for: id) {
@@ -237,7 +237,7 @@ public final class TweakManager: Sendable {
             key.remember(slot, for: id)
         }
         // `nil` from the snapshot means a contextual provider decides (or the cache is off).
-        let found = withCurrentSnapshot { snapshot -> TweakValue?? in
+        let found = withCurrentSnapshot { snapshot -> TweakContent?? in
             guard slot < snapshot.values.count else { return .some(nil) }
             if snapshot.hasContextualProviders && snapshot.needsEvaluation[slot] { return nil }
             return .some(snapshot.values[slot])
@@ -246,7 +246,7 @@ public final class TweakManager: Sendable {
         return evaluatedTweak(key.id, context: nil).tweak?.value
     }
 
-    private func scopedResolution(_ id: TweakID, value: TweakValue) -> ResolvedTweak {
+    private func scopedResolution(_ id: TweakID, value: TweakContent) -> ResolvedTweak {
         var resolved = currentSnapshot().map { $0.resolution(for: id) ?? ResolvedTweak(id: id) } ?? walkProviders(for: id)
         var tweak = resolved.tweak ?? Tweak(feature: id.feature, variable: id.variable, value: value)
         tweak.value = value

@@ -17,7 +17,7 @@ final class TweakSnapshot: Sendable {
     /// Everything known about each tweak, by slot.
     let resolutions: ContiguousArray<ResolvedTweak?>
     /// The winning value, by slot: what typed lookups read.
-    let values: ContiguousArray<TweakValue?>
+    let values: ContiguousArray<TweakContent?>
     /// Whether any provider evaluates per lookup; when not, ``needsEvaluation`` need not be read.
     let hasContextualProviders: Bool
     /// By slot: whether a contextual provider decides the value (see ``ResolvedTweak/isEvaluatedPerLookup``).
@@ -51,7 +51,7 @@ final class TweakSnapshot: Sendable {
 
     static func build(
         providers: [any TweakProvider],
-        decrypt: (@Sendable (Tweak) throws -> TweakValue)?,
+        decrypt: (@Sendable (Tweak) throws -> TweakContent)?,
         generation: UInt64,
         slots slotTable: SlotTable,
         logger: TweakLogger

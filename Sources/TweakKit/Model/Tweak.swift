@@ -12,7 +12,7 @@ public struct Tweak: Sendable, Hashable, Codable {
 
     public var feature: String
     public var variable: String
-    public var value: TweakValue
+    public var value: TweakContent
     public var title: String?
     /// The description (JustTweak's name for it).
     public var desc: String?
@@ -27,7 +27,7 @@ public struct Tweak: Sendable, Hashable, Codable {
     public init(
         feature: String,
         variable: String,
-        value: TweakValue,
+        value: TweakContent,
         title: String? = nil,
         description: String? = nil,
         group: String? = nil,
@@ -59,7 +59,7 @@ public struct Tweak: Sendable, Hashable, Codable {
     public var stringValue: String? { value.stringValue }
 
     /// The same tweak with another value (and source).
-    public func with(value: TweakValue, source: String?) -> Tweak {
+    public func with(value: TweakContent, source: String?) -> Tweak {
         var copy = self
         copy.value = value
         copy.source = source

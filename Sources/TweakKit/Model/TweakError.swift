@@ -12,7 +12,7 @@ public enum TweakError: Error, Sendable, Hashable {
     /// The decryption closure threw.
     case decryptionFailed(feature: String, variable: String, reason: String)
     /// The value has another type than the one asked for or defined.
-    case typeMismatch(feature: String, variable: String, expected: TweakValue.Kind, actual: TweakValue.Kind)
+    case typeMismatch(feature: String, variable: String, expected: TweakContent.Kind, actual: TweakContent.Kind)
     /// A value that cannot be stored (e.g. a non-finite number in a JSON store).
     case invalidValue(feature: String, variable: String, reason: String)
     /// A provider failed for a reason other than "not found" (unreadable file, I/O error).

@@ -1,6 +1,6 @@
 /// A Swift type that can be stored in and read from a tweak.
 ///
-/// `Bool`, `Int`, `Float`, `Double`, `String` and ``TweakValue`` conform. Reading is strict
+/// `Bool`, `Int`, `Float`, `Double`, `String` and ``TweakContent`` conform. Reading is strict
 /// about kinds but accepts lossless number conversions:
 /// - `Bool` reads only Bool values, `String` only String values;
 /// - `Int` reads Ints, and Doubles/Floats with no fraction that fit in an `Int`;
@@ -14,9 +14,9 @@
 /// ```
 public protocol TweakValueConvertible: Sendable {
     /// Reads a value of this type, or `nil` when `tweakValue` holds another type.
-    init?(tweakValue: TweakValue)
+    init?(tweakValue: TweakContent)
     /// The value to store.
-    var tweakValue: TweakValue { get }
+    var tweakValue: TweakContent { get }
 }
 
 /// A tweak type with a natural empty value (`false`, `0`, `0.0`, `""`), used by
@@ -26,16 +26,16 @@ public protocol TweakEmptyRepresentable: TweakValueConvertible {
 }
 
 extension Bool: TweakValueConvertible, TweakEmptyRepresentable {
-    public init?(tweakValue: TweakValue) {
+    public init?(tweakValue: TweakContent) {
         guard case .bool(let value) = tweakValue else { return nil }
         self = value
     }
-    public var tweakValue: TweakValue { .bool(self) }
+    public var tweakValue: TweakContent { .bool(self) }
     public static var emptyTweakValue: Bool { false }
 }
 
 extension Int: TweakValueConvertible, TweakEmptyRepresentable {
-    public init?(tweakValue: TweakValue) {
+    public init?(tweakValue: TweakContent) {
         switch tweakValue {
         case .int(let value): self = value
         case .double(let value):
@@ -47,12 +47,12 @@ extension Int: TweakValueConvertible, TweakEmptyRepresentable {
         default: return nil
         }
     }
-    public var tweakValue: TweakValue { .int(self) }
+    public var tweakValue: TweakContent { .int(self) }
     public static var emptyTweakValue: Int { 0 }
 }
 
 extension Double: TweakValueConvertible, TweakEmptyRepresentable {
-    public init?(tweakValue: TweakValue) {
+    public init?(tweakValue: TweakContent) {
         switch tweakValue {
         case .double(let value): self = value
         case .int(let value): self = Double(value)
@@ -60,12 +60,12 @@ extension Double: TweakValueConvertible, TweakEmptyRepresentable {
         default: return nil
         }
     }
-    public var tweakValue: TweakValue { .double(self) }
+    public var tweakValue: TweakContent { .double(self) }
     public static var emptyTweakValue: Double { 0 }
 }
 
 extension Float: TweakValueConvertible, TweakEmptyRepresentable {
-    public init?(tweakValue: TweakValue) {
+    public init?(tweakValue: TweakContent) {
         switch tweakValue {
         case .float(let value): self = value
         case .double(let value): self = Float(value)
@@ -73,35 +73,35 @@ extension Float: TweakValueConvertible, TweakEmptyRepresentable {
         default: return nil
         }
     }
-    public var tweakValue: TweakValue { .float(self) }
+    public var tweakValue: TweakContent { .float(self) }
     public static var emptyTweakValue: Float { 0 }
 }
 
 extension String: TweakValueConvertible, TweakEmptyRepresentable {
-    public init?(tweakValue: TweakValue) {
+    public init?(tweakValue: TweakContent) {
         guard case .string(let value) = tweakValue else { return nil }
         self = value
     }
-    public var tweakValue: TweakValue { .string(self) }
+    public var tweakValue: TweakContent { .string(self) }
     public static var emptyTweakValue: String { "" }
 }
 
-extension TweakValue: TweakValueConvertible {
-    public init?(tweakValue: TweakValue) { self = tweakValue }
-    public var tweakValue: TweakValue { self }
+extension TweakContent: TweakValueConvertible {
+    public init?(tweakValue: TweakContent) { self = tweakValue }
+    public var tweakValue: TweakContent { self }
 }
 
 extension TweakValueConvertible where Self: RawRepresentable, RawValue: TweakValueConvertible {
-    public init?(tweakValue: TweakValue) {
+    public init?(tweakValue: TweakContent) {
         guard let raw = RawValue(tweakValue: tweakValue) else { return nil }
         self.init(rawValue: raw)
     }
-    public var tweakValue: TweakValue { rawValue.tweakValue }
+    public var tweakValue: TweakContent { rawValue.tweakValue }
 }
 
 extension TweakValueConvertible {
-    /// The kind of ``TweakValue`` this type is stored as, when it has a single one.
-    public static var tweakValueKind: TweakValue.Kind? {
+    /// The kind of ``TweakContent`` this type is stored as, when it has a single one.
+    public static var tweakValueKind: TweakContent.Kind? {
         switch Self.self {
         case is Bool.Type: .bool
         case is Int.Type: .int

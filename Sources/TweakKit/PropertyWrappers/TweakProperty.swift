@@ -52,7 +52,7 @@ public struct TweakProperty<T: TweakValueConvertible>: Sendable {
 @propertyWrapper
 public struct OptionalTweakProperty<T: TweakValueConvertible>: Sendable {
     public let fallbackValue: T?
-    public let key: TweakKey<TweakValue>
+    public let key: TweakKey<TweakContent>
     public let tweakManager: TweakManager
 
     public init(fallbackValue: T?, feature: String, variable: String, tweakManager: TweakManager) {

@@ -9,7 +9,7 @@ import Synchronization
 ///     func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
 ///         notifier.observe(handler)
 ///     }
-///     func set(_ value: TweakValue, feature: String, variable: String) throws {
+///     func set(_ value: TweakContent, feature: String, variable: String) throws {
 ///         // … store it, then, outside any lock of yours:
 ///         notifier.post(.set(Tweak(feature: feature, variable: variable, value: value)), from: self)
 ///     }

@@ -61,7 +61,7 @@ extension TweakProvider {
 /// go to the first mutable provider in the stack.
 public protocol MutableTweakProvider: TweakProvider {
     /// Stores `value` for the tweak, replacing any value the provider had.
-    func set(_ value: TweakValue, feature: String, variable: String) throws
+    func set(_ value: TweakContent, feature: String, variable: String) throws
     /// Removes the provider's value for the tweak; removing a value that is not there is not an error.
     func deleteValue(feature: String, variable: String) throws
     /// Removes every value the provider holds.

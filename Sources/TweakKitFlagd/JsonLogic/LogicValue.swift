@@ -9,7 +9,7 @@ public enum LogicValue: Sendable, Hashable {
     case array([LogicValue])
     case object([String: LogicValue])
 
-    public init(_ value: TweakValue) {
+    public init(_ value: TweakContent) {
         switch value {
         case .bool(let bool): self = .bool(bool)
         case .int(let int): self = .number(Double(int))
@@ -71,7 +71,7 @@ public enum LogicValue: Sendable, Hashable {
     }
 
     /// Converts back to a tweak value; `null` has none. Whole numbers become Ints.
-    public var tweakValue: TweakValue? {
+    public var tweakValue: TweakContent? {
         switch self {
         case .null: return nil
         case .bool(let bool): return .bool(bool)

@@ -76,7 +76,7 @@ public final class EnvironmentTweakProvider: TweakProvider {
     }
 
     /// Reads a value as JSON when it is JSON, else as a String.
-    public static func parseValue(_ text: String) -> TweakValue {
+    public static func parseValue(_ text: String) -> TweakContent {
         if let node = try? JSONParser.parse(Array(text.utf8)), let value = node.tweakValue {
             return value
         }

@@ -40,7 +40,7 @@ public final class EphemeralTweakProvider: MutableTweakProvider {
         return tweak
     }
 
-    public func set(_ value: TweakValue, feature: String, variable: String) {
+    public func set(_ value: TweakContent, feature: String, variable: String) {
         let id = TweakID(feature: feature, variable: variable)
         let tweak = storage.withLock { storage in
             var tweak = storage[id] ?? Tweak(feature: feature, variable: variable, value: value)

@@ -63,7 +63,7 @@ public struct TweakDefinition: Sendable, Hashable {
 
     public var tweak: Tweak
     /// The `Type` field, when the file gives one.
-    public var declaredType: TweakValue.Kind?
+    public var declaredType: TweakContent.Kind?
     /// The `Owner` field.
     public var owner: String?
     /// The `Expires` field.
@@ -71,7 +71,7 @@ public struct TweakDefinition: Sendable, Hashable {
     /// Where the tweak's variable name is written in the file.
     public var location: SourceLocation
 
-    public init(tweak: Tweak, declaredType: TweakValue.Kind? = nil, owner: String? = nil, expires: Day? = nil, location: SourceLocation) {
+    public init(tweak: Tweak, declaredType: TweakContent.Kind? = nil, owner: String? = nil, expires: Day? = nil, location: SourceLocation) {
         self.tweak = tweak
         self.declaredType = declaredType
         self.owner = owner
@@ -80,7 +80,7 @@ public struct TweakDefinition: Sendable, Hashable {
     }
 
     /// The type code sees: the declared `Type`, else String for an encrypted tweak, else the Value's type.
-    public var valueType: TweakValue.Kind {
+    public var valueType: TweakContent.Kind {
         declaredType ?? (tweak.isEncrypted ? .string : tweak.value.kind)
     }
 
@@ -91,7 +91,7 @@ public struct TweakDefinition: Sendable, Hashable {
     }
 
     /// Whether a Value of one kind may stand for a tweak of another.
-    static func value(_ value: TweakValue, fits kind: TweakValue.Kind) -> Bool {
+    static func value(_ value: TweakContent, fits kind: TweakContent.Kind) -> Bool {
         switch (value.kind, kind) {
         case (let actual, let wanted) where actual == wanted: true
         case (.int, .float), (.int, .double), (.double, .float): true
@@ -100,7 +100,7 @@ public struct TweakDefinition: Sendable, Hashable {
     }
 }
 
-extension TweakValue.Kind {
+extension TweakContent.Kind {
     /// "a" or "an", for messages.
     var article: String { self == .int || self == .array || self == .object ? "an" : "a" }
 }

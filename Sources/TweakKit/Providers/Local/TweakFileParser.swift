@@ -133,9 +133,9 @@ public enum TweakFileParser {
                 }
             }
             let owner = string("Owner")
-            var declaredType: TweakValue.Kind?
+            var declaredType: TweakContent.Kind?
             if let typeName = string("Type") {
-                if let kind = TweakValue.Kind(name: typeName), kind.isScalar {
+                if let kind = TweakContent.Kind(name: typeName), kind.isScalar {
                     declaredType = kind
                     if !encrypted, !TweakDefinition.value(value, fits: kind) {
                         problem("\"Value\" is \(value.kind.article) \(value.kind) but \"Type\" says \(kind)", at: valueNode.location, feature: feature, variable: variable)

@@ -11,13 +11,13 @@ import Foundation
 /// }
 /// ```
 enum OverridesFile {
-    static func decode(_ data: Data, file: String) throws(TweakFileError) -> [TweakID: TweakValue] {
+    static func decode(_ data: Data, file: String) throws(TweakFileError) -> [TweakID: TweakContent] {
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
         let root = try TweakFileError.json(from: data, file: file)
         guard let features = root.members else {
             throw TweakFileError(file: file, location: root.location, message: "the top level must be an object of features, found \(root.kindDescription)")
         }
-        var values: [TweakID: TweakValue] = [:]
+        var values: [TweakID: TweakContent] = [:]
         for feature in features {
             guard let variables = feature.value.members else {
                 throw TweakFileError(file: file, location: feature.value.location, feature: feature.key,
@@ -35,7 +35,7 @@ enum OverridesFile {
     }
 
     /// Encodes `values`; a value JSON cannot hold (NaN, infinity) is reported against the tweak of `change`.
-    static func encode(_ values: [TweakID: TweakValue], for change: TweakChange) throws -> Data {
+    static func encode(_ values: [TweakID: TweakContent], for change: TweakChange) throws -> Data {
         do {
             return try encode(values)
         } catch {
@@ -46,10 +46,10 @@ enum OverridesFile {
         }
     }
 
-    static func encode(_ values: [TweakID: TweakValue]) throws(JSONWriter.NonFiniteNumber) -> Data {
-        var grouped: [String: TweakValue] = [:]
+    static func encode(_ values: [TweakID: TweakContent]) throws(JSONWriter.NonFiniteNumber) -> Data {
+        var grouped: [String: TweakContent] = [:]
         for (id, value) in values {
-            var variables: [String: TweakValue] = [:]
+            var variables: [String: TweakContent] = [:]
             if case .object(let existing) = grouped[id.feature] { variables = existing }
             variables[id.variable] = value
             grouped[id.feature] = .object(variables)

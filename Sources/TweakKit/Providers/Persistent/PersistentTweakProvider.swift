@@ -24,7 +24,7 @@ public final class PersistentTweakProvider: MutableTweakProvider {
     public let fileURL: URL
 
     private struct State {
-        var values: [TweakID: TweakValue] = [:]
+        var values: [TweakID: TweakContent] = [:]
         var stamp: FileStamp?
         var lastError: TweakFileError?
     }
@@ -74,7 +74,7 @@ public final class PersistentTweakProvider: MutableTweakProvider {
         return Tweak(feature: feature, variable: variable, value: value, source: name)
     }
 
-    public func set(_ value: TweakValue, feature: String, variable: String) throws {
+    public func set(_ value: TweakContent, feature: String, variable: String) throws {
         let id = TweakID(feature: feature, variable: variable)
         try modify(change: .set(Tweak(feature: feature, variable: variable, value: value, source: name))) { values in
             values[id] = value
@@ -110,7 +110,7 @@ public final class PersistentTweakProvider: MutableTweakProvider {
 
     // MARK: - Internals
 
-    private static func load(_ url: URL) throws(TweakFileError) -> (values: [TweakID: TweakValue], stamp: FileStamp?) {
+    private static func load(_ url: URL) throws(TweakFileError) -> (values: [TweakID: TweakContent], stamp: FileStamp?) {
         let path = url.path
         guard FileManager.default.fileExists(atPath: path) else { return ([:], nil) }
         let stamp = FileStamp(path: path)
@@ -144,7 +144,7 @@ public final class PersistentTweakProvider: MutableTweakProvider {
         }
     }
 
-    private func modify(change: TweakChange, _ body: (inout [TweakID: TweakValue]) -> Void) throws {
+    private func modify(change: TweakChange, _ body: (inout [TweakID: TweakContent]) -> Void) throws {
         try writeLock.withLock { _ in
             // Take in what other processes wrote first; refuse to write over a broken file.
             _ = try refreshFromDisk()

@@ -17,7 +17,7 @@ public final class UserDefaultsTweakProvider: MutableTweakProvider {
     public let key: String
     // UserDefaults is documented as thread-safe.
     nonisolated(unsafe) private let userDefaults: UserDefaults
-    private let cache: Mutex<Result<[TweakID: TweakValue], TweakError>>
+    private let cache: Mutex<Result<[TweakID: TweakContent], TweakError>>
     private let writeLock = Mutex(())
     private let notifier = TweakChangeNotifier()
     nonisolated(unsafe) private var defaultsObserver: (any NSObjectProtocol)?
@@ -52,7 +52,7 @@ public final class UserDefaultsTweakProvider: MutableTweakProvider {
         return Tweak(feature: feature, variable: variable, value: value, source: name)
     }
 
-    public func set(_ value: TweakValue, feature: String, variable: String) throws {
+    public func set(_ value: TweakContent, feature: String, variable: String) throws {
         let id = TweakID(feature: feature, variable: variable)
         try modify(.set(Tweak(feature: feature, variable: variable, value: value, source: name))) { $0[id] = value }
     }
@@ -75,7 +75,7 @@ public final class UserDefaultsTweakProvider: MutableTweakProvider {
         notifier.observe(handler)
     }
 
-    private func modify(_ change: TweakChange, _ body: (inout [TweakID: TweakValue]) -> Void) throws {
+    private func modify(_ change: TweakChange, _ body: (inout [TweakID: TweakContent]) -> Void) throws {
         try writeLock.withLock { _ in
             var values = try Self.read(userDefaults, key: key, name: name).get()
             body(&values)
@@ -103,7 +103,7 @@ public final class UserDefaultsTweakProvider: MutableTweakProvider {
         }
     }
 
-    private static func read(_ defaults: UserDefaults, key: String, name: String) -> Result<[TweakID: TweakValue], TweakError> {
+    private static func read(_ defaults: UserDefaults, key: String, name: String) -> Result<[TweakID: TweakContent], TweakError> {
         guard let object = defaults.object(forKey: key) else { return .success([:]) }
         guard let data = object as? Data else {
             return .failure(.providerFailed(provider: name, reason: "UserDefaults key \"\(key)\" holds \(type(of: object)), expected JSON data; deleteAll() resets it"))

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import TweakKit
 
-@Suite("TweakValue")
+@Suite("TweakContent")
 struct TweakValueTests {
     @Test("JSON numbers keep their type: 1 is an Int, 1.0 a Double, \"1\" a String")
     func losslessParsing() throws {
@@ -13,14 +13,14 @@ struct TweakValueTests {
 
     @Test("values of different types are never equal")
     func distinctTypes() {
-        #expect(TweakValue.int(1) != .double(1))
-        #expect(TweakValue.bool(true) != .int(1))
-        #expect(TweakValue.string("1") != .int(1))
-        #expect(Set<TweakValue>([.int(1), .double(1), .float(1), .string("1"), .bool(true)]).count == 5)
+        #expect(TweakContent.int(1) != .double(1))
+        #expect(TweakContent.bool(true) != .int(1))
+        #expect(TweakContent.string("1") != .int(1))
+        #expect(Set<TweakContent>([.int(1), .double(1), .float(1), .string("1"), .bool(true)]).count == 5)
     }
 
     @Test("conversions never trap, even at the edges", arguments: [
-        (TweakValue.double(Double(Int.max)), Int.max),
+        (TweakContent.double(Double(Int.max)), Int.max),
         (.double(-1e300), Int.min),
         (.double(.nan), 0),
         (.double(.infinity), Int.max),
@@ -32,38 +32,38 @@ struct TweakValueTests {
         (.bool(true), 1),
         (.array([1]), 0),
     ])
-    func intValue(value: TweakValue, expected: Int) {
+    func intValue(value: TweakContent, expected: Int) {
         #expect(value.intValue == expected)
     }
 
     @Test("boolValue reads numbers and common words", arguments: [
-        (TweakValue.int(1), true), (.int(0), false), (.int(-5), true),
+        (TweakContent.int(1), true), (.int(0), false), (.int(-5), true),
         (.double(0.5), true), (.double(.nan), false),
         (.string("true"), true), (.string(" YES "), true), (.string("on"), true), (.string("1"), true),
         (.string("false"), false), (.string("nope"), false),
         (.bool(true), true), (.object([:]), false),
     ])
-    func boolValue(value: TweakValue, expected: Bool) {
+    func boolValue(value: TweakContent, expected: Bool) {
         #expect(value.boolValue == expected)
     }
 
     @Test("double, float and string conversions")
     func otherConversions() {
-        #expect(TweakValue.int(3).doubleValue == 3)
-        #expect(TweakValue.string("2.5").doubleValue == 2.5)
-        #expect(TweakValue.bool(true).floatValue == 1)
-        #expect(TweakValue.double(0.25).floatValue == 0.25)
-        #expect(TweakValue.string("x").stringValue == "x")
-        #expect(TweakValue.int(1).stringValue == nil)
-        #expect(TweakValue.int(1).description == "1")
-        #expect(TweakValue.object(["b": 1, "a": [true]]).description == #"{"a":[true],"b":1}"#)
+        #expect(TweakContent.int(3).doubleValue == 3)
+        #expect(TweakContent.string("2.5").doubleValue == 2.5)
+        #expect(TweakContent.bool(true).floatValue == 1)
+        #expect(TweakContent.double(0.25).floatValue == 0.25)
+        #expect(TweakContent.string("x").stringValue == "x")
+        #expect(TweakContent.int(1).stringValue == nil)
+        #expect(TweakContent.int(1).description == "1")
+        #expect(TweakContent.object(["b": 1, "a": [true]]).description == #"{"a":[true],"b":1}"#)
     }
 
     @Test("Codable round trip through Foundation JSON keeps Bool, Int, Double, String and structure")
     func codableRoundTrip() throws {
-        let value: TweakValue = ["flag": true, "count": 3, "ratio": 0.5, "name": "x", "list": [1, "a", false]]
+        let value: TweakContent = ["flag": true, "count": 3, "ratio": 0.5, "name": "x", "list": [1, "a", false]]
         let data = try JSONEncoder().encode(value)
-        let decoded = try JSONDecoder().decode(TweakValue.self, from: data)
+        let decoded = try JSONDecoder().decode(TweakContent.self, from: data)
         #expect(decoded == value)
         let tweak = Tweak(feature: "f", variable: "v", value: 1.5, title: "T", description: "D", group: "G", source: "s")
         #expect(try JSONDecoder().decode(Tweak.self, from: JSONEncoder().encode(tweak)) == tweak)
@@ -71,12 +71,12 @@ struct TweakValueTests {
 
     @Test("JSON text round trip is lossless, whole Doubles included")
     func jsonTextRoundTrip() throws {
-        let value: TweakValue = ["whole": 2.0, "int": 2, "text": "2", "nested": [1.0, 1]]
+        let value: TweakContent = ["whole": 2.0, "int": 2, "text": "2", "nested": [1.0, 1]]
         let text = try value.jsonText()
         #expect(text == #"{"int":2,"nested":[1.0,1],"text":"2","whole":2.0}"#)
-        #expect(try TweakValue(jsonText: text) == value)
-        #expect(throws: JSONSyntaxError.self) { try TweakValue(jsonText: "null") }
-        #expect(throws: JSONSyntaxError.self) { try TweakValue(jsonText: "{") }
+        #expect(try TweakContent(jsonText: text) == value)
+        #expect(throws: JSONSyntaxError.self) { try TweakContent(jsonText: "null") }
+        #expect(throws: JSONSyntaxError.self) { try TweakContent(jsonText: "{") }
     }
 
     @Test("typed reads are strict about kind but accept lossless numbers")

@@ -1,8 +1,8 @@
-extension TweakValue {
+extension TweakContent {
     /// Parses JSON text losslessly: `1` is an Int, `1.0` a Double.
     ///
     /// ```swift
-    /// let value = try TweakValue(jsonText: #"{"ratio": 1.0, "count": 1}"#)
+    /// let value = try TweakContent(jsonText: #"{"ratio": 1.0, "count": 1}"#)
     /// // .object(["ratio": .double(1.0), "count": .int(1)])
     /// ```
     /// - Throws: ``JSONSyntaxError`` with line and column, or when the text is `null`.

@@ -1,11 +1,11 @@
-/// `TweakValue` encodes as the plain JSON value (`true`, `42`, `1.5`, `"text"`, arrays, objects).
+/// `TweakContent` encodes as the plain JSON value (`true`, `42`, `1.5`, `"text"`, arrays, objects).
 ///
 /// Decoding tries, in order: Bool, Int, Double, String, array, object. Foundation's
 /// `JSONEncoder` writes a whole Double such as `2.0` as `2`, and its `JSONDecoder` reads any
 /// whole number as an Int, so through them `.double(2.0)` comes back as `.int(2)`; `Float`
-/// values come back as Doubles. For lossless JSON text use ``TweakValue/init(jsonText:)`` and
-/// ``TweakValue/jsonText(prettyPrinted:)``, which keep every type.
-extension TweakValue: Codable {
+/// values come back as Doubles. For lossless JSON text use ``TweakContent/init(jsonText:)`` and
+/// ``TweakContent/jsonText(prettyPrinted:)``, which keep every type.
+extension TweakContent: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let value = try? container.decode(Bool.self) {
@@ -16,9 +16,9 @@ extension TweakValue: Codable {
             self = .double(value)
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
-        } else if let value = try? container.decode([TweakValue].self) {
+        } else if let value = try? container.decode([TweakContent].self) {
             self = .array(value)
-        } else if let value = try? container.decode([String: TweakValue].self) {
+        } else if let value = try? container.decode([String: TweakContent].self) {
             self = .object(value)
         } else {
             throw DecodingError.dataCorruptedError(

@@ -11,7 +11,7 @@
 /// `stringValue` keeps JustTweak's meaning (the string, only for string values); use
 /// `description` for any value as text. For strict, type-checked reads use
 /// ``TweakValueConvertible/init(tweakValue:)`` or a ``TweakKey``.
-extension TweakValue {
+extension TweakContent {
     public var boolValue: Bool {
         switch self {
         case .bool(let value): return value

@@ -4,23 +4,23 @@
 /// `"1"` stays a `String`. Two values are equal only when both their type and content are.
 ///
 /// ```swift
-/// let value: TweakValue = 42          // .int(42)
+/// let value: TweakContent = 42          // .int(42)
 /// value.intValue                       // 42
 /// value.doubleValue                    // 42.0
-/// TweakValue.double(1.0) == .int(1)    // false: different types
+/// TweakContent.double(1.0) == .int(1)    // false: different types
 /// ```
-public enum TweakValue: Sendable, Hashable {
+public enum TweakContent: Sendable, Hashable {
     case bool(Bool)
     case int(Int)
     case float(Float)
     case double(Double)
     case string(String)
     /// A JSON array, as remote sources and flagd variants carry.
-    case array([TweakValue])
+    case array([TweakContent])
     /// A JSON object, as remote sources and flagd variants carry.
-    case object([String: TweakValue])
+    case object([String: TweakContent])
 
-    /// The type of a ``TweakValue``, without its content.
+    /// The type of a ``TweakContent``, without its content.
     public enum Kind: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
         case bool = "Bool"
         case int = "Int"
@@ -66,7 +66,7 @@ public enum TweakValue: Sendable, Hashable {
     }
 }
 
-extension TweakValue: CustomStringConvertible {
+extension TweakContent: CustomStringConvertible {
     /// The value as text: `true`, `42`, `1.5`, the string itself, or JSON for structured values.
     public var description: String {
         switch self {
@@ -80,15 +80,15 @@ extension TweakValue: CustomStringConvertible {
     }
 }
 
-extension TweakValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+extension TweakContent: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
     ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     public init(integerLiteral value: Int) { self = .int(value) }
     public init(floatLiteral value: Double) { self = .double(value) }
     public init(stringLiteral value: String) { self = .string(value) }
-    public init(arrayLiteral elements: TweakValue...) { self = .array(elements) }
-    public init(dictionaryLiteral elements: (String, TweakValue)...) {
+    public init(arrayLiteral elements: TweakContent...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, TweakContent)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }
