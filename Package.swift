@@ -43,7 +43,7 @@ let package = Package(
         .target(
             name: "TweakKitRemote",
             dependencies: [
-                "TweakKit", "TweakKitFlagd",
+                "TweakKit",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -105,7 +105,7 @@ let package = Package(
             dependencies: ["tweak", "TweakKit", "TweakKitTestSupport", .product(name: "NIOHTTP1", package: "swift-nio")]
         ),
         .testTarget(name: "TweakKitCodegenTests", dependencies: ["TweakKitCodegen", "TweakKit"], resources: [.copy("Golden")]),
-        .testTarget(name: "TweakKitFlagdTests", dependencies: ["TweakKitFlagd", "TweakKit"]),
+        .testTarget(name: "TweakKitFlagdTests", dependencies: ["TweakKitFlagd", "TweakKit", "TweakKitTesting"]),
         .testTarget(
             name: "TweakKitServerTests",
             dependencies: [
@@ -117,7 +117,7 @@ let package = Package(
         .testTarget(
             name: "TweakKitOptimizelyTests",
             dependencies: [
-                "TweakKitOptimizely", "TweakKit", "TweakKitRemote", "TweakKitTestSupport",
+                "TweakKitOptimizely", "TweakKit", "TweakKitRemote", "TweakKitTestSupport", "TweakKitTesting",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [.copy("Datafiles")]
@@ -125,7 +125,7 @@ let package = Package(
         .testTarget(
             name: "TweakKitFirebaseTests",
             dependencies: [
-                "TweakKitFirebase", "TweakKit", "TweakKitRemote", "TweakKitTestSupport",
+                "TweakKitFirebase", "TweakKit", "TweakKitRemote", "TweakKitTestSupport", "TweakKitTesting",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [.copy("Templates")]
@@ -142,7 +142,7 @@ let package = Package(
         .testTarget(
             name: "TweakKitRemoteTests",
             dependencies: [
-                "TweakKitRemote", "TweakKit", "TweakKitFlagd", "TweakKitTestSupport",
+                "TweakKitRemote", "TweakKit", "TweakKitFlagd", "TweakKitTestSupport", "TweakKitTesting",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -28,27 +28,17 @@ public struct Generate: ParsableCommand {
     public func run() throws {
         let day = try LintOptions.day(today)
         let configuration: GeneratorConfiguration
-        do {
-            configuration = try GeneratorConfiguration(contentsOf: URL(fileURLWithPath: configurationFolder))
-        } catch {
-            printError(error.description)
-            throw ExitCode.failure
-        }
+        configuration = try GeneratorConfiguration(contentsOf: URL(fileURLWithPath: configurationFolder))
         let url = URL(fileURLWithPath: localTweaks)
         let result = TweakFileParser.parse(contentsOf: url)
         guard result.problems.isEmpty else {
             for problem in result.problems { printError(problem.description) }
-            throw ExitCode.failure
+            throw CommandFailure("\(localTweaks) has \(result.problems.count) problem\(result.problems.count == 1 ? "" : "s"); nothing generated")
         }
         let generator = AccessorGenerator(configuration: configuration, sourceName: url.lastPathComponent, today: day)
-        do {
-            let files = try generator.generate(result.definitions)
-            let written = try GeneratedFileWriter.write(files, to: URL(fileURLWithPath: outputFolder))
-            print(written.isEmpty ? "\(configuration.accessorName): up to date" : "wrote \(written.joined(separator: ", "))")
-        } catch let error as CodegenError {
-            printError(error.description)
-            throw ExitCode.failure
-        }
+        let files = try generator.generate(result.definitions)
+        let written = try GeneratedFileWriter.write(files, to: URL(fileURLWithPath: outputFolder))
+        print(written.isEmpty ? "\(configuration.accessorName): up to date" : "wrote \(written.joined(separator: ", "))")
     }
 }
 
@@ -92,7 +82,7 @@ public struct Lint: ParsableCommand {
                 print("\(path): no expired tweaks, every tweak has an owner")
             }
         }
-        if failing { throw ExitCode.failure }
+        if failing { throw CommandFailure("lint found problems") }
     }
 }
 
@@ -106,6 +96,22 @@ enum LintOptions {
     }
 }
 
-func printError(_ message: String) {
+/// Prints one problem of several to standard error (`error: …`); a command that fails throws
+/// a ``CommandFailure`` (or the error itself) instead, and the parser prints it.
+public func printError(_ message: String) {
     FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+}
+
+/// Prints a warning to standard error (`warning: …`).
+public func printWarning(_ message: String) {
+    FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
+}
+
+/// A command's failure, said in one sentence: the parser prints it and the tool exits with status 1.
+public struct CommandFailure: Error, CustomStringConvertible {
+    public let description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
 }

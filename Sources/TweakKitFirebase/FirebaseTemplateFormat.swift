@@ -20,6 +20,48 @@ public struct FirebaseTemplateFormat: TweakDocumentFormat {
     public func document(from data: Data, source: String) throws -> any TweakDocument {
         try FirebaseTemplateDocument(template: FirebaseTemplate(data: data, source: source), mapping: mapping, source: source)
     }
+
+    /// A `conditions` array, or `parameters` whose entries have `defaultValue`,
+    /// `conditionalValues` or `valueType`.
+    public func recognizes(_ root: JSONNode) -> Bool {
+        FirebaseTemplate.isTemplate(root)
+    }
+
+    public func validate(_ data: Data, source: String) -> TweakDocumentValidation {
+        do {
+            return TweakDocumentValidation(count: try FirebaseTemplate(data: data, source: source).parameters.count, noun: "Firebase parameters")
+        } catch {
+            return TweakDocumentValidation(count: 0, noun: "Firebase parameters", problems: [error])
+        }
+    }
+
+    /// `in-app-default`: the value used where the template says useInAppDefault.
+    public var evaluationOptions: [String] { ["in-app-default"] }
+
+    /// The parameter `key`'s Firebase value: `key`, `value`, `source` (static, default, remote),
+    /// `asBool` and `asNumber`. The context's `targetingKey` is the randomization id, its other
+    /// members the custom signals.
+    public func evaluationReport(for key: String, in document: any TweakDocument, request: TweakEvaluationRequest) throws -> String {
+        guard let document = document as? FirebaseTemplateDocument else {
+            throw TweakEvaluationRequest.Failure("\(name): not a Firebase template document")
+        }
+        let inAppDefaults: [String: TweakContent] = request.options["in-app-default"].map { [key: .string($0)] } ?? [:]
+        let value = document.template.value(forKey: key, context: try request.evaluationContext(), inAppDefaults: inAppDefaults)
+        return try TweakEvaluationReport.object([
+            ("key", .string(key)),
+            ("value", .string(value.asString)),
+            ("source", .string(value.source.rawValue)),
+            ("asBool", .bool(value.asBool)),
+            ("asNumber", Self.json(value.asNumber)),
+        ])
+    }
+
+    /// An integral number as an Int, others as a Double; infinities (which JSON cannot hold) as "Infinity"/"-Infinity".
+    private static func json(_ number: Double) -> TweakContent {
+        if number.isInfinite { return .string(number < 0 ? "-Infinity" : "Infinity") }
+        if number.rounded() == number, abs(number) < 9.2e18 { return .int(Int(number)) }
+        return .double(number)
+    }
 }
 
 extension TweakDocumentFormat where Self == FirebaseTemplateFormat {

@@ -15,10 +15,10 @@ public import TweakKit
 /// Flag keys map to tweaks as ``FlagdFlag/id`` says: `checkout.theme` is feature `checkout`,
 /// variable `theme`; a Boolean flag `new-checkout` is `new-checkout.enabled`; any other flag
 /// without a dot, `<key>.value`.
-public final class FlagdTweakProvider: ContextualTweakProvider {
+public final class FlagdTweakProvider: DocumentBackedTweakProvider {
     public let name: String
+    public let changeNotifier = TweakChangeNotifier()
     private let definitions: Mutex<FlagdDefinitions>
-    private let notifier = TweakChangeNotifier()
 
     /// Loads a flag definition file; problems of single flags are in ``problems``.
     public convenience init(contentsOf url: URL, name: String? = nil) throws(TweakFileError) {
@@ -36,31 +36,11 @@ public final class FlagdTweakProvider: ContextualTweakProvider {
     /// Replaces the definitions (after a remote update, say) and tells the manager.
     public func update(_ newDefinitions: FlagdDefinitions) {
         definitions.withLock { $0 = newDefinitions }
-        notifier.post(.reloaded, from: self)
+        changeNotifier.post(.reloaded, from: self)
     }
 
-    /// Every valid flag with the value it gives when no targeting applies (its default variant).
-    public func allTweaks() -> [Tweak] {
-        definitions.withLock { $0.defaultTweaks(source: name) }
-    }
-
-    public func tweakWith(feature: String, variable: String) throws -> Tweak {
-        guard let tweak = definitions.withLock({ $0 }).defaultTweak(TweakID(feature: feature, variable: variable), source: name) else {
-            throw TweakError.notFound(feature: feature, variable: variable)
-        }
-        return tweak
-    }
-
-    /// Every flag's address, including disabled and invalid flags, which evaluate to the caller's default.
-    public func evaluatedTweakIDs() -> [TweakID] {
-        definitions.withLock { $0.evaluatedTweakIDs }
-    }
-
-    public func evaluate(feature: String, variable: String, context: EvaluationContext) -> TweakEvaluation? {
-        definitions.withLock { $0 }.evaluate(TweakID(feature: feature, variable: variable), context: context)
-    }
-
-    public func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
-        notifier.observe(handler)
-    }
+    /// The definitions in service: every valid flag listed with the value it gives when no
+    /// targeting applies (its default variant); every flag's address, including disabled and
+    /// invalid ones, evaluated per lookup (they evaluate to the caller's default).
+    public var currentDocument: (any TweakDocument)? { definitions.withLock { $0 } }
 }

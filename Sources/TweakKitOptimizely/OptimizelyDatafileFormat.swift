@@ -37,6 +37,40 @@ public struct OptimizelyDatafileFormat: TweakDocumentFormat {
     public func document(from data: Data, source: String) throws -> any TweakDocument {
         OptimizelyDocument(datafile: try OptimizelyDatafile(data: data, source: source), forcedDecisions: forcedDecisions)
     }
+
+    /// `featureFlags`, or a string `version` with a `projectId`.
+    public func recognizes(_ root: JSONNode) -> Bool {
+        OptimizelyDatafile.isDatafile(root)
+    }
+
+    public func validate(_ data: Data, source: String) -> TweakDocumentValidation {
+        do {
+            return TweakDocumentValidation(count: try OptimizelyDatafile(data: data, source: source).flagKeys.count, noun: "Optimizely flags")
+        } catch {
+            return TweakDocumentValidation(count: 0, noun: "Optimizely flags", problems: [error])
+        }
+    }
+
+    /// Optimizely's decision for the flag `key`: `flagKey`, `enabled`, `variationKey`, `ruleKey`
+    /// (null when no rule decided), `variables` and `reasons`. The context's `targetingKey` is the
+    /// user id, its other members the attributes.
+    public func evaluationReport(for key: String, in document: any TweakDocument, request: TweakEvaluationRequest) throws -> String {
+        guard let document = document as? OptimizelyDocument else {
+            throw TweakEvaluationRequest.Failure("\(name): not an Optimizely document")
+        }
+        guard let user = OptimizelyUser(try request.evaluationContext()) else {
+            throw TweakEvaluationRequest.Failure("an Optimizely decision needs a user id: give \"targetingKey\" in --context")
+        }
+        let decision = document.datafile.decide(flagKey: key, user: user, forcedDecisions: document.forcedDecisions)
+        return try TweakEvaluationReport.object([
+            ("flagKey", .string(decision.flagKey)),
+            ("enabled", .bool(decision.enabled)),
+            ("variationKey", decision.variationKey.map(TweakContent.string)),
+            ("ruleKey", decision.ruleKey.map(TweakContent.string)),
+            ("variables", .object(decision.variables)),
+            ("reasons", .array(decision.reasons.map(TweakContent.string))),
+        ])
+    }
 }
 
 extension TweakDocumentFormat where Self == OptimizelyDatafileFormat {

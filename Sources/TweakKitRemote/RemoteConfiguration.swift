@@ -10,20 +10,24 @@ public import TweakKit
 /// configuration.cacheDirectory = URL(filePath: "/var/cache/myapp/tweaks")             // last-known-good
 /// ```
 public struct RemoteConfiguration: Sendable {
-    /// The payload format. `.automatic` reads flagd definitions when the JSON has a top-level
-    /// `flags` object, and the JustTweak tweaks format otherwise.
-    public enum Format: String, Sendable, CaseIterable {
-        case automatic, tweaks, flagd
-    }
-
     /// Where the payload is fetched from.
     public var url: URL
     /// A server-sent events endpoint that pushes changes, if the server has one.
     public var streamURL: URL?
-    public var format: Format = .automatic
-    /// Decodes payloads of another format (an Optimizely datafile, a Firebase template); when
-    /// set, ``format`` is not used.
-    public var documentFormat: (any TweakDocumentFormat)?
+    /// How payloads are decoded: with one format, every payload is of that format; with several,
+    /// each payload goes to the first format that recognizes it
+    /// (``TweakDocumentFormat/recognizes(_:)``). JustTweak's tweaks format by default.
+    ///
+    /// ```swift
+    /// configuration.documentFormats = [.flagd, .optimizely(), .tweaks]   // whichever the server sends
+    /// ```
+    public var documentFormats: [any TweakDocumentFormat] = [.tweaks]
+
+    /// The format of every payload (the only one of ``documentFormats``).
+    public var documentFormat: any TweakDocumentFormat {
+        get { documentFormats.first ?? .tweaks }
+        set { documentFormats = [newValue] }
+    }
     /// How often to poll (a 304 costs one round trip). `nil` polls never.
     public var pollInterval: Duration? = .seconds(60)
     /// Each wait is the poll interval ± this fraction, so many clients don't poll in step.

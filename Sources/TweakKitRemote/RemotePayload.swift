@@ -1,34 +1,29 @@
 import Foundation
 import TweakKit
-import TweakKitFlagd
 
 /// Decoding of remote payloads into documents.
 enum RemotePayload {
-    /// Parses `data` into a document; anything that is not a fully valid payload is refused, so a
-    /// bad response never replaces a good one. (Single invalid flagd flags are kept: they evaluate to ERROR.)
+    /// Parses `data` into a document with the configured formats; anything that is not a fully
+    /// valid payload is refused, so a bad response never replaces a good one. (Formats that keep
+    /// single invalid entries, as flagd does, keep them: they evaluate to ERROR.)
     static func parse(_ data: Data, configuration: RemoteConfiguration, source: String) throws(RemoteError) -> any TweakDocument {
-        if let format = configuration.documentFormat {
+        let formats = configuration.documentFormats
+        var format = formats.first ?? .tweaks
+        if formats.count > 1 {
+            let root: JSONNode
             do {
-                return try format.document(from: data, source: source)
+                root = try JSONParser.parse(Array(data))
             } catch {
-                throw RemoteError(.invalidPayload, "\(error)")
+                throw RemoteError(.invalidPayload, "\(source): the payload is not JSON: \(error)")
             }
-        }
-        let root: JSONNode
-        do {
-            root = try JSONParser.parse(Array(data))
-        } catch {
-            throw RemoteError(.invalidPayload, "\(source): the payload is not JSON: \(error)")
-        }
-        let isFlagd: Bool
-        switch configuration.format {
-        case .flagd: isFlagd = true
-        case .tweaks: isFlagd = false
-        case .automatic: isFlagd = FlagdDefinitions.isFlagd(root)
+            guard let recognizing = formats.first(where: { $0.recognizes(root) }) else {
+                let names = formats.map(\.name).joined(separator: ", ")
+                throw RemoteError(.invalidPayload, "\(source): the payload is none of the expected formats (\(names))")
+            }
+            format = recognizing
         }
         do {
-            if isFlagd { return try FlagdDefinitions(root: root, file: source) }
-            return try TweakFileFormat().document(root: root, source: source)
+            return try format.document(from: data, source: source)
         } catch {
             throw RemoteError(.invalidPayload, "\(error)")
         }

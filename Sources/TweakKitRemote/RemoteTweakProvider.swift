@@ -4,7 +4,6 @@ import NIOCore
 import NIOHTTP1
 import Synchronization
 public import TweakKit
-import TweakKitFlagd
 
 /// Tweaks fetched over HTTP, served from the last good payload so a lookup never waits on the
 /// network.
@@ -25,7 +24,7 @@ import TweakKitFlagd
 /// remote.start()                                             // or run RemoteTweakService in a ServiceGroup
 /// _ = await remote.waitUntilReady(timeout: .seconds(2))      // optional: await the first fetch
 /// ```
-public final class RemoteTweakProvider: ContextualTweakProvider {
+public final class RemoteTweakProvider: DocumentBackedTweakProvider {
     public let configuration: RemoteConfiguration
     public var name: String { configuration.name }
 
@@ -44,7 +43,7 @@ public final class RemoteTweakProvider: ContextualTweakProvider {
     }
 
     private let state = Mutex(State())
-    private let notifier = TweakChangeNotifier()
+    public let changeNotifier = TweakChangeNotifier()
     private let client: HTTPClient
     private let sleep: @Sendable (Duration) async throws -> Void
     private let logger: TweakLogger
@@ -291,7 +290,7 @@ public final class RemoteTweakProvider: ContextualTweakProvider {
         }
         if changed {
             logger.log(.info, "\(name): new payload applied")
-            notifier.post(.reloaded, from: self)
+            changeNotifier.post(.reloaded, from: self)
         }
         return changed
     }
@@ -398,31 +397,11 @@ public final class RemoteTweakProvider: ContextualTweakProvider {
         }
     }
 
-    // MARK: - TweakProvider
+    // MARK: - DocumentBackedTweakProvider
 
     /// The document in service: the last good payload, or `nil` before the first one.
-    public var document: (any TweakDocument)? { state.withLock { $0.payload } }
+    public var currentDocument: (any TweakDocument)? { state.withLock { $0.payload } }
 
-    public func allTweaks() -> [Tweak] {
-        document?.tweaks(source: name) ?? []
-    }
-
-    public func tweakWith(feature: String, variable: String) throws -> Tweak {
-        guard let tweak = document?.tweak(TweakID(feature: feature, variable: variable), source: name) else {
-            throw TweakError.notFound(feature: feature, variable: variable)
-        }
-        return tweak
-    }
-
-    public func evaluatedTweakIDs() -> [TweakID] {
-        document?.evaluatedTweakIDs ?? []
-    }
-
-    public func evaluate(feature: String, variable: String, context: EvaluationContext) -> TweakEvaluation? {
-        document?.evaluate(TweakID(feature: feature, variable: variable), context: context)
-    }
-
-    public func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
-        notifier.observe(handler)
-    }
+    /// The document in service (``currentDocument``).
+    public var document: (any TweakDocument)? { currentDocument }
 }

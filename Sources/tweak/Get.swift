@@ -14,13 +14,7 @@ struct Get: AsyncParsableCommand {
 
     func run() async throws {
         let manager = try await stack.makeManager()
-        let found: Tweak
-        do {
-            found = try manager.tweakWith(feature: tweak.id.feature, variable: tweak.id.variable)
-        } catch {
-            Output.printError(error.description)
-            throw ExitCode.failure
-        }
+        let found = try manager.tweakWith(feature: tweak.id.feature, variable: tweak.id.variable)
         print(json ? Output.render(Output.json(found)) : found.value.description)
     }
 }

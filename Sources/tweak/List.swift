@@ -1,4 +1,5 @@
 import ArgumentParser
+import TweakCodegenCommands
 import TweakKit
 
 struct List: AsyncParsableCommand {
@@ -28,7 +29,7 @@ struct List: AsyncParsableCommand {
         }
         print(Output.table(rows))
         for error in manager.providerErrors {
-            Output.printError(error.description)
+            printError(error.description)
         }
     }
 

@@ -2,14 +2,6 @@ import Foundation
 import TweakKit
 
 enum Output {
-    static func printError(_ message: String) {
-        FileHandle.standardError.write(Data("error: \(message)\n".utf8))
-    }
-
-    static func printWarning(_ message: String) {
-        FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
-    }
-
     /// One tweak as a JSON object for `--json` output.
     static func json(_ tweak: Tweak, overridden: Bool? = nil) -> TweakContent {
         var object: [String: TweakContent] = [

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TweakCodegenCommands
 import TweakKit
 import TweakKitServer
 
@@ -34,8 +35,8 @@ struct Serve: AsyncParsableCommand {
             guard FileManager.default.fileExists(atPath: Self.exampleDefaults) else {
                 throw ValidationError("give --defaults FILE (and --overrides FILE), or run from the TweakKit checkout to serve its example")
             }
-            stack.defaults = [Self.exampleDefaults]
-            stack.overrides = Self.exampleOverrides
+            stack.defaults = [URL(fileURLWithPath: Self.exampleDefaults)]
+            stack.overrides = URL(fileURLWithPath: Self.exampleOverrides)
         }
         let manager = try await stack.makeManager(pollOverrides: true)
         let token = self.token ?? Self.makeToken()
@@ -45,8 +46,7 @@ struct Serve: AsyncParsableCommand {
         do {
             try await serve(editor, host: host)
         } catch let error as any CustomStringConvertible where "\(error)".contains("Address already in use") {
-            Output.printError("\(host):\(port) is already in use; choose another port with --port (0 picks a free one)")
-            throw ExitCode.failure
+            throw CommandFailure("\(host):\(port) is already in use; choose another port with --port (0 picks a free one)")
         }
     }
 

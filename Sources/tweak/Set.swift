@@ -1,4 +1,5 @@
 import ArgumentParser
+import TweakCodegenCommands
 import TweakKit
 
 struct Set: AsyncParsableCommand {
@@ -31,19 +32,16 @@ struct Set: AsyncParsableCommand {
         let id = tweak.id
         let existing = manager.resolvedTweak(feature: id.feature, variable: id.variable).tweak?.value.kind
         guard let kind = type ?? existing else {
-            Output.printError("\(id) is not defined in any file; give its type with --type bool|int|float|double|string")
-            throw ExitCode.failure
+            throw CommandFailure("\(id) is not defined in any file; give its type with --type bool|int|float|double|string")
         }
         if let type, let existing, !ValueParser.compatible(type, existing) {
-            Output.printError("\(id) is a \(existing); --type \(type.rawValue.lowercased()) does not match")
-            throw ExitCode.failure
+            throw CommandFailure("\(id) is a \(existing); --type \(type.rawValue.lowercased()) does not match")
         }
         let parsed: TweakContent
         do {
             parsed = try ValueParser.parse(value, as: kind)
         } catch {
-            Output.printError("\(id): \(error)")
-            throw ExitCode.failure
+            throw CommandFailure("\(id): \(error)")
         }
         try manager.set(parsed, feature: id.feature, variable: id.variable)
         print("\(id) = \(parsed) (\(parsed.kind))")

@@ -1,21 +1,25 @@
 import ArgumentParser
 import Foundation
+import TweakCodegenCommands
 import TweakKit
 import TweakKitRemote
 
 /// The provider stack shared by the commands that read or write tweaks.
 struct StackOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("A tweaks JSON file; repeat for several (the first wins).", valueName: "file"))
-    var defaults: [String] = []
+    @Option(name: .long, help: ArgumentHelp("A tweaks JSON file; repeat for several (the first wins).", valueName: "file"), completion: .file(extensions: ["json"]))
+    var defaults: [URL] = []
 
-    @Option(name: .long, help: ArgumentHelp("The overrides JSON file that set and delete write to.", valueName: "file"))
-    var overrides: String?
+    @Option(name: .long, help: ArgumentHelp("The overrides JSON file that set and delete write to.", valueName: "file"), completion: .file(extensions: ["json"]))
+    var overrides: URL?
 
-    @Option(name: .long, help: ArgumentHelp("A remote tweaks source (tweaks or flagd JSON over HTTP), above the --defaults and below the --overrides.", valueName: "url"))
+    @Option(help: ArgumentHelp("A flag file, written as \(SourceFormats.optionList) FILE; repeat for several (the first wins), above the --defaults.", valueName: "format:file"))
+    var source: [SourceFile] = []
+
+    @Option(name: .long, help: ArgumentHelp("A remote source over HTTP (any of the formats \(SourceFormats.optionList) read, or a tweaks file), above the flag files and below the --overrides.", valueName: "url"))
     var remote: String?
 
-    @Option(name: .long, help: ArgumentHelp("Where the remote source's last-known-good payload is kept.", valueName: "dir"))
-    var cache: String?
+    @Option(name: .long, help: ArgumentHelp("Where the remote source's last-known-good payload is kept.", valueName: "dir"), completion: .directory)
+    var cache: URL?
 
     @Option(name: .long, help: ArgumentHelp("How long to wait for the remote source before answering from what there is.", valueName: "seconds"))
     var timeout: Double = 5
@@ -29,38 +33,42 @@ struct StackOptions: ParsableArguments {
     }
 
     /// Whether no source was given at all.
-    var isEmpty: Bool { defaults.isEmpty && overrides == nil && remote == nil }
+    var isEmpty: Bool { defaults.isEmpty && overrides == nil && remote == nil && source.isEmpty }
 
-    /// Builds the manager: overrides first, then the remote source, then the defaults in the order
-    /// given. With a remote source, waits up to --timeout for its first fetch, and says on stderr
-    /// when it answers without it.
+    /// Builds the manager: overrides first, then the remote source, then the flag files, then the
+    /// defaults, each group in the order given. With a remote source, waits up to --timeout for its
+    /// first fetch, and says on stderr when it answers without it.
     /// - Parameter pollOverrides: whether to follow changes other processes make to the overrides
     ///   file (a long-running command wants that; a one-shot one does not).
     func makeManager(pollOverrides: Bool = false) async throws -> TweakManager {
         guard !isEmpty else {
-            throw ValidationError("give at least one --defaults FILE, an --overrides FILE or a --remote URL")
+            throw ValidationError("give at least one --defaults FILE, an --overrides FILE, a flag file (\(SourceFormats.optionList)) or a --remote URL")
         }
         var providers: [any TweakProvider] = []
         if let overrides {
-            providers.append(try PersistentTweakProvider(fileURL: URL(fileURLWithPath: overrides), pollInterval: pollOverrides ? .milliseconds(500) : nil))
+            providers.append(try PersistentTweakProvider(fileURL: overrides, pollInterval: pollOverrides ? .milliseconds(500) : nil))
         }
         if let remote, let url = URL(string: remote) {
             var configuration = RemoteConfiguration(url: url)
+            configuration.documentFormats = SourceFormats.formats
             configuration.pollInterval = pollOverrides ? .seconds(30) : nil
             configuration.requestTimeout = .seconds(max(timeout, 0.001))
-            configuration.cacheDirectory = cache.map { URL(fileURLWithPath: $0) }
+            configuration.cacheDirectory = cache
             let provider = RemoteTweakProvider(configuration: configuration)
             provider.start()
             let status = await provider.waitUntilReady(timeout: .seconds(timeout))
             if status != .ready {
                 let reason = provider.lastError?.description ?? "no answer within \(timeout) s"
                 let fallback = status == .stale ? "its last-known-good payload" : "the other providers"
-                Output.printWarning("remote \(remote) not reached (\(reason)); answering from \(fallback)")
+                printWarning("remote \(remote) not reached (\(reason)); answering from \(fallback)")
             }
             providers.append(provider)
         }
-        for path in defaults {
-            providers.append(try LocalTweakProvider(jsonURL: URL(fileURLWithPath: path)))
+        for file in source {
+            providers.append(try file.provider())
+        }
+        for url in defaults {
+            providers.append(try LocalTweakProvider(jsonURL: url))
         }
         return TweakManager(tweakProviders: providers)
     }

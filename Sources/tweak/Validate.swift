@@ -1,70 +1,50 @@
 import ArgumentParser
 import Foundation
+import TweakCodegenCommands
 import TweakKit
-import TweakKitFirebase
-import TweakKitFlagd
-import TweakKitOptimizely
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check tweaks files; print each problem with its place and exit 1 if there are any.",
-        discussion: "Reads tweaks files, flagd flag definitions (a top-level \"flags\" object), Optimizely datafiles (\"featureFlags\") and Firebase Remote Config server templates (\"conditions\" / \"parameters\")."
+        abstract: "Check tweaks and flag files; print each problem with its place and exit 1 if there are any.",
+        discussion: "Recognizes each file by its content: \(SourceFormats.formats.map(\.name).joined(separator: ", "))."
     )
 
-    @Argument(help: ArgumentHelp("JSON files to check.", valueName: "file"))
-    var files: [String]
+    @Argument(help: ArgumentHelp("JSON files to check.", valueName: "file"), completion: .file(extensions: ["json"]))
+    var files: [URL]
 
     func run() throws {
         var problemCount = 0
-        for path in files {
-            let (count, noun, problems) = Self.check(URL(fileURLWithPath: path))
-            if problems.isEmpty {
-                print("\(path): OK, \(count) \(noun)")
+        for url in files {
+            let validation = Self.check(url)
+            if validation.problems.isEmpty {
+                print("\(url.relativePath): OK, \(validation.count) \(validation.noun)")
             }
-            for problem in problems {
-                Output.printError(problem.description)
+            for problem in validation.problems {
+                printError(problem.description)
             }
-            problemCount += problems.count
+            problemCount += validation.problems.count
         }
         if problemCount > 0 {
-            Output.printError("\(problemCount) problem\(problemCount == 1 ? "" : "s") found")
-            throw ExitCode.failure
+            throw CommandFailure("\(problemCount) problem\(problemCount == 1 ? "" : "s") found")
         }
     }
 
-    /// Reads and parses the file once, then checks it as what it looks like: flagd definitions
-    /// (a top-level `flags` object), an Optimizely datafile, a Firebase template, or a tweaks file.
-    static func check(_ url: URL) -> (Int, String, [TweakFileError]) {
-        let path = url.path
-        let root: JSONNode
+    /// Reads the file and checks it as the format that recognizes it.
+    static func check(_ url: URL) -> TweakDocumentValidation {
+        let data: Data
         do {
-            root = try TweakFileError.json(from: TweakFileError.contents(of: url), file: path)
+            data = try TweakFileError.contents(of: url)
         } catch {
-            return (0, "tweaks", [error])  // the noun is shown only when there are no problems
+            return TweakDocumentValidation(count: 0, noun: "tweaks", problems: [error])
         }
-        if FlagdDefinitions.isFlagd(root) {
-            do {
-                let definitions = try FlagdDefinitions(root: root, file: path)
-                return (definitions.flags.count, "flagd flags", definitions.problems)
-            } catch {
-                return (0, "flagd flags", [error])
-            }
-        }
-        if OptimizelyDatafile.isDatafile(root) {
-            do {
-                return (try OptimizelyDatafile(root: root, source: path).flagKeys.count, "Optimizely flags", [])
-            } catch {
-                return (0, "Optimizely flags", [error])
-            }
-        }
-        if FirebaseTemplate.isTemplate(root) {
-            do {
-                return (try FirebaseTemplate(root: root, source: path).parameters.count, "Firebase parameters", [])
-            } catch {
-                return (0, "Firebase parameters", [error])
-            }
-        }
-        let result = TweakFileParser.parse(root: root, file: path, source: url.lastPathComponent)
-        return (result.tweaks.count, "tweaks", result.problems)
+        return SourceFormats.recognizing(data).validate(data, source: url.relativePath)
+    }
+}
+
+extension URL: @retroactive ExpressibleByArgument {
+    /// A file path, relative to the working directory or absolute.
+    public init?(argument: String) {
+        guard !argument.isEmpty else { return nil }
+        self.init(fileURLWithPath: argument)
     }
 }

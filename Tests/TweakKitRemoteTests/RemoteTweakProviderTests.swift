@@ -7,6 +7,7 @@ import Synchronization
 import Testing
 import TweakKit
 import TweakKitFlagd
+import TweakKitTesting
 @testable import TweakKitRemote
 
 let tweaksV1 = #"{"ui": {"label": {"Title": "Label", "Value": "remote v1"}, "alpha": {"Value": 0.5}}}"#
@@ -285,12 +286,22 @@ struct RemoteTweakProviderTests {
     @Test("flagd definitions over HTTP are evaluated with the manager's context")
     func flagdPayload() async throws {
         let flags = #"{"flags": {"new-checkout": {"state": "ENABLED", "variants": {"on": true, "off": false}, "defaultVariant": "off", "targeting": {"if": [{"==": [{"var": "country"}, "NL"]}, "on", null]}}}}"#
-        let stack = try await makeStack(.response(.ok, body: Data(flags.utf8)))
+        // Either format may come; each payload goes to the one that recognizes it.
+        let stack = try await makeStack(.response(.ok, body: Data(flags.utf8))) { $0.documentFormats = [FlagdFormat(), TweakFileFormat()] }
         defer { Task { await stack.server.stop() } }
         try await stack.remote.refresh()
+        #expect(stack.remote.document is FlagdDefinitions)
         #expect(!stack.manager.isFeatureEnabled("new-checkout"))
         #expect(stack.manager.isFeatureEnabled("new-checkout", context: ["country": "NL"]))
         #expect(stack.manager.evaluationDetails(for: .feature("new-checkout"), context: ["country": "NL"]).reason == .targetingMatch)
+    }
+
+    @Test("RemoteTweakProvider passes the provider contract")
+    func conformance() async throws {
+        let stack = try await makeStack(.response(.ok, body: Data(tweaksV1.utf8)))
+        defer { Task { await stack.server.stop() } }
+        try await stack.remote.refresh()
+        try await TweakProviderConformance(provider: stack.remote).run()
     }
 
     @Test("runs as a swift-service-lifecycle service and stops on graceful shutdown")

@@ -14,13 +14,13 @@ import Synchronization
 /// Lookups of tweaks the document evaluates (``TweakDocument/evaluatedTweakIDs``) are evaluated per
 /// lookup with the manager's ``EvaluationContext``; a document that has no answer for one leaves it
 /// to the providers below.
-public final class DocumentTweakProvider: ContextualTweakProvider {
+public final class DocumentTweakProvider: DocumentBackedTweakProvider {
     public let name: String
     public let format: any TweakDocumentFormat
     /// The file the document is read from, if it came from one.
     public let fileURL: URL?
     private let current: Mutex<any TweakDocument>
-    private let notifier = TweakChangeNotifier()
+    public let changeNotifier = TweakChangeNotifier()
 
     /// Reads and parses the file; an unreadable or invalid file is an error that says where and what.
     public convenience init(contentsOf url: URL, format: any TweakDocumentFormat, name: String? = nil) throws {
@@ -53,7 +53,7 @@ public final class DocumentTweakProvider: ContextualTweakProvider {
     /// Serves `document` and tells the manager.
     public func update(_ document: any TweakDocument) {
         current.withLock { $0 = document }
-        notifier.post(.reloaded, from: self)
+        changeNotifier.post(.reloaded, from: self)
     }
 
     /// Reads the file again (for providers made with ``init(contentsOf:format:name:)``); an
@@ -63,28 +63,5 @@ public final class DocumentTweakProvider: ContextualTweakProvider {
         try update(data: TweakFileError.contents(of: fileURL))
     }
 
-    // MARK: - ContextualTweakProvider
-
-    public func allTweaks() -> [Tweak] {
-        document.tweaks(source: name)
-    }
-
-    public func tweakWith(feature: String, variable: String) throws -> Tweak {
-        guard let tweak = document.tweak(TweakID(feature: feature, variable: variable), source: name) else {
-            throw TweakError.notFound(feature: feature, variable: variable)
-        }
-        return tweak
-    }
-
-    public func evaluatedTweakIDs() -> [TweakID] {
-        document.evaluatedTweakIDs
-    }
-
-    public func evaluate(feature: String, variable: String, context: EvaluationContext) -> TweakEvaluation? {
-        document.evaluate(TweakID(feature: feature, variable: variable), context: context)
-    }
-
-    public func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
-        notifier.observe(handler)
-    }
+    public var currentDocument: (any TweakDocument)? { document }
 }

@@ -48,13 +48,78 @@ extension TweakDocument {
 /// Turns the bytes of a file or payload into a ``TweakDocument``, refusing anything invalid with
 /// an error that says where and what.
 ///
+/// A format is the one thing a new source of tweaks adds: `tweak validate`, `tweak eval`,
+/// `tweak serve` and automatic remote payloads all read it from one list of formats, and
+/// ``DocumentTweakProvider`` and `RemoteTweakProvider` serve its documents.
+///
 /// ```swift
 /// let provider = try DocumentTweakProvider(contentsOf: datafileURL, format: .optimizely())
 /// ```
+///
+/// A format that needs no more than a parser implements ``name`` and ``document(from:source:)``;
+/// the rest have defaults. See the README's "Adding a source" for the whole recipe.
 public protocol TweakDocumentFormat: Sendable {
     /// A short name for messages ("Optimizely datafile").
     var name: String { get }
 
     /// Parses `data`; `source` names the file or URL in error messages.
     func document(from data: Data, source: String) throws -> any TweakDocument
+
+    /// Whether a JSON document looks like this format, so a file or payload of unknown kind goes
+    /// to the right parser. `false` by default.
+    func recognizes(_ root: JSONNode) -> Bool
+
+    /// Checks `data` and lists every problem with its place; a format that keeps a document
+    /// with problems (flagd keeps the other flags) lists them all. By default, the parser's error.
+    func validate(_ data: Data, source: String) -> TweakDocumentValidation
+
+    /// The `tweak eval` options (beyond the context) this format reads, e.g. `["type", "default"]`.
+    var evaluationOptions: [String] { get }
+
+    /// What `tweak eval` prints for `key`: the decision in the vendor's own shape, as JSON text.
+    /// By default the evaluation of the tweak `key` names (`feature.variable`) in OpenFeature's
+    /// shape: `flagKey`, `value`, `variant`, `reason`, `errorCode`, `errorMessage`, `flagMetadata`.
+    func evaluationReport(for key: String, in document: any TweakDocument, request: TweakEvaluationRequest) throws -> String
+}
+
+extension TweakDocumentFormat {
+    public func recognizes(_ root: JSONNode) -> Bool { false }
+
+    public func validate(_ data: Data, source: String) -> TweakDocumentValidation {
+        do {
+            let document = try document(from: data, source: source)
+            return TweakDocumentValidation(count: document.tweaks(source: source).count, noun: "tweaks")
+        } catch let error as TweakFileError {
+            return TweakDocumentValidation(count: 0, noun: "tweaks", problems: [error])
+        } catch {
+            return TweakDocumentValidation(count: 0, noun: "tweaks", problems: [TweakFileError(file: source, message: "\(error)")])
+        }
+    }
+
+    public var evaluationOptions: [String] { [] }
+
+    public func evaluationReport(for key: String, in document: any TweakDocument, request: TweakEvaluationRequest) throws -> String {
+        guard let id = TweakID(parsing: key) else {
+            throw TweakEvaluationRequest.Failure("\(key) is not a feature.variable address")
+        }
+        let context = try request.evaluationContext()
+        let evaluation = document.evaluate(id, context: context)
+            ?? document.tweak(id, source: name).map { TweakEvaluation(value: $0.value, reason: .static) }
+            ?? TweakEvaluation(value: nil, reason: .error, errorCode: .flagNotFound, errorMessage: "\(name) has no \(key)")
+        return try TweakEvaluationReport.openFeature(key: key, evaluation: evaluation)
+    }
+}
+
+/// The outcome of ``TweakDocumentFormat/validate(_:source:)``: how many items the file holds
+/// (`noun` says what they are: "tweaks", "flagd flags") and every problem found.
+public struct TweakDocumentValidation: Sendable {
+    public var count: Int
+    public var noun: String
+    public var problems: [TweakFileError]
+
+    public init(count: Int, noun: String, problems: [TweakFileError] = []) {
+        self.count = count
+        self.noun = noun
+        self.problems = problems
+    }
 }

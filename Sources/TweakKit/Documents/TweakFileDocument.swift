@@ -32,6 +32,23 @@ public struct TweakFileFormat: TweakDocumentFormat {
         try document(root: TweakFileError.json(from: data, file: source, problem: "not valid JSON"), source: source)
     }
 
+    /// Any JSON object: a tweaks file is what a file is when no other format claims it, so it goes
+    /// last in a list of formats.
+    public func recognizes(_ root: JSONNode) -> Bool {
+        root.members != nil
+    }
+
+    /// Every problem of the file, each with its place.
+    public func validate(_ data: Data, source: String) -> TweakDocumentValidation {
+        do {
+            let root = try TweakFileError.json(from: data, file: source)
+            let result = TweakFileParser.parse(root: root, file: source, source: source)
+            return TweakDocumentValidation(count: result.tweaks.count, noun: "tweaks", problems: result.problems)
+        } catch {
+            return TweakDocumentValidation(count: 0, noun: "tweaks", problems: [error])
+        }
+    }
+
     package func document(root: JSONNode, source: String) throws(TweakFileError) -> TweakFileDocument {
         let result = TweakFileParser.parse(root: root, file: source, source: source)
         if var problem = result.problems.first {

@@ -18,8 +18,8 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
 /// TweakKit parses its files with its own parser so that numbers stay lossless
 /// (`1` is an Int, `1.0` a Double), errors carry line and column, and
 /// duplicate keys are reported instead of silently dropped.
-package struct JSONNode: Sendable {
-    package enum Kind: Sendable {
+public struct JSONNode: Sendable {
+    public enum Kind: Sendable {
         case null
         case bool(Bool)
         case int(Int)
@@ -29,11 +29,11 @@ package struct JSONNode: Sendable {
         case object([JSONMember])
     }
 
-    package var kind: Kind
-    package var location: SourceLocation
+    public var kind: Kind
+    public var location: SourceLocation
 
     /// A short name for the kind of value, for error messages ("a string", "an object").
-    package var kindDescription: String {
+    public var kindDescription: String {
         switch kind {
         case .null: "null"
         case .bool: "a Bool"
@@ -45,28 +45,28 @@ package struct JSONNode: Sendable {
         }
     }
 
-    package var isNull: Bool {
+    public var isNull: Bool {
         if case .null = kind { return true }
         return false
     }
 
     /// The members of an object, or `nil` for any other kind.
-    package var members: [JSONMember]? {
+    public var members: [JSONMember]? {
         if case .object(let members) = kind { return members }
         return nil
     }
 
     /// The first member named `key` of an object.
-    package subscript(key: String) -> JSONNode? {
+    public subscript(key: String) -> JSONNode? {
         members?.first(where: { $0.key == key })?.value
     }
 }
 
 /// One `"key": value` pair of a JSON object.
-package struct JSONMember: Sendable {
-    package var key: String
-    package var keyLocation: SourceLocation
-    package var value: JSONNode
+public struct JSONMember: Sendable {
+    public var key: String
+    public var keyLocation: SourceLocation
+    public var value: JSONNode
 }
 
 extension JSONNode {

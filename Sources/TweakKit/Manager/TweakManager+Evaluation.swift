@@ -6,7 +6,11 @@ extension TweakManager {
     /// ``EvaluationContext/current`` and a lookup's context are laid over it.
     public var evaluationContext: EvaluationContext {
         get { state.withLock { $0.evaluationContext } }
-        set { state.withLock { $0.evaluationContext = newValue } }
+        set {
+            state.withLock { $0.evaluationContext = newValue }
+            // Targeted values follow the context: subscribers see what lookups now see.
+            publishIfObserved()
+        }
     }
 
     /// Called after every evaluation by a ``ContextualTweakProvider`` (a flagd flag, say) with the
@@ -34,13 +38,16 @@ extension TweakManager {
     /// Resolves `id` fully: scoped overrides, then the providers in order, evaluating contextual
     /// ones with the context. A contextual provider that has the flag decides: its value, or the
     /// caller's default when it gives none (disabled, error). Higher providers still win.
-    func evaluatedTweak(_ id: TweakID, context: EvaluationContext?) -> Evaluated {
+    /// - Parameter reportsExposure: whether the evaluation is reported to the ``exposureHandler``
+    ///   (lookups are; the manager's own evaluations to find changes are not).
+    func evaluatedTweak(_ id: TweakID, context: EvaluationContext?, reportsExposure: Bool = true) -> Evaluated {
         let resolution = resolvedTweak(id)
         guard resolution.isEvaluatedPerLookup, ScopedTweakOverrides.value(for: id) == nil else {
             return Evaluated(tweak: resolution.tweak, evaluation: nil, resolution: resolution)
         }
         // The context a lookup evaluates with: the manager's, then the task's, then the lookup's.
-        let (base, decrypt, exposureHandler) = state.withLock { ($0.evaluationContext, $0.decryptionClosure, $0.exposureHandler) }
+        let (base, decrypt, handler) = state.withLock { ($0.evaluationContext, $0.decryptionClosure, $0.exposureHandler) }
+        let exposureHandler = reportsExposure ? handler : nil
         let context = base.merging(EvaluationContext.current).merging(context)
         for provider in tweakProviders {
             if let contextual = provider as? any ContextualTweakProvider,

@@ -58,6 +58,7 @@ final class TweakSnapshot: Sendable {
     ) -> TweakSnapshot {
         var builders: [TweakID: ResolvedTweakBuilder] = [:]
         var errors: [TweakError] = []
+        var hasContextual = false
         for provider in providers {
             let tweaks: [Tweak]
             do {
@@ -70,6 +71,7 @@ final class TweakSnapshot: Sendable {
             }
             // A contextual provider's tweaks are evaluated per lookup, those it says it evaluates.
             let evaluated = (provider as? any ContextualTweakProvider).map { Set($0.evaluatedTweakIDs()) } ?? []
+            hasContextual = hasContextual || !evaluated.isEmpty
             for tweak in tweaks {
                 builders[tweak.id, default: ResolvedTweakBuilder(id: tweak.id)]
                     .add(tweak, from: provider.name, contextual: evaluated.contains(tweak.id), decrypt: decrypt)
@@ -88,7 +90,6 @@ final class TweakSnapshot: Sendable {
             }
         }
         logger.log(.debug, "rebuilt the tweak snapshot: \(builders.count) tweaks from \(providers.count) providers")
-        let hasContextual = providers.contains { $0 is any ContextualTweakProvider }
         return TweakSnapshot(index: index, resolutions: resolutions, hasContextualProviders: hasContextual, providerErrors: errors, generation: generation)
     }
 }

@@ -11,12 +11,14 @@ import Foundation
 /// A missing file, a syntax error, a wrong nesting or a missing or non-scalar `Value` throws a
 /// ``TweakFileError`` naming the file, the tweak and, where there is one, the line and column.
 /// See ``TweakFileParser`` for the formats.
-public final class LocalTweakProvider: TweakProvider {
+public final class LocalTweakProvider: DocumentBackedTweakProvider {
     public let name: String
     /// The file the tweaks come from, when they come from a file.
     public let jsonURL: URL?
-    private let tweaks: [Tweak]
-    private let index: [TweakID: Int]
+    /// The file's tweaks.
+    public let document: TweakFileDocument
+    /// The file never changes under the provider: nothing is ever posted.
+    public let changeNotifier = TweakChangeNotifier()
 
     /// Loads the file at `jsonURL`; `name` defaults to the file's name.
     public convenience init(jsonURL: URL, name: String? = nil) throws(TweakFileError) {
@@ -36,34 +38,17 @@ public final class LocalTweakProvider: TweakProvider {
     private init(name: String, url: URL?, tweaks: [Tweak]) {
         self.name = name
         self.jsonURL = url
-        self.tweaks = tweaks
-        var index: [TweakID: Int] = [:]
-        for (offset, tweak) in tweaks.enumerated() {
-            index[tweak.id] = offset
-        }
-        self.index = index
+        self.document = TweakFileDocument(tweaks: tweaks)
     }
 
     /// Every feature with its variables, in file order.
     public var features: [String: [String]] {
         var features: [String: [String]] = [:]
-        for tweak in tweaks {
+        for tweak in document.definitions {
             features[tweak.feature, default: []].append(tweak.variable)
         }
         return features
     }
 
-    public func allTweaks() -> [Tweak] { tweaks }
-
-    public func tweakWith(feature: String, variable: String) throws -> Tweak {
-        guard let offset = index[TweakID(feature: feature, variable: variable)] else {
-            throw TweakError.notFound(feature: feature, variable: variable)
-        }
-        return tweaks[offset]
-    }
-
-    /// The file never changes under the provider, so there is nothing to observe.
-    public func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
-        TweakObservation()
-    }
+    public var currentDocument: (any TweakDocument)? { document }
 }

@@ -17,16 +17,32 @@ public final class UserDefaultsTweakProvider: MutableTweakProvider {
     public let key: String
     // UserDefaults is documented as thread-safe.
     nonisolated(unsafe) private let userDefaults: UserDefaults
-    private let cache: Mutex<Result<[TweakID: TweakContent], TweakError>>
-    private let writeLock = Mutex(())
+    private let storage: Mutex<Storage>
     private let notifier = TweakChangeNotifier()
     nonisolated(unsafe) private var defaultsObserver: (any NSObjectProtocol)?
+
+    /// The overrides as lookups see them, and what still has to reach UserDefaults.
+    ///
+    /// Writes change the values under the lock; UserDefaults is written after the lock is released
+    /// (its change notification runs other code), by one thread at a time, always with the newest
+    /// values, so a slower writer never puts back an older state.
+    private struct Storage {
+        var values: Result<[TweakID: TweakContent], TweakError>
+        /// Counts local writes; UserDefaults holds `writtenVersion`.
+        var version: UInt64 = 0
+        var writtenVersion: UInt64 = 0
+        /// The encoded newest values; `nil` removes the key.
+        var pendingData: Data?
+        var isWriting = false
+        /// A change notification arrived while writing; look again once done.
+        var changedDuringWrite = false
+    }
 
     public init(userDefaults: UserDefaults, key: String = "TweakKit.overrides", name: String = "userDefaults") {
         self.userDefaults = userDefaults
         self.key = key
         self.name = name
-        cache = Mutex(Self.read(userDefaults, key: key, name: name))
+        storage = Mutex(Storage(values: Self.read(userDefaults, key: key, name: name)))
         defaultsObserver = NotificationCenter.default.addObserver(
             forName: UserDefaults.didChangeNotification, object: userDefaults, queue: nil
         ) { [weak self] _ in
@@ -41,11 +57,11 @@ public final class UserDefaultsTweakProvider: MutableTweakProvider {
     }
 
     public func allTweaks() throws -> [Tweak] {
-        try cache.withLock { try $0.get() }.map { Tweak(feature: $0.key.feature, variable: $0.key.variable, value: $0.value, source: name) }
+        try storage.withLock { try $0.values.get() }.map { Tweak(feature: $0.key.feature, variable: $0.key.variable, value: $0.value, source: name) }
     }
 
     public func tweakWith(feature: String, variable: String) throws -> Tweak {
-        let values = try cache.withLock { try $0.get() }
+        let values = try storage.withLock { try $0.values.get() }
         guard let value = values[TweakID(feature: feature, variable: variable)] else {
             throw TweakError.notFound(feature: feature, variable: variable)
         }
@@ -64,10 +80,11 @@ public final class UserDefaultsTweakProvider: MutableTweakProvider {
 
     /// Removes every override, including a stored value that could not be read.
     public func deleteAll() throws {
-        writeLock.withLock { _ in
-            cache.withLock { $0 = .success([:]) }
-            userDefaults.removeObject(forKey: key)
+        let mustWrite = storage.withLock { storage in
+            storage.values = .success([:])
+            return Self.schedule(nil, in: &storage)
         }
+        if mustWrite { writePending() }
         notifier.post(.reloaded, from: self)
     }
 
@@ -76,26 +93,66 @@ public final class UserDefaultsTweakProvider: MutableTweakProvider {
     }
 
     private func modify(_ change: TweakChange, _ body: (inout [TweakID: TweakContent]) -> Void) throws {
-        try writeLock.withLock { _ in
-            var values = try Self.read(userDefaults, key: key, name: name).get()
+        let mustWrite = try storage.withLock { storage in
+            var values = try storage.values.get()
             body(&values)
             let data = try OverridesFile.encode(values, for: change)
-            // The cache first: a change notification the write may post then finds nothing new.
-            cache.withLock { $0 = .success(values) }
-            userDefaults.set(data, forKey: key)
+            storage.values = .success(values)
+            return Self.schedule(data, in: &storage)
         }
+        if mustWrite { writePending() }
         notifier.post(change, from: self)
+    }
+
+    /// Records `data` as the newest state to write; returns whether the caller must write it
+    /// (no other thread is writing).
+    private static func schedule(_ data: Data?, in storage: inout Storage) -> Bool {
+        storage.version += 1
+        storage.pendingData = data
+        guard !storage.isWriting else { return false }
+        storage.isWriting = true
+        return true
+    }
+
+    /// Writes the newest values to UserDefaults, with no lock held, until nothing newer is waiting.
+    private func writePending() {
+        while true {
+            let next = storage.withLock { storage -> (Data?, UInt64)? in
+                guard storage.writtenVersion < storage.version else {
+                    storage.isWriting = false
+                    return nil
+                }
+                return (storage.pendingData, storage.version)
+            }
+            guard let (data, version) = next else { break }
+            if let data {
+                userDefaults.set(data, forKey: key)
+            } else {
+                userDefaults.removeObject(forKey: key)
+            }
+            storage.withLock { $0.writtenVersion = version }
+        }
+        let lookAgain = storage.withLock { storage in
+            defer { storage.changedDuringWrite = false }
+            return storage.changedDuringWrite
+        }
+        if lookAgain { refreshAfterExternalChange() }
     }
 
     private func refreshAfterExternalChange() {
         let fresh = Self.read(userDefaults, key: key, name: name)
-        let changed = cache.withLock { cached in
+        let changed = storage.withLock { storage -> Bool in
+            // Our own write in flight: UserDefaults may still hold older values than the cache.
+            guard !storage.isWriting else {
+                storage.changedDuringWrite = true
+                return false
+            }
             let changed: Bool
-            switch (cached, fresh) {
+            switch (storage.values, fresh) {
             case (.success(let old), .success(let new)): changed = old != new
             default: changed = true
             }
-            cached = fresh
+            storage.values = fresh
             return changed
         }
         if changed {
