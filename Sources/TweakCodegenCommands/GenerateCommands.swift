@@ -13,14 +13,14 @@ public struct Generate: ParsableCommand {
         discussion: "Writes <accessorName>.swift and <accessorName>+Constants.swift into the output folder, only when their content changes. The configuration (config.json) gives accessorName, and optionally accessLevel (internal, package, public) and imports."
     )
 
-    @Option(name: [.customShort("l"), .long], help: ArgumentHelp("The tweaks JSON file.", valueName: "file"))
-    var localTweaks: String
+    @Option(name: [.customShort("l"), .long], help: ArgumentHelp("The tweaks JSON file.", valueName: "file"), completion: .file(extensions: ["json"]))
+    var localTweaks: URL
 
-    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("The folder to write the Swift files to.", valueName: "folder"))
-    var outputFolder: String
+    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("The folder to write the Swift files to.", valueName: "folder"), completion: .directory)
+    var outputFolder: URL
 
-    @Option(name: [.customShort("c"), .long], help: ArgumentHelp("The folder holding config.json, or the configuration file itself.", valueName: "folder"))
-    var configurationFolder: String
+    @Option(name: [.customShort("c"), .long], help: ArgumentHelp("The folder holding config.json, or the configuration file itself.", valueName: "folder"), completion: .file())
+    var configurationFolder: URL
 
     @Option(help: ArgumentHelp("The day expiry dates are compared with (YYYY-MM-DD); today by default.", visibility: .hidden))
     var today: String?
@@ -28,16 +28,16 @@ public struct Generate: ParsableCommand {
     public func run() throws {
         let day = try LintOptions.day(today)
         let configuration: GeneratorConfiguration
-        configuration = try GeneratorConfiguration(contentsOf: URL(fileURLWithPath: configurationFolder))
-        let url = URL(fileURLWithPath: localTweaks)
+        configuration = try GeneratorConfiguration(contentsOf: configurationFolder)
+        let url = localTweaks
         let result = TweakFileParser.parse(contentsOf: url)
         guard result.problems.isEmpty else {
             for problem in result.problems { printError(problem.description) }
-            throw CommandFailure("\(localTweaks) has \(result.problems.count) problem\(result.problems.count == 1 ? "" : "s"); nothing generated")
+            throw CommandFailure("\(localTweaks.relativePath) has \(result.problems.count) problem\(result.problems.count == 1 ? "" : "s"); nothing generated")
         }
         let generator = AccessorGenerator(configuration: configuration, sourceName: url.lastPathComponent, today: day)
         let files = try generator.generate(result.definitions)
-        let written = try GeneratedFileWriter.write(files, to: URL(fileURLWithPath: outputFolder))
+        let written = try GeneratedFileWriter.write(files, to: outputFolder)
         print(written.isEmpty ? "\(configuration.accessorName): up to date" : "wrote \(written.joined(separator: ", "))")
     }
 }
@@ -52,8 +52,8 @@ public struct Lint: ParsableCommand {
         discussion: "Exits 1 when a tweak has expired (or, with --strict, when one has no owner)."
     )
 
-    @Argument(help: ArgumentHelp("Tweaks JSON files.", valueName: "file"))
-    var files: [String]
+    @Argument(help: ArgumentHelp("Tweaks JSON files.", valueName: "file"), completion: .file(extensions: ["json"]))
+    var files: [URL]
 
     @Flag(help: "Also fail when a tweak has no owner.")
     var strict = false
@@ -64,8 +64,9 @@ public struct Lint: ParsableCommand {
     public func run() throws {
         let day = try LintOptions.day(today)
         var failing = false
-        for path in files {
-            let result = TweakFileParser.parse(contentsOf: URL(fileURLWithPath: path))
+        for url in files {
+            let path = url.relativePath
+            let result = TweakFileParser.parse(contentsOf: url)
             for problem in result.problems {
                 printError(problem.description)
                 failing = true
@@ -93,6 +94,14 @@ enum LintOptions {
             throw ValidationError("--today must be a date like 2025-06-30")
         }
         return day
+    }
+}
+
+extension URL: @retroactive ExpressibleByArgument {
+    /// A file path, relative to the working directory or absolute.
+    public init?(argument: String) {
+        guard !argument.isEmpty else { return nil }
+        self.init(fileURLWithPath: argument)
     }
 }
 

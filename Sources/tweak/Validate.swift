@@ -40,11 +40,3 @@ struct Validate: ParsableCommand {
         return SourceFormats.recognizing(data).validate(data, source: url.relativePath)
     }
 }
-
-extension URL: @retroactive ExpressibleByArgument {
-    /// A file path, relative to the working directory or absolute.
-    public init?(argument: String) {
-        guard !argument.isEmpty else { return nil }
-        self.init(fileURLWithPath: argument)
-    }
-}

@@ -4,8 +4,13 @@ import Testing
 @testable import TweakKit
 
 enum Fixtures {
+    /// The package's root directory.
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// A fixture of the test bundle; `LocalTweaks_example` is the example the README and CI use.
     static func url(_ name: String) throws -> URL {
-        try #require(Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Fixtures"))
+        if name == "LocalTweaks_example" { return packageRoot.appendingPathComponent("Examples/LocalTweaks_example.json") }
+        return try #require(Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Fixtures"))
     }
 
     static func example() throws -> LocalTweakProvider {
