@@ -156,6 +156,7 @@ for target in package.targets where target.type != .plugin {
     settings.append(contentsOf: [
         .enableUpcomingFeature("ExistentialAny"),
         .enableUpcomingFeature("MemberImportVisibility"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
     ])
     target.swiftSettings = settings
 }

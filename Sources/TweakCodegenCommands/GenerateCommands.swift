@@ -1,5 +1,5 @@
 public import ArgumentParser
-import Foundation
+public import Foundation
 import TweakKit
 import TweakKitCodegen
 

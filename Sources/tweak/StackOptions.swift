@@ -1,7 +1,7 @@
-import ArgumentParser
-import Foundation
+public import ArgumentParser
+public import Foundation
 import TweakCodegenCommands
-import TweakKit
+public import TweakKit
 import TweakKitRemote
 
 /// The provider stack shared by the commands that read or write tweaks.

@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// Overrides visible only inside one task tree (see `TweakKitTesting.withTweakOverrides`).
 package enum ScopedTweakOverrides {

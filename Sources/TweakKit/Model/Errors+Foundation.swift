@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension TweakError: LocalizedError {
     public var errorDescription: String? { description }

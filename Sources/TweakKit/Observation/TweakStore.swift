@@ -1,5 +1,5 @@
 #if canImport(Observation)
-import Observation
+public import Observation
 import Synchronization
 
 /// An `@Observable` view of a manager for SwiftUI and other Observation clients: reading a

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// Bookkeeping for a provider's change handlers, and the JustTweak-style notification.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Tweaks set from outside the process: environment variables and launch arguments, so UI and
 /// integration tests can configure the app they start.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The read-only defaults from a tweaks JSON file (JustTweak's format, or a toggle list).
 ///

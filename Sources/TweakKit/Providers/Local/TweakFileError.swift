@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A problem in a tweaks file, saying where and what.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Reads the two tweaks file formats TweakKit understands.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The on-disk format of ``PersistentTweakProvider``: feature → variable → value.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// A mutable provider that keeps overrides in a JSON file: the store the `tweak` tool and the

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// A mutable provider backed by `UserDefaults`, keyed by feature **and** variable.
