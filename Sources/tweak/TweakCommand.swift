@@ -13,6 +13,6 @@ struct TweakCommand: AsyncParsableCommand {
               tweak list --defaults Examples/LocalTweaks_example.json
               tweak set ui_customization.label_text "Hello" --defaults Tweaks.json --overrides overrides.json
             """,
-        subcommands: [Validate.self, List.self, Get.self, Set.self, Delete.self, Generate.self, Lint.self, Eval.self, Serve.self]
+        subcommands: [Validate.self, List.self, Get.self, Set.self, Delete.self, Generate.self, Lint.self, Eval.self, EvalBatch.self, Serve.self]
     )
 }

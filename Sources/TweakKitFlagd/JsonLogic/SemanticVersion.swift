@@ -17,7 +17,8 @@ struct SemanticVersion: Sendable, Hashable, Comparable {
     var preRelease: [String]
 
     /// Parses `1.2.3`, `v1.2.3`, `1.2.3-beta.1+build.5`; a missing minor or patch counts as 0
-    /// (`v1.2` is 1.2.0). Build metadata is ignored, as semver says.
+    /// (`v1.2` is 1.2.0) when there is no pre-release or build. Build metadata is ignored, as
+    /// semver says. As in flagd, white space is not trimmed (`" 1.2.3"` is no version).
     init?(_ text: String) {
         if let numbers = Self.plainNumbers(text) {
             self.init(major: numbers.0, minor: numbers.1, patch: numbers.2, preRelease: [])
@@ -32,7 +33,7 @@ struct SemanticVersion: Sendable, Hashable, Comparable {
 
     /// The full parser, for every form (the fast path in ``init(_:)`` gives the same answers).
     init?(parsingFully text: String) {
-        var rest = Substring(text.trimmingWhitespace())
+        var rest = Substring(text)
         if rest.first == "v" || rest.first == "V" { rest = rest.dropFirst() }
         if let plus = rest.firstIndex(of: "+") {
             let build = rest[rest.index(after: plus)...]
@@ -48,7 +49,9 @@ struct SemanticVersion: Sendable, Hashable, Comparable {
             rest = rest[..<dash]
         }
         let numbers = rest.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...3).contains(numbers.count) else { return nil }
+        // flagd's semver allows the short forms `1` and `1.2` only without pre-release or build.
+        let isPlain = !text.contains("-") && !text.contains("+")
+        guard numbers.count == 3 || (isPlain && (1...2).contains(numbers.count)) else { return nil }
         var values: [Int] = []
         for number in numbers {
             guard !number.isEmpty, number.allSatisfy(\.isASCIIDigit), number == "0" || number.first != "0", let value = Int(number) else {
@@ -147,7 +150,11 @@ struct SemanticVersion: Sendable, Hashable, Comparable {
     private static func version(_ value: LogicValue) -> SemanticVersion? {
         switch value {
         case .string(let text): return SemanticVersion(text)
-        case .number(let number): return SemanticVersion(LogicValue.format(number))
+        case .number(let number):
+            // flagd formats a number as Go's `%v` does, which writes 1e+06 from a million on and
+            // 1e-05 below 0.0001: no version.
+            guard number == 0 || (abs(number) >= 0.0001 && abs(number) < 1_000_000) else { return nil }
+            return SemanticVersion(LogicValue.format(number))
         default: return nil
         }
     }
