@@ -37,6 +37,8 @@ CLASSES = {
     "sem_ver null); Python writes 1000000 and compares 1000000.0.0",
     "py-fractional-null-bucket": "fractional whose first argument is null while a targeting key is set: "
     "Go skips the null and buckets flag key + targeting key; Python gives null",
+    "py-fractional-empty-bucket": "fractional whose bucketing value is the empty string: Go hashes \"\"; "
+    "Python takes it for no bucketing value and gives null",
     "py-fractional-float-weight": "a whole weight written as a float (50.0) or a null weight: Go takes 50 "
     "(null: 1); Python refuses anything but an int and gives null",
     "py-fractional-long-bucket": "a distribution with more than two elements: Go ignores the extra ones; "
@@ -305,6 +307,23 @@ class Gen:
         return rule
 
 
+UNKNOWN = object()
+
+
+def static_value(node, context: dict):
+    """The value of a bucketing expression that is a literal or a `var` for `context`; UNKNOWN otherwise."""
+    if isinstance(node, str) or node is None:
+        return node
+    if isinstance(node, dict) and list(node) == ["var"]:
+        spec = node["var"]
+        path, default = (spec[0], spec[1] if len(spec) > 1 else None) if isinstance(spec, list) else (spec, None)
+        value = context
+        for part in str(path).split("."):
+            value = value.get(part) if isinstance(value, dict) else None
+        return default if value is None else value
+    return UNKNOWN
+
+
 def triggers(flag: dict, evaluators: dict, context: dict) -> set[str]:
     """The classes (see CLASSES) a case falls in, from its flag's rule and its context."""
     found: set[str] = set()
@@ -330,8 +349,12 @@ def triggers(flag: dict, evaluators: dict, context: dict) -> set[str]:
         elif isinstance(node, dict):
             if "fractional" in node and isinstance(node["fractional"], list):
                 args = node["fractional"]
-                if args and args[0] == {"var": "missing_key"} and context.get("targetingKey"):
-                    found.add("py-fractional-null-bucket")
+                if args and not isinstance(args[0], list):
+                    bucket = static_value(args[0], context)
+                    if bucket is None and context.get("targetingKey"):
+                        found.add("py-fractional-null-bucket")
+                    if bucket == "":
+                        found.add("py-fractional-empty-bucket")
                 for bucket in args:
                     if isinstance(bucket, list) and bucket:
                         if len(bucket) >= 2 and (isinstance(bucket[1], float) or bucket[1] is None):
@@ -463,6 +486,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, action="append", help="seeds (repeat for several); default 1")
     parser.add_argument("--cases", type=int, default=1000, help="cases per seed")
     parser.add_argument("--show", type=int, default=10, help="disagreements to print per seed")
+    parser.add_argument("--show-classified", type=int, default=0, help="cases in documented classes to print")
     args = parser.parse_args()
     seeds = args.seed or [1]
     failed = False
@@ -484,6 +508,10 @@ def main() -> int:
             classes = triggers(document["flags"][key], evaluators, context)
             if classes:
                 classified[",".join(sorted(classes))] += 1
+                if args.show_classified > 0:
+                    args.show_classified -= 1
+                    print("  CLASSIFIED %s %s context=%s: %s\n    flag=%s" % (
+                        ",".join(sorted(classes)), key, json.dumps(context), difference, json.dumps(document["flags"][key])))
                 continue
             disagreements.append((key, context, difference))
         total_cases += len(work)

@@ -80,8 +80,13 @@ final class LogicEvaluator {
                 return .bool(Self.compare(arg(0), arg(1), inclusive: inclusive) && Self.compare(arg(1), arg(2), inclusive: inclusive))
             }
             return .bool(Self.compare(arg(0), arg(1), inclusive: inclusive))
-        case .greater: return .bool(Self.compare(arg(1), arg(0), inclusive: false))
-        case .greaterOrEqual: return .bool(Self.compare(arg(1), arg(0), inclusive: true))
+        case .greater, .greaterOrEqual:
+            // Three arguments read a > b > c, as flagd's JsonLogic has them.
+            let inclusive = op == .greaterOrEqual
+            if args.count >= 3 {
+                return .bool(Self.compare(arg(1), arg(0), inclusive: inclusive) && Self.compare(arg(2), arg(1), inclusive: inclusive))
+            }
+            return .bool(Self.compare(arg(1), arg(0), inclusive: inclusive))
         case .in:
             switch arg(1) {
             case .string(let haystack): return .bool(haystack.contains(arg(0).text))
