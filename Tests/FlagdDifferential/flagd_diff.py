@@ -39,6 +39,10 @@ CLASSES = {
     "Go skips the null and buckets flag key + targeting key; Python gives null",
     "py-fractional-empty-bucket": "fractional whose bucketing value is the empty string: Go hashes \"\"; "
     "Python takes it for no bucketing value and gives null",
+    "py-compare-null-string": "an ordering (<, <=, >, >=) of null against a string: Python compares the text "
+    "\"null\"; Go (and JavaScript) compare numbers, 0 against NaN, which is false",
+    "py-empty-string-number": "the empty string against a number (==, !=, <, <=, >, >=): Python reads \"\" as NaN; "
+    "Go (and JavaScript) read it as 0",
     "py-fractional-float-weight": "a whole weight written as a float (50.0) or a null weight: Go takes 50 "
     "(null: 1); Python refuses anything but an int and gives null",
     "py-fractional-long-bucket": "a distribution with more than two elements: Go ignores the extra ones; "
@@ -120,7 +124,7 @@ class Gen:
 
     def condition(self, depth: int, variants: list[str]):
         r = self.rng
-        kind = r.randrange(16 if depth > 0 else 13)
+        kind = r.randrange(18 if depth > 0 else 15)
         if kind == 0:
             return {"==": [self.var("email"), self.pick(self.EMAILS)]}
         if kind == 1:
@@ -148,6 +152,12 @@ class Gen:
             return {"ref": True}  # replaced by a $ref below
         if kind == 12:
             return {"fractional": self.fractional_args([False, True], allow_bad=True)}
+        if kind == 13:
+            # Numbers against numbers and numeric strings (loose and strict equality).
+            return {self.pick(["==", "!=", "===", "!=="]): [self.var("age"), self.pick([r.randrange(0, 100), str(r.randrange(0, 100)), 42, "42"])]}
+        if kind == 14:
+            # Strings ordered as strings.
+            return {self.pick(["<", "<=", ">", ">="]): [self.var(self.pick(["tier", "country"])), self.pick(["m", "NL", "gold", ""])]}
         # Nested logic.
         op = self.pick(["and", "or"])
         return {op: [self.condition(depth - 1, variants) for _ in range(r.randrange(1, 4))]}
@@ -312,7 +322,7 @@ UNKNOWN = object()
 
 def static_value(node, context: dict):
     """The value of a bucketing expression that is a literal or a `var` for `context`; UNKNOWN otherwise."""
-    if isinstance(node, str) or node is None:
+    if node is None or isinstance(node, (str, int, float, bool)):
         return node
     if isinstance(node, dict) and list(node) == ["var"]:
         spec = node["var"]
@@ -363,10 +373,22 @@ def triggers(flag: dict, evaluators: dict, context: dict) -> set[str]:
                             found.add("py-fractional-long-bucket")
                         if isinstance(bucket[0], (list, dict)):
                             found.add("py-fractional-structured-variant")
+            for op in ("<", "<=", ">", ">=", "==", "!="):
+                if isinstance(node.get(op), list):
+                    values = [static_value(arg, context) for arg in node[op]]
+                    for a, b in zip(values, values[1:]):
+                        if op not in ("==", "!=") and ((a is None and isinstance(b, str)) or (isinstance(a, str) and b is None)):
+                            found.add("py-compare-null-string")
+                        numbers = [v for v in (a, b) if isinstance(v, (int, float)) and not isinstance(v, bool)]
+                        blanks = [v for v in (a, b) if isinstance(v, str) and not v.strip()]
+                        if numbers and blanks:
+                            found.add("py-empty-string-number")
             for value in node.values():
                 walk(value)
 
     walk(flag.get("targeting"))
+    for rule in evaluators.values():
+        walk(rule)
     return found
 
 
