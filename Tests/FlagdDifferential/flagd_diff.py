@@ -43,6 +43,8 @@ CLASSES = {
     "\"null\"; Go (and JavaScript) compare numbers, 0 against NaN, which is false",
     "py-empty-string-number": "the empty string against a number (==, !=, <, <=, >, >=): Python reads \"\" as NaN; "
     "Go (and JavaScript) read it as 0",
+    "py-null-equals-number": "null == a number: Python reads null as 0 (null == 0 holds); Go (and JavaScript) "
+    "hold null equal to null only",
     "py-fractional-float-weight": "a whole weight written as a float (50.0) or a null weight: Go takes 50 "
     "(null: 1); Python refuses anything but an int and gives null",
     "py-fractional-long-bucket": "a distribution with more than two elements: Go ignores the extra ones; "
@@ -380,6 +382,8 @@ def triggers(flag: dict, evaluators: dict, context: dict) -> set[str]:
                         if op not in ("==", "!=") and ((a is None and isinstance(b, str)) or (isinstance(a, str) and b is None)):
                             found.add("py-compare-null-string")
                         numbers = [v for v in (a, b) if isinstance(v, (int, float)) and not isinstance(v, bool)]
+                        if op in ("==", "!=") and numbers and None in (a, b):
+                            found.add("py-null-equals-number")
                         blanks = [v for v in (a, b) if isinstance(v, str) and not v.strip()]
                         if numbers and blanks:
                             found.add("py-empty-string-number")
@@ -513,6 +517,7 @@ def main() -> int:
     seeds = args.seed or [1]
     failed = False
     total_agree = total_classified = total_cases = 0
+    per_class = Counter()
     for seed in seeds:
         started = time.monotonic()
         document, kinds, work = generate(seed, args.cases)
@@ -530,6 +535,7 @@ def main() -> int:
             classes = triggers(document["flags"][key], evaluators, context)
             if classes:
                 classified[",".join(sorted(classes))] += 1
+                per_class.update(classes)
                 if args.show_classified > 0:
                     args.show_classified -= 1
                     print("  CLASSIFIED %s %s context=%s: %s\n    flag=%s" % (
@@ -540,17 +546,18 @@ def main() -> int:
         total_agree += agree
         total_classified += sum(classified.values())
         outside = len(work) - sum(classified.values())
-        print("seed %d: %d cases, %d agree (%d of %d outside the documented classes, %.2f%%), %d in classes %s, %.1fs" % (
+        print("seed %d: %d cases, %d agree; outside the documented classes %d of %d agree (%.2f%%); %d differ in documented classes; %.1fs" % (
             seed, len(work), agree, outside - len(disagreements), outside,
-            100.0 * (outside - len(disagreements)) / max(outside, 1), sum(classified.values()),
-            dict(classified), time.monotonic() - started))
+            100.0 * (outside - len(disagreements)) / max(outside, 1), sum(classified.values()), time.monotonic() - started))
         for key, context, difference in disagreements[: args.show]:
             print("  DISAGREE %s context=%s: %s\n    flag=%s" % (key, json.dumps(context), difference, json.dumps(document["flags"][key])))
         if disagreements:
             failed = True
             print("  %d disagreements outside the documented classes" % len(disagreements))
-    print("total: %d cases, %d agree, %d in documented classes, %d disagree" % (
+    print("total: %d cases, %d agree, %d differ in documented classes, %d disagree" % (
         total_cases, total_agree, total_classified, total_cases - total_agree - total_classified))
+    for name, count in sorted(per_class.items()):
+        print("  %-34s %5d  %s" % (name, count, CLASSES[name]))
     return 1 if failed else 0
 
 
