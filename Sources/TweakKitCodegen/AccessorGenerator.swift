@@ -98,7 +98,7 @@ public struct AccessorGenerator: Sendable {
         case .int: return ("Int", encrypted ? "0" : String(value.intValue))
         case .float: return ("Float", encrypted ? "0.0" : Self.floatingLiteral(value.doubleValue))
         case .double: return ("Double", encrypted ? "0.0" : Self.floatingLiteral(value.doubleValue))
-        case .string, .array, .object: return ("String", encrypted ? "\"\"" : SwiftIdentifier.stringLiteral(value.stringValue ?? value.description))
+        case .string, .array, .object, .null: return ("String", encrypted ? "\"\"" : SwiftIdentifier.stringLiteral(value.stringValue ?? value.description))
         }
     }
 

@@ -102,6 +102,7 @@ enum JavaScript {
         case .bool(let bool): bool ? 1 : 0
         case .string(let string): number(string)
         case .array, .object: number(string(value))
+        case .null: 0
         }
     }
 
@@ -114,12 +115,14 @@ enum JavaScript {
         case .float(let float): float != 0 && !float.isNaN
         case .string(let string): !string.isEmpty
         case .array, .object: true
+        case .null: false
         }
     }
 
     /// `String(value)` of a signal or in-app default: a string as it is, `true`/`false`, an Int in
     /// decimal, a Double as JavaScript prints it (`5.0` → `"5"`), an array's elements joined with
-    /// commas, an object `"[object Object]"`. A Float prints as the Double of its shortest decimal.
+    /// commas (a `null` element as nothing), an object `"[object Object]"`, `null` `"null"`. A Float
+    /// prints as the Double of its shortest decimal.
     static func string(_ value: TweakContent) -> String {
         switch value {
         case .string(let string): string
@@ -127,8 +130,9 @@ enum JavaScript {
         case .int(let int): String(int)
         case .double(let double): string(double)
         case .float(let float): string(Double(float.description) ?? Double(float))
-        case .array(let elements): elements.map(string).joined(separator: ",")
+        case .array(let elements): elements.map { $0 == .null ? "" : string($0) }.joined(separator: ",")
         case .object: "[object Object]"
+        case .null: "null"
         }
     }
 

@@ -7,15 +7,15 @@ extension FlagdDefinitions {
     /// - A disabled flag: no value, reason DISABLED.
     /// - No targeting (or `{}`): the default variant, reason STATIC.
     /// - Targeting that returns a variant name (or `true`/`false` for variants named so): that
-    ///   variant, reason SPLIT when a `fractional` split chose it, TARGETING_MATCH otherwise.
-    /// - Targeting that returns `null`, or whose flagd operation fails (a split with no targeting
-    ///   key, an invalid version, a non-string `starts_with` argument): the default variant
-    ///   (none when the flag has no default variant), reason DEFAULT.
+    ///   variant, reason TARGETING_MATCH, whether a `fractional` split chose it or not (as flagd
+    ///   reports it).
+    /// - Targeting that returns `null`: the default variant (none when the flag has no default
+    ///   variant), reason DEFAULT. A flagd operation with bad input (a split with no targeting key,
+    ///   an invalid version or unknown `sem_ver` operator, a wrong argument count, a non-string
+    ///   `starts_with` argument) is `null` where it stands: alone it gives DEFAULT, inside an `if`
+    ///   the else branch is taken.
     /// - A name that is not a variant: no value, reason ERROR, GENERAL.
     /// - An unknown flag: FLAG_NOT_FOUND; an invalid one: PARSE_ERROR.
-    ///
-    /// SPLIT is OpenFeature's reason for a pseudo-random assignment; flagd itself reports such
-    /// results as TARGETING_MATCH.
     ///
     /// The targeting data holds the context's attributes, `targetingKey`, and `$flagd.flagKey`
     /// and `$flagd.timestamp` (seconds since 1970).
@@ -86,10 +86,7 @@ extension FlagdFlag {
         do {
             outcome = try evaluator.evaluate(targeting, data: data(context: context, now: now))
         } catch {
-            switch error.kind {
-            case .operatorFailed: return result(defaultVariant, .default)
-            case .general: return failure(.general, "flag \(key): \(error.message)")
-            }
+            return failure(.general, "flag \(key): \(error.message)")
         }
         let name: String
         switch outcome {
@@ -107,7 +104,7 @@ extension FlagdFlag {
         guard variants[name] != nil else {
             return failure(.general, "flag \(key): targeting chose \"\(name)\", which is not a variant")
         }
-        return result(name, evaluator.usedFractional ? .split : .targetingMatch)
+        return result(name, .targetingMatch)
     }
 
     func data(context: EvaluationContext, now: Date) -> LogicValue {

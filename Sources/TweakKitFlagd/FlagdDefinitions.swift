@@ -4,7 +4,7 @@ public import TweakKit
 /// A flagd flag definition file (OpenFeature's flagd format), checked and compiled.
 ///
 /// Flags that break the schema (an unknown operator, a bad `$ref`, a default variant that is not
-/// a variant, mixed variant types, a non-numeric `fractional` weight…) are reported in
+/// a variant, mixed variant types…) are reported in
 /// ``problems`` and kept in ``invalidFlags``: they evaluate to the caller's default with reason
 /// ERROR and error code PARSE_ERROR, while the other flags load and serve.
 ///
@@ -113,7 +113,7 @@ public struct FlagdDefinitions: Sendable {
         var defaultVariant: String?
         if let defaultNode = node["defaultVariant"] {
             switch defaultNode.kind {
-            case .null: break
+            case .null, .string(""): break  // flagd reads "" as no default variant
             case .string(let name):
                 guard variants[name] != nil else {
                     throw FlagProblem(message: "\"defaultVariant\" \"\(name)\" is not one of the variants (\(variants.keys.sorted().joined(separator: ", ")))", location: defaultNode.location)
@@ -169,7 +169,7 @@ extension TweakContent {
         case .bool: "Boolean"
         case .int, .float, .double: "number"
         case .string: "String"
-        case .array, .object: "object"
+        case .array, .object, .null: "object"
         }
     }
 }

@@ -11,7 +11,7 @@ extension OptimizelyDatafile {
     ///
     /// Conversions, as Optimizely's Python SDK does them: boolean is true for exactly `true` and
     /// false for anything else; integer and double take a number with surrounding spaces allowed;
-    /// json takes JSON text, whose `null` object members are left out (a tweak value has no null).
+    /// json takes JSON text, `null`s inside it kept (a bare `null` is no value).
     /// A number or JSON that does not parse is an error — the value is left out — never a guess.
     ///
     /// Values of the flag's rules are converted once, when the datafile loads (``Variable/typedDefault``,
@@ -30,7 +30,7 @@ extension OptimizelyDatafile {
         case .integer: Int(text.trimmingCharacters(in: .whitespaces)).map(TweakContent.int)
         case .double: Double(text.trimmingCharacters(in: .whitespaces)).map(TweakContent.double)
         case .string: .string(text)
-        case .json: (try? JSONParser.parse(Array(text.utf8)))?.tweakValue(droppingNullMembers: true)
+        case .json: (try? JSONParser.parse(Array(text.utf8)))?.tweakValue
         }
         guard let converted else {
             return .failure(VariableProblem(message: "Variable \"\(variable.key)\" of flag \"\(flagKey)\": \"\(text)\" is not a valid \(variable.type.rawValue) value."))

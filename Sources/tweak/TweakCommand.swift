@@ -16,7 +16,7 @@ struct TweakCommand: AsyncParsableCommand {
               tweak eval --flags Examples/flags.flagd.json checkout.theme --context '{"targetingKey": "u1"}'
             """,
         version: TweakKitVersion.current,
-        subcommands: [Validate.self, List.self, Get.self, Set.self, Delete.self, Generate.self, Lint.self, Eval.self, Serve.self]
+        subcommands: [Validate.self, List.self, Get.self, Set.self, Delete.self, Generate.self, Lint.self, Eval.self, EvalBatch.self, Serve.self]
     )
 
     /// Parses the command line with each format's `--<option> FILE` folded into `--source`.

@@ -22,7 +22,7 @@ enum ValueParser {
             return kind == .float ? .float(Float(value)) : .double(value)
         case .string:
             return .string(text)
-        case .array, .object:
+        case .array, .object, .null:
             throw Mismatch(description: "structured values cannot be set from the command line")
         }
     }

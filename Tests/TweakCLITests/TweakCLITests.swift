@@ -198,7 +198,7 @@ struct TweakEvalCLITests {
         #expect(staff["reason"] == "TARGETING_MATCH")
         #expect(staff["flagMetadata"] == ["owner": "payments", "description": "the new checkout flow"])
         let split = try details("new-checkout", "--context", #"{"targetingKey": "user-1", "country": "NL"}"#)
-        #expect(split["reason"] == "SPLIT")
+        #expect(split["reason"] == "TARGETING_MATCH")
         let theme = try details("checkout.theme", "--context", #"{"appVersion": "v5.10.0"}"#)
         #expect(theme["value"] == "ocean")
         #expect(try details("legacy-banner")["reason"] == "DISABLED")

@@ -85,18 +85,19 @@ struct FlagdDefinitionTests {
         #expect(evaluate("disabled") == TweakEvaluation(value: nil, reason: .disabled))
     }
 
-    @Test("a split reports SPLIT; without a targeting key it falls back to the default variant")
+    @Test("a split reports TARGETING_MATCH, as flagd does; without a targeting key it falls back to the default variant")
     func splitReason() {
         let evaluation = evaluate("split", EvaluationContext(targetingKey: "user-1"))
-        #expect(evaluation.reason == .split)
+        #expect(evaluation.reason == .targetingMatch)
         #expect(evaluation.value != nil)
         #expect(evaluate("split") == TweakEvaluation(value: false, variant: "off", reason: .default))
     }
 
-    @Test("an operator failure inside if falls back to the default variant, not the else branch")
+    @Test("a failing flagd operation inside if is null, so the if takes its else branch")
     func operatorFailure() {
-        #expect(evaluate("semver-bad", ["version": "not-a-version"]) == TweakEvaluation(value: false, variant: "no", reason: .default))
+        #expect(evaluate("semver-bad", ["version": "not-a-version"]) == TweakEvaluation(value: false, variant: "no", reason: .targetingMatch))
         #expect(evaluate("semver-bad", ["version": "v1.0.0"]).variant == "match")
+        #expect(evaluate("semver-bad", ["version": " 1.0.0"]).variant == "no")
     }
 
     @Test("$flagd.timestamp is whole seconds since 1970")
@@ -117,11 +118,10 @@ struct FlagdDefinitionTests {
         (#"{"state": "ENABLED", "variants": {"a": 1}, "defaultVariant": "b"}"#, "is not one of the variants"),
         (#"{"state": "ENABLED", "variants": {"on": true, "off": "false"}, "defaultVariant": "on"}"#, "variants mix types"),
         (#"{"state": "ENABLED", "variants": {"a": [1]}, "defaultVariant": "a"}"#, "must be a Boolean, number, String or object"),
+        (#"{"state": "ENABLED", "variants": {"a": null}, "defaultVariant": "a"}"#, "must be a Boolean, number, String or object, found null"),
         (#"{"state": "ENABLED", "variants": {"a": 9007199254740992}, "defaultVariant": "a"}"#, "safe integer range"),
         (#"{"state": "ENABLED", "variants": {"a": 1}, "defaultVariant": "a", "targeting": {"invalid": [1]}}"#, "unknown operator \"invalid\""),
         (#"{"state": "ENABLED", "variants": {"a": 1}, "defaultVariant": "a", "targeting": {"if": [{"$ref": "nope"}, "a"]}}"#, "$evaluators does not define"),
-        (#"{"state": "ENABLED", "variants": {"a": 1}, "defaultVariant": "a", "targeting": {"fractional": [["a", "half"], ["b", 50]]}}"#, "fractional weight"),
-        (#"{"state": "ENABLED", "variants": {"a": 1}, "defaultVariant": "a", "targeting": {"fractional": [["a", 0.5], ["b", 50]]}}"#, "fractional weight"),
         (#"{"state": "ENABLED", "variants": {"a": 1}, "defaultVariant": "a", "targeting": "a"}"#, "\"targeting\" must be an object"),
         (#"{"state": "ENABLED", "variants": {"a": 1}, "defaultVariant": "a", "metadata": {"x": {"y": 1}}}"#, "metadata \"x\""),
         (#"[]"#, "a flag must be an object"),
@@ -152,5 +152,68 @@ struct FlagdDefinitionTests {
         }
         #expect(throws: TweakFileError.self) { try FlagdDefinitions(data: Data("[]".utf8), file: "x") }
         #expect(throws: TweakFileError.self) { try FlagdDefinitions(data: Data(#"{"flag": {}}"#.utf8), file: "x") }
+    }
+
+    @Test("an object variant may hold JSON null, kept in the value")
+    func nullInsideObjectVariant() throws {
+        let loaded = try TweakKitFlagdTests.definitions(#"""
+        {"config": {"state": "ENABLED", "variants": {"on": {"coupon": null, "tiers": [1, null], "nested": {"a": null}}, "off": {}}, "defaultVariant": "on"}}
+        """#)
+        #expect(loaded.problems.isEmpty)
+        let evaluation = loaded.evaluate(flagKey: "config", context: EvaluationContext(targetingKey: nil))
+        #expect(evaluation.value == .object(["coupon": .null, "tiers": [1, .null], "nested": .object(["a": .null])]))
+        #expect(evaluation.reason == .static)
+    }
+
+    @Test("defaultVariant \"\" means no default variant, as null does")
+    func emptyDefaultVariant() throws {
+        let loaded = try TweakKitFlagdTests.definitions(#"""
+        {"empty": {"state": "ENABLED", "variants": {"a": 1, "b": 2}, "defaultVariant": ""},
+         "targeted": {"state": "ENABLED", "variants": {"a": 1, "b": 2}, "defaultVariant": "", "targeting": {"if": [{"var": "pick"}, "b", null]}}}
+        """#)
+        #expect(loaded.problems.isEmpty)
+        #expect(loaded.evaluate(flagKey: "empty", context: EvaluationContext(targetingKey: nil)) == TweakEvaluation(value: nil, variant: nil, reason: .default))
+        #expect(loaded.evaluate(flagKey: "targeted", context: ["pick": false]) == TweakEvaluation(value: nil, variant: nil, reason: .default))
+        #expect(loaded.evaluate(flagKey: "targeted", context: ["pick": true]) == TweakEvaluation(value: 2, variant: "b", reason: .targetingMatch))
+    }
+
+    /// Flags of the flagd test bed's evaluator suite whose operations get wrong arguments: they
+    /// load, and answer their default variant with DEFAULT.
+    static let operatorErrorFlags = #"""
+    {
+      "semver-invalid-version-flag": { "state": "ENABLED", "variants": { "true": "true", "false": "false", "fallback": "fallback" }, "defaultVariant": "fallback",
+                                       "targeting": { "sem_ver": [{ "var": "version" }, "=", "1.0.0"] } },
+      "semver-invalid-operator-flag": { "state": "ENABLED", "variants": { "true": "true", "false": "false", "fallback": "fallback" }, "defaultVariant": "fallback",
+                                        "targeting": { "sem_ver": [{ "var": "version" }, "===", "1.0.0"] } },
+      "semver-wrong-args-flag": { "state": "ENABLED", "variants": { "true": "true", "false": "false", "fallback": "fallback" }, "defaultVariant": "fallback",
+                                  "targeting": { "sem_ver": [{ "var": "version" }, "="] } },
+      "starts-with-wrong-args-flag": { "state": "ENABLED", "variants": { "true": "true", "false": "false", "fallback": "fallback" }, "defaultVariant": "fallback",
+                                       "targeting": { "starts_with": ["abc"] } },
+      "ends-with-wrong-args-flag": { "state": "ENABLED", "variants": { "true": "true", "false": "false", "fallback": "fallback" }, "defaultVariant": "fallback",
+                                     "targeting": { "ends_with": ["xyz"] } },
+      "starts-with-non-string-flag": { "state": "ENABLED", "variants": { "true": "true", "false": "false", "fallback": "fallback" }, "defaultVariant": "fallback",
+                                       "targeting": { "starts_with": [{ "var": "num" }, "abc"] } },
+      "fractional-null-bucket-key-flag": { "state": "ENABLED", "variants": { "one": "one", "two": "two", "fallback": "fallback" }, "defaultVariant": "fallback",
+                                           "targeting": { "fractional": [{ "var": "missing_key" }, ["one", 50], ["two", 50]] } },
+      "fractional-zero-weights-flag": { "state": "ENABLED", "variants": { "one": "one", "two": "two", "fallback": "fallback" }, "defaultVariant": "fallback",
+                                        "targeting": { "fractional": [{ "var": "targetingKey" }, ["one", 0], ["two", 0]] } },
+      "fractional-no-buckets-flag": { "state": "ENABLED", "variants": { "one": "one", "fallback": "fallback" }, "defaultVariant": "fallback",
+                                      "targeting": { "fractional": [] } },
+      "fractional-fraction-weight-flag": { "state": "ENABLED", "variants": { "one": "one", "two": "two", "fallback": "fallback" }, "defaultVariant": "fallback",
+                                           "targeting": { "fractional": [["one", 0.5], ["two", 50]] } }
+    }
+    """#
+
+    @Test("flagd operations with wrong arguments keep the flag: the default variant with DEFAULT (test bed rows)", arguments: [
+        "semver-invalid-version-flag", "semver-invalid-operator-flag", "semver-wrong-args-flag", "starts-with-wrong-args-flag",
+        "ends-with-wrong-args-flag", "starts-with-non-string-flag", "fractional-null-bucket-key-flag", "fractional-zero-weights-flag",
+        "fractional-no-buckets-flag", "fractional-fraction-weight-flag",
+    ])
+    func operatorErrors(key: String) throws {
+        let loaded = try TweakKitFlagdTests.definitions(Self.operatorErrorFlags)
+        #expect(loaded.problems.isEmpty, "\(loaded.problems)")
+        let context = EvaluationContext(targetingKey: key.hasPrefix("fractional-zero") ? "any-user" : nil,
+                                        attributes: ["version": key == "semver-invalid-version-flag" ? "not-a-version" : "1.0.0", "num": 123])
+        #expect(loaded.evaluate(flagKey: key, context: context) == TweakEvaluation(value: "fallback", variant: "fallback", reason: .default))
     }
 }

@@ -94,7 +94,7 @@ struct FlagdProviderTests {
     @Test("evaluation details in OpenFeature's vocabulary")
     func details() throws {
         let split = manager.evaluationDetails(for: .feature("rollout"), context: EvaluationContext(targetingKey: "user-7"))
-        #expect(split.reason == .split)
+        #expect(split.reason == .targetingMatch)
         #expect(split.variant != nil)
         #expect(split.source == "flagd")
         let theme = manager.evaluationDetails(for: TweakKey("checkout", "theme", default: "?"), context: ["appVersion": "6.0.0"])
@@ -129,7 +129,7 @@ struct FlagdProviderTests {
         _ = manager.isFeatureEnabled("new-checkout", context: ["country": "BE"])
         #expect(log.all.count == 2)
         #expect(log.all[0].id == TweakID(feature: "rollout", variable: "enabled"))
-        #expect(log.all[0].reason == .split)
+        #expect(log.all[0].reason == .targetingMatch)
         #expect(log.all[0].context.targetingKey == "user-1")
         #expect(log.all[1].variant == "on")
         #expect(log.all[1].context.attributes["country"] == "BE")

@@ -86,9 +86,45 @@ struct FractionalTests {
         #expect(try split(#"{"fractional": [["only", 3]]}"#, flagKey: "f", targetingKey: "x") == .string("only"))
     }
 
-    @Test("without a targeting key or bucketing value the split fails")
+    @Test("without a targeting key or bucketing value the split is null")
     func missingKey() throws {
-        #expect(throws: LogicEvaluationError.self) { try split(#"{"fractional": [["a", 50], ["b", 50]]}"#, flagKey: "f", targetingKey: nil) }
-        #expect(throws: LogicEvaluationError.self) { try split(#"{"fractional": [["a", 50], ["b", 50]]}"#, flagKey: "f", targetingKey: "") }
+        #expect(try split(#"{"fractional": [["a", 50], ["b", 50]]}"#, flagKey: "f", targetingKey: nil) == .null)
+        #expect(try split(#"{"fractional": [["a", 50], ["b", 50]]}"#, flagKey: "f", targetingKey: "") == .null)
+        #expect(try split(#"{"fractional": [{"var": "missing"}, ["a", 50], ["b", 50]]}"#, flagKey: "f", targetingKey: nil) == .null)
+    }
+
+    @Test("a null bucketing value is skipped: the split buckets flag key + targeting key, as flagd does")
+    func nullBucketingValue() throws {
+        for key in ["jon@company.com", "jane@company.com", "user-1", "user-2"] {
+            let shorthand = try split(#"{"fractional": [["heads"], ["tails", 1]]}"#, flagKey: "fractional-flag-shorthand", targetingKey: key)
+            let skipped = try split(#"{"fractional": [{"var": "missing"}, ["heads"], ["tails", 1]]}"#, flagKey: "fractional-flag-shorthand", targetingKey: key)
+            #expect(skipped == shorthand)
+        }
+    }
+
+    @Test("bad distributions make the split null, as in flagd", arguments: [
+        #"{"fractional": []}"#,
+        #"{"fractional": ["seed"]}"#,
+        #"{"fractional": [["a", 0], ["b", 0]]}"#,
+        #"{"fractional": [["a", 0.5], ["b", 50]]}"#,
+        #"{"fractional": [["a", "50"], ["b", 50]]}"#,
+        #"{"fractional": [["a", 2147483648]]}"#,
+        #"{"fractional": [["a", 2147483647], ["b", 1]]}"#,
+        #"{"fractional": [[], ["b", 1]]}"#,
+        #"{"fractional": [[["a"], 1]]}"#,
+        #"{"fractional": [5, ["a", 1]]}"#,
+        #"{"fractional": [["a", -1e300], ["b", 1]]}"#,
+    ])
+    func badDistributions(rule: String) throws {
+        #expect(try split(rule, flagKey: "f", targetingKey: "user-1") == .null)
+    }
+
+    @Test("as in flagd: a whole weight written 50.0 is 50, a null weight is 1, elements after the weight are ignored")
+    func lenientDistributions() throws {
+        #expect(try split(#"{"fractional": [["a", 0], ["b", 50.0]]}"#, flagKey: "f", targetingKey: "user-1") == .string("b"))
+        #expect(try split(#"{"fractional": [["a", 0], ["b", null]]}"#, flagKey: "f", targetingKey: "user-1") == .string("b"))
+        #expect(try split(#"{"fractional": [["a", 0], ["b", 3, "extra"]]}"#, flagKey: "f", targetingKey: "user-1") == .string("b"))
+        #expect(try split(#"{"fractional": [[null, 1]]}"#, flagKey: "f", targetingKey: "user-1") == .null)
+        #expect(try split(#"{"fractional": [[true, 1]]}"#, flagKey: "f", targetingKey: "user-1") == .bool(true))
     }
 }

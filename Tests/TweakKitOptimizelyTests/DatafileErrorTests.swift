@@ -99,13 +99,13 @@ struct DatafileErrorTests {
     @Test("what the SDKs tolerate loads: unknown variable types as strings, conditions without a type, JSON nulls")
     func tolerated() throws {
         let text = datafile(
-            flags: #"[{"id": "1", "key": "f", "experimentIds": ["11"], "rolloutId": "", "variables": [{"id": "5", "key": "v", "type": "float", "defaultValue": " 1.5"}, {"id": "6", "key": "j", "type": "json", "defaultValue": "{\"a\": null, \"b\": [1, 2], \"c\": {\"d\": null}}"}, {"id": "7", "key": "n", "type": "integer", "defaultValue": " 42 "}]}]"#,
+            flags: #"[{"id": "1", "key": "f", "experimentIds": ["11"], "rolloutId": "", "variables": [{"id": "5", "key": "v", "type": "float", "defaultValue": " 1.5"}, {"id": "6", "key": "j", "type": "json", "defaultValue": "{\"a\": null, \"b\": [1, 2], \"c\": {\"d\": null}}"}, {"id": "7", "key": "n", "type": "integer", "defaultValue": " 42 "}, {"id": "8", "key": "k", "type": "json", "defaultValue": "[null]"}]}]"#,
             experiments: "[" + experiment.replacingOccurrences(of: #""audienceIds": []"#, with: #""audienceIds": ["4"]"#) + "]",
             extra: #", "typedAudiences": [{"id": "4", "name": "typeless", "conditions": ["not", {"name": "plan", "value": "pro"}]}]"#
         )
         let loaded = try OptimizelyDatafile(data: Data(text.utf8), source: "datafile.json")
         let decision = loaded.decide(flagKey: "f", user: OptimizelyUser(id: "u", attributes: ["plan": "pro"]))
-        #expect(decision.variables == ["v": " 1.5", "j": ["b": [1, 2], "c": [:]], "n": 42])
+        #expect(decision.variables == ["v": " 1.5", "j": ["a": .null, "b": [1, 2], "c": ["d": .null]], "n": 42, "k": [.null]])
         #expect(decision.ruleKey == nil)  // not(unknown) is unknown: the audience does not match
     }
 

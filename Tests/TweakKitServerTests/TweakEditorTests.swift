@@ -119,7 +119,7 @@ struct TweakEditorTests {
         Rejected(path: "general/answer", body: #"{"value": 1.5}"#, headers: auth, status: .badRequest, message: "is an Int"),
         Rejected(path: "ui/red", body: #"{"value": 1}"#, headers: auth, status: .badRequest, message: "is a Bool"),
         Rejected(path: "ui/label", body: #"{"value": 5}"#, headers: auth, status: .badRequest, message: "is a String"),
-        Rejected(path: "ui/label", body: #"{"value": null}"#, headers: auth, status: .badRequest, message: "not JSON"),
+        Rejected(path: "ui/label", body: #"{"value": null}"#, headers: auth, status: .badRequest, message: "ui.label is a String; null is not"),
         Rejected(path: "ui/label", body: #"{"v": "x"}"#, headers: auth, status: .badRequest, message: #"send {"value": …}"#),
         Rejected(path: "ui/label", body: #"{"value": "x""#, headers: auth, status: .badRequest, message: "not JSON"),
         Rejected(path: "ui/nope", body: #"{"value": "x"}"#, headers: auth, status: .notFound, message: "not found"),

@@ -70,15 +70,16 @@ public struct JSONMember: Sendable {
 }
 
 extension JSONNode {
-    /// Converts the node to a ``TweakContent``; `null` has no tweak value.
-    package var tweakValue: TweakContent? { tweakValue(droppingNullMembers: false) }
+    /// Converts the node to a ``TweakContent``; a `null` node has no tweak value (`nil`), while a
+    /// `null` inside an array or object is kept as ``TweakContent/null``.
+    package var tweakValue: TweakContent? {
+        isNull ? nil : content
+    }
 
-    /// Converts the node to a ``TweakContent``; `null` has no tweak value, so a null anywhere makes
-    /// the whole value `nil` — except object members that are `null` when `droppingNullMembers`,
-    /// which are left out.
-    package func tweakValue(droppingNullMembers: Bool) -> TweakContent? {
+    /// The node as a ``TweakContent``, `null` included.
+    package var content: TweakContent {
         switch kind {
-        case .null: return nil
+        case .null: return .null
         case .bool(let value): return .bool(value)
         case .int(let value): return .int(value)
         case .double(let value): return .double(value)
@@ -86,18 +87,11 @@ extension JSONNode {
         case .array(let elements):
             var values: [TweakContent] = []
             values.reserveCapacity(elements.count)
-            for element in elements {
-                guard let value = element.tweakValue(droppingNullMembers: droppingNullMembers) else { return nil }
-                values.append(value)
-            }
+            for element in elements { values.append(element.content) }
             return .array(values)
         case .object(let members):
             var values: [String: TweakContent] = [:]
-            for member in members {
-                if droppingNullMembers, member.value.isNull { continue }
-                guard let value = member.value.tweakValue(droppingNullMembers: droppingNullMembers) else { return nil }
-                values[member.key] = value
-            }
+            for member in members { values[member.key] = member.value.content }
             return .object(values)
         }
     }

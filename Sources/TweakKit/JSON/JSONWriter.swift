@@ -14,6 +14,7 @@ package enum JSONWriter {
 
     package static func write(_ value: TweakContent, into output: inout String, indent: Int, level: Int) throws(NonFiniteNumber) {
         switch value {
+        case .null: output += "null"
         case .bool(let bool): output += bool ? "true" : "false"
         case .int(let int): output += String(int)
         case .float(let float):

@@ -1,6 +1,7 @@
-/// `TweakContent` encodes as the plain JSON value (`true`, `42`, `1.5`, `"text"`, arrays, objects).
+/// `TweakContent` encodes as the plain JSON value (`true`, `42`, `1.5`, `"text"`, arrays, objects,
+/// `null`).
 ///
-/// Decoding tries, in order: Bool, Int, Double, String, array, object. Foundation's
+/// Decoding tries, in order: null, Bool, Int, Double, String, array, object. Foundation's
 /// `JSONEncoder` writes a whole Double such as `2.0` as `2`, and its `JSONDecoder` reads any
 /// whole number as an Int, so through them `.double(2.0)` comes back as `.int(2)`; `Float`
 /// values come back as Doubles. For lossless JSON text use ``TweakContent/init(jsonText:)`` and
@@ -8,7 +9,9 @@
 extension TweakContent: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if let value = try? container.decode(Bool.self) {
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
             self = .bool(value)
         } else if let value = try? container.decode(Int.self) {
             self = .int(value)
@@ -23,7 +26,7 @@ extension TweakContent: Codable {
         } else {
             throw DecodingError.dataCorruptedError(
                 in: container,
-                debugDescription: "expected a Bool, number, String, array or object for a tweak value"
+                debugDescription: "expected a Bool, number, String, array, object or null for a tweak value"
             )
         }
     }
@@ -38,6 +41,7 @@ extension TweakContent: Codable {
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
+        case .null: try container.encodeNil()
         }
     }
 }

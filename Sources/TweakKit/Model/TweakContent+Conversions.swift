@@ -6,7 +6,7 @@
 /// | Int | `!= 0` | itself | the nearest value | `nil` |
 /// | Float, Double | `!= 0` (NaN: false) | truncated toward zero, clamped to `Int.min...Int.max`, NaN: 0 | itself (Double→Float rounds) | `nil` |
 /// | String | `true`, `yes`, `on`, `1` (any case, trimmed): true; else false | parsed as Int, else as Double then converted; else 0 | parsed; else 0 | itself |
-/// | array, object | false | 0 | 0 | `nil` |
+/// | array, object, null | false | 0 | 0 | `nil` |
 ///
 /// `stringValue` keeps JustTweak's meaning (the string, only for string values); use
 /// `description` for any value as text. For strict, type-checked reads use
@@ -23,7 +23,7 @@ extension TweakContent {
             case "true", "yes", "on", "1": return true
             default: return false
             }
-        case .array, .object: return false
+        case .array, .object, .null: return false
         }
     }
 
@@ -38,7 +38,7 @@ extension TweakContent {
             if let int = Int(text) { return int }
             if let double = Double(text) { return Self.clampedInt(double) }
             return 0
-        case .array, .object: return 0
+        case .array, .object, .null: return 0
         }
     }
 
@@ -49,7 +49,7 @@ extension TweakContent {
         case .float(let value): return Double(value)
         case .double(let value): return value
         case .string(let value): return Double(value.trimmingWhitespace()) ?? 0
-        case .array, .object: return 0
+        case .array, .object, .null: return 0
         }
     }
 

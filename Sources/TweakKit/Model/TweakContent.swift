@@ -1,5 +1,8 @@
 /// The value of a tweak: one of the five scalar types JustTweak knows, or a structured JSON value.
 ///
+/// Structured values are JSON, lossless: they may hold `null` (``null``) as an array element or
+/// object member. A tweak's own value is never `null` (a tweaks file's `"Value": null` is an error).
+///
 /// Values are lossless: an `Int` stays an `Int`, `1.0` read from JSON stays a `Double`,
 /// `"1"` stays a `String`. Two values are equal only when both their type and content are.
 ///
@@ -19,6 +22,13 @@ public enum TweakContent: Sendable, Hashable {
     case array([TweakContent])
     /// A JSON object, as remote sources and flagd variants carry.
     case object([String: TweakContent])
+    /// JSON `null`, as an element of an array or a member of an object in a structured value.
+    ///
+    /// ```swift
+    /// let value = try TweakContent(jsonText: #"{"coupon": null, "tiers": [1, null]}"#)
+    /// // .object(["coupon": .null, "tiers": [1, .null]])
+    /// ```
+    case null
 
     /// The type of a ``TweakContent``, without its content.
     public enum Kind: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
@@ -29,6 +39,8 @@ public enum TweakContent: Sendable, Hashable {
         case string = "String"
         case array = "Array"
         case object = "Object"
+        /// JSON `null`, inside structured values only.
+        case null = "Null"
 
         public var description: String { rawValue }
 
@@ -41,7 +53,12 @@ public enum TweakContent: Sendable, Hashable {
         }
 
         /// Whether the kind is one of the five scalar types a tweaks file may hold.
-        public var isScalar: Bool { self != .array && self != .object }
+        public var isScalar: Bool {
+            switch self {
+            case .bool, .int, .float, .double, .string: true
+            case .array, .object, .null: false
+            }
+        }
     }
 
     /// The type of this value.
@@ -54,6 +71,7 @@ public enum TweakContent: Sendable, Hashable {
         case .string: .string
         case .array: .array
         case .object: .object
+        case .null: .null
         }
     }
 
@@ -67,7 +85,7 @@ public enum TweakContent: Sendable, Hashable {
 }
 
 extension TweakContent: CustomStringConvertible {
-    /// The value as text: `true`, `42`, `1.5`, the string itself, or JSON for structured values.
+    /// The value as text: `true`, `42`, `1.5`, the string itself, `null`, or JSON for structured values.
     public var description: String {
         switch self {
         case .bool(let value): return value.description
@@ -75,6 +93,7 @@ extension TweakContent: CustomStringConvertible {
         case .float(let value): return value.description
         case .double(let value): return value.description
         case .string(let value): return value
+        case .null: return "null"
         case .array, .object: return (try? JSONWriter.string(self)) ?? "<invalid JSON>"
         }
     }

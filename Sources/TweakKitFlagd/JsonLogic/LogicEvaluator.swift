@@ -1,22 +1,19 @@
-/// An evaluation that cannot give a result.
+/// An evaluation that cannot give a result; the flag then answers ERROR with GENERAL.
 ///
-/// flagd's custom operations (`fractional`, `sem_ver`, `starts_with`, `ends_with`) fail with
-/// ``Kind/operatorFailed`` on bad input (no targeting key, an invalid version, a non-string
-/// argument); the whole rule then yields nothing and the flag falls back to its default variant,
-/// as flagd's test suite requires, rather than taking an `if`'s else branch.
+/// flagd's custom operations (`fractional`, `sem_ver`, `starts_with`, `ends_with`) never fail:
+/// on bad input (a wrong argument count, an unknown `sem_ver` operator, an invalid version, a
+/// non-string argument, no bucketing value, a non-integer weight) they evaluate to `null`, as
+/// flagd's evaluator has them. An `if` then takes its else branch, and a rule that returns
+/// `null` gives the flag's default variant with reason DEFAULT.
 struct LogicEvaluationError: Error, Sendable, CustomStringConvertible {
-    enum Kind: Sendable { case operatorFailed, general }
+    enum Kind: Sendable { case general }
     var kind: Kind
     var message: String
     var description: String { message }
 }
 
 /// Evaluates compiled JsonLogic against a data object, with JavaScript's semantics.
-/// One evaluator serves one evaluation: it remembers whether a `fractional` split took part.
 final class LogicEvaluator {
-    /// Whether a `fractional` operation ran during the evaluation.
-    private(set) var usedFractional = false
-
     func evaluate(_ expression: LogicExpression, data: LogicValue) throws(LogicEvaluationError) -> LogicValue {
         switch expression {
         case .literal(let value): return value
@@ -83,8 +80,13 @@ final class LogicEvaluator {
                 return .bool(Self.compare(arg(0), arg(1), inclusive: inclusive) && Self.compare(arg(1), arg(2), inclusive: inclusive))
             }
             return .bool(Self.compare(arg(0), arg(1), inclusive: inclusive))
-        case .greater: return .bool(Self.compare(arg(1), arg(0), inclusive: false))
-        case .greaterOrEqual: return .bool(Self.compare(arg(1), arg(0), inclusive: true))
+        case .greater, .greaterOrEqual:
+            // Three arguments read a > b > c, as flagd's JsonLogic has them.
+            let inclusive = op == .greaterOrEqual
+            if args.count >= 3 {
+                return .bool(Self.compare(arg(1), arg(0), inclusive: inclusive) && Self.compare(arg(2), arg(1), inclusive: inclusive))
+            }
+            return .bool(Self.compare(arg(1), arg(0), inclusive: inclusive))
         case .in:
             switch arg(1) {
             case .string(let haystack): return .bool(haystack.contains(arg(0).text))
@@ -126,19 +128,16 @@ final class LogicEvaluator {
             }
             return .array(merged)
         case .fractional:
-            usedFractional = true
-            return try Fractional.evaluate(args, data: data)
+            return Fractional.evaluate(args, data: data)
         case .semVer:
+            // null on a wrong count, a non-string or unknown operator, or an invalid version.
             guard args.count == 3, case .string(let op) = arg(1), let comparison = SemanticVersion.Comparison(rawValue: op),
                   let result = SemanticVersion.compare(arg(0), comparison, arg(2))
-            else {
-                throw LogicEvaluationError(kind: .operatorFailed, message: "sem_ver needs [version, operator, version] with valid versions, found \(LogicValue.array(args).text)")
-            }
+            else { return .null }
             return .bool(result)
         case .startsWith, .endsWith:
-            guard args.count == 2, case .string(let text) = arg(0), case .string(let affix) = arg(1) else {
-                throw LogicEvaluationError(kind: .operatorFailed, message: "\(op.rawValue) needs two strings")
-            }
+            // null unless exactly two strings.
+            guard args.count == 2, case .string(let text) = arg(0), case .string(let affix) = arg(1) else { return .null }
             return .bool(op == .startsWith ? text.hasPrefix(affix) : text.hasSuffix(affix))
         case .if, .ternary, .and, .or, .some, .all, .none, .map, .filter, .reduce:
             return .null // handled above

@@ -18,7 +18,8 @@ enum LogicOperator: String, Sendable, CaseIterable {
     case fractional, semVer = "sem_ver", startsWith = "starts_with", endsWith = "ends_with"
 }
 
-/// A rule that cannot be compiled: an unknown operator, a bad `$ref`, a malformed argument.
+/// A rule that cannot be compiled: an unknown operator or a bad `$ref`. (A flagd operation with
+/// wrong arguments compiles, and evaluates to `null`, as in flagd.)
 struct LogicCompileError: Error, Sendable, CustomStringConvertible {
     var message: String
     var description: String { message }
@@ -54,7 +55,6 @@ struct LogicCompiler {
             } else {
                 arguments = [try compile(argument)]
             }
-            try check(op, arguments)
             return .operation(op, arguments)
         default:
             return .literal(value)
@@ -74,40 +74,5 @@ struct LogicCompiler {
         resolving.append(name)
         defer { resolving.removeLast() }
         return try compile(rule)
-    }
-
-    /// Checks what can be checked before evaluation: argument counts and literal weights.
-    private func check(_ op: LogicOperator, _ arguments: [LogicExpression]) throws(LogicCompileError) {
-        switch op {
-        case .fractional:
-            // Every distribution is [variant, weight?]; a literal weight must be a number.
-            for argument in arguments {
-                guard case .array(let parts) = argument else { continue }
-                if parts.count >= 2, case .literal(let weight) = parts[1] {
-                    guard case .number(let number) = weight, number == number.rounded() else {
-                        throw LogicCompileError(message: "fractional weight \(weight.text) is not a whole number")
-                    }
-                }
-            }
-            let distributions = arguments.filter { if case .array = $0 { return true } else { return false } }
-            if distributions.isEmpty {
-                throw LogicCompileError(message: "fractional needs at least one [variant, weight] distribution")
-            }
-        case .semVer:
-            if arguments.count != 3 {
-                throw LogicCompileError(message: "sem_ver takes [version, operator, version], found \(arguments.count) arguments")
-            }
-            if case .literal(let op) = arguments[1] {
-                guard case .string(let text) = op, SemanticVersion.Comparison(rawValue: text) != nil else {
-                    throw LogicCompileError(message: "sem_ver operator \(op) is not one of =, !=, <, <=, >, >=, ^, ~")
-                }
-            }
-        case .startsWith, .endsWith:
-            if arguments.count != 2 {
-                throw LogicCompileError(message: "\(op.rawValue) takes two arguments, found \(arguments.count)")
-            }
-        default:
-            break
-        }
     }
 }

@@ -18,6 +18,7 @@ public enum LogicValue: Sendable, Hashable {
         case .string(let string): self = .string(string)
         case .array(let array): self = .array(array.map(LogicValue.init))
         case .object(let object): self = .object(object.mapValues(LogicValue.init))
+        case .null: self = .null
         }
     }
 
@@ -70,17 +71,22 @@ public enum LogicValue: Sendable, Hashable {
         return String(number)
     }
 
-    /// Converts back to a tweak value; `null` has none. Whole numbers become Ints.
+    /// Converts back to a tweak value; a bare `null` has none, a `null` inside an array or object
+    /// stays ``TweakContent/null``. Whole numbers become Ints.
     public var tweakValue: TweakContent? {
+        self == .null ? nil : content
+    }
+
+    private var content: TweakContent {
         switch self {
-        case .null: return nil
+        case .null: return .null
         case .bool(let bool): return .bool(bool)
         case .number(let number):
             if number == number.rounded(), let int = Int(exactly: number) { return .int(int) }
             return .double(number)
         case .string(let string): return .string(string)
-        case .array(let array): return .array(array.compactMap(\.tweakValue))
-        case .object(let object): return .object(object.compactMapValues(\.tweakValue))
+        case .array(let array): return .array(array.map(\.content))
+        case .object(let object): return .object(object.mapValues(\.content))
         }
     }
 }

@@ -11,13 +11,17 @@ struct SemanticVersion: Sendable, Hashable, Comparable {
         case tilde = "~"
     }
 
-    var major: Int
-    var minor: Int
-    var patch: Int
+    /// Major, minor and patch as decimal digits without leading zeros: any length, as in Go's semver.
+    var core: [String]
     var preRelease: [String]
 
+    var major: Int { Int(core[0]) ?? .max }
+    var minor: Int { Int(core[1]) ?? .max }
+    var patch: Int { Int(core[2]) ?? .max }
+
     /// Parses `1.2.3`, `v1.2.3`, `1.2.3-beta.1+build.5`; a missing minor or patch counts as 0
-    /// (`v1.2` is 1.2.0). Build metadata is ignored, as semver says.
+    /// (`v1.2` is 1.2.0) when there is no pre-release or build. Build metadata is ignored, as
+    /// semver says. As in flagd, white space is not trimmed (`" 1.2.3"` is no version).
     init?(_ text: String) {
         if let numbers = Self.plainNumbers(text) {
             self.init(major: numbers.0, minor: numbers.1, patch: numbers.2, preRelease: [])
@@ -27,12 +31,12 @@ struct SemanticVersion: Sendable, Hashable, Comparable {
     }
 
     init(major: Int, minor: Int, patch: Int, preRelease: [String]) {
-        (self.major, self.minor, self.patch, self.preRelease) = (major, minor, patch, preRelease)
+        (self.core, self.preRelease) = ([String(major), String(minor), String(patch)], preRelease)
     }
 
     /// The full parser, for every form (the fast path in ``init(_:)`` gives the same answers).
     init?(parsingFully text: String) {
-        var rest = Substring(text.trimmingWhitespace())
+        var rest = Substring(text)
         if rest.first == "v" || rest.first == "V" { rest = rest.dropFirst() }
         if let plus = rest.firstIndex(of: "+") {
             let build = rest[rest.index(after: plus)...]
@@ -48,18 +52,18 @@ struct SemanticVersion: Sendable, Hashable, Comparable {
             rest = rest[..<dash]
         }
         let numbers = rest.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...3).contains(numbers.count) else { return nil }
-        var values: [Int] = []
+        // flagd's semver allows the short forms `1` and `1.2` only without pre-release or build.
+        let isPlain = !text.contains("-") && !text.contains("+")
+        guard numbers.count == 3 || (isPlain && (1...2).contains(numbers.count)) else { return nil }
+        var values: [String] = []
         for number in numbers {
-            guard !number.isEmpty, number.allSatisfy(\.isASCIIDigit), number == "0" || number.first != "0", let value = Int(number) else {
+            guard !number.isEmpty, number.allSatisfy(\.isASCIIDigit), number == "0" || number.first != "0" else {
                 return nil
             }
-            values.append(value)
+            values.append(String(number))
         }
-        while values.count < 3 { values.append(0) }
-        major = values[0]
-        minor = values[1]
-        patch = values[2]
+        while values.count < 3 { values.append("0") }
+        core = values
         self.preRelease = preRelease
     }
 
@@ -107,9 +111,14 @@ struct SemanticVersion: Sendable, Hashable, Comparable {
         !part.isEmpty && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
     }
 
+    /// Orders digit strings without leading zeros by value: the shorter is smaller.
+    private static func numericLess(_ a: String, _ b: String) -> Bool {
+        a.utf8.count != b.utf8.count ? a.utf8.count < b.utf8.count : a < b
+    }
+
     static func < (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
-        if (lhs.major, lhs.minor, lhs.patch) != (rhs.major, rhs.minor, rhs.patch) {
-            return (lhs.major, lhs.minor, lhs.patch) < (rhs.major, rhs.minor, rhs.patch)
+        for (a, b) in zip(lhs.core, rhs.core) where a != b {
+            return numericLess(a, b)
         }
         // A pre-release sorts before its release.
         switch (lhs.preRelease.isEmpty, rhs.preRelease.isEmpty) {
@@ -118,11 +127,11 @@ struct SemanticVersion: Sendable, Hashable, Comparable {
         case (false, false): break
         }
         for (a, b) in zip(lhs.preRelease, rhs.preRelease) where a != b {
-            switch (Int(a), Int(b)) {
-            case let (x?, y?): return x < y
-            case (.some, nil): return true  // numeric identifiers sort before alphanumeric ones
-            case (nil, .some): return false
-            case (nil, nil): return a < b
+            switch (a.allSatisfy(\.isASCIIDigit), b.allSatisfy(\.isASCIIDigit)) {
+            case (true, true): return numericLess(a, b)
+            case (true, false): return true  // numeric identifiers sort before alphanumeric ones
+            case (false, true): return false
+            case (false, false): return a < b
             }
         }
         return lhs.preRelease.count < rhs.preRelease.count
@@ -139,15 +148,19 @@ struct SemanticVersion: Sendable, Hashable, Comparable {
         case .lessOrEqual: return a <= b
         case .greater: return a > b
         case .greaterOrEqual: return a >= b
-        case .caret: return a.major == b.major
-        case .tilde: return a.major == b.major && a.minor == b.minor
+        case .caret: return a.core[0] == b.core[0]
+        case .tilde: return a.core[0] == b.core[0] && a.core[1] == b.core[1]
         }
     }
 
     private static func version(_ value: LogicValue) -> SemanticVersion? {
         switch value {
         case .string(let text): return SemanticVersion(text)
-        case .number(let number): return SemanticVersion(LogicValue.format(number))
+        case .number(let number):
+            // flagd formats a number as Go's `%v` does, which writes 1e+06 from a million on and
+            // 1e-05 below 0.0001: no version.
+            guard number == 0 || (abs(number) >= 0.0001 && abs(number) < 1_000_000) else { return nil }
+            return SemanticVersion(LogicValue.format(number))
         default: return nil
         }
     }
