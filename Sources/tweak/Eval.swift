@@ -10,6 +10,7 @@ struct Eval: ParsableCommand {
         With --flags: one JSON object with value, variant, reason, errorCode, errorMessage and flagMetadata. With --type, a flag of another type resolves to the --default value with TYPE_MISMATCH, as an OpenFeature client asking for that type would.
         With --optimizely-datafile: Optimizely's decision for the flag: enabled, variationKey, ruleKey, variables and reasons; targetingKey in --context is the user id, the other keys are attributes.
         With --firebase-template: the parameter's value, source (static, default, remote), asBool and asNumber; targetingKey in --context is the randomization id, the other keys are custom signals.
+        With --contexts (Optimizely and Firebase): the file holds one JSON context a line; one compact JSON result is printed a line, in order, so that many contexts cost one load.
         """
     )
 
@@ -32,6 +33,9 @@ struct Eval: ParsableCommand {
     @Option(help: ArgumentHelp("The evaluation context as a JSON object; its targetingKey is the targeting key.", valueName: "json"))
     var context: String?
 
+    @Option(help: ArgumentHelp("Optimizely and Firebase: a file of JSON contexts, one a line (- for standard input); prints one result a line.", valueName: "file"))
+    var contexts: String?
+
     @Option(help: "The type the caller asks for.")
     var type: FlagType?
 
@@ -45,20 +49,38 @@ struct Eval: ParsableCommand {
         let sources = [flags, optimizelyDatafile, firebaseTemplate].compactMap { $0 }
         if sources.count != 1 { throw ValidationError("give exactly one of --flags, --optimizely-datafile and --firebase-template") }
         if inAppDefault != nil && firebaseTemplate == nil { throw ValidationError("--in-app-default is for --firebase-template") }
+        if contexts != nil && flags != nil { throw ValidationError("--contexts is for --optimizely-datafile and --firebase-template") }
+        if contexts != nil && context != nil { throw ValidationError("give --context or --contexts, not both") }
         if type != nil && flags == nil { throw ValidationError("--type and --default are for --flags") }
         if type != nil && defaultValue == nil { throw ValidationError("--type needs a --default value") }
         if defaultValue != nil && type == nil { throw ValidationError("--default needs a --type") }
     }
 
     func run() throws {
-        let evaluationContext = try parseContext()
+        let evaluationContexts = try contexts.map(Self.readContexts) ?? [try Self.parseContext(context ?? "{}", what: "--context")]
         if let optimizelyDatafile {
-            try evaluateOptimizely(datafile: optimizelyDatafile, context: evaluationContext)
+            try evaluateOptimizely(datafile: optimizelyDatafile, contexts: evaluationContexts, batch: contexts != nil)
         } else if let firebaseTemplate {
-            try evaluateFirebase(template: firebaseTemplate, context: evaluationContext)
+            try evaluateFirebase(template: firebaseTemplate, contexts: evaluationContexts, batch: contexts != nil)
         } else if let flags {
-            try evaluateFlagd(flags: flags, context: evaluationContext)
+            try evaluateFlagd(flags: flags, context: evaluationContexts[0])
         }
+    }
+
+    /// One context a line; blank lines are skipped.
+    private static func readContexts(_ path: String) throws -> [EvaluationContext] {
+        let data: Data
+        do {
+            data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw ValidationError("--contexts: cannot read \(path): \(error.localizedDescription)")
+        }
+        var contexts: [EvaluationContext] = []
+        for (offset, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+        where !line.allSatisfy(\.isWhitespace) {
+            contexts.append(try parseContext(String(line), what: "\(path):\(offset + 1)"))
+        }
+        return contexts
     }
 
     private func evaluateFlagd(flags: String, context evaluationContext: EvaluationContext) throws {
@@ -95,18 +117,18 @@ struct Eval: ParsableCommand {
         }
     }
 
-    private func parseContext() throws -> EvaluationContext {
-        guard let context else { return EvaluationContext(targetingKey: nil) }
+    /// A context from JSON text; `what` names it in errors (`--context`, or a file and line).
+    private static func parseContext(_ context: String, what: String) throws -> EvaluationContext {
         let value: TweakContent
         do {
             value = try TweakContent(jsonText: context)
         } catch {
-            throw ValidationError("--context is not JSON: \(error)")
+            throw ValidationError("\(what) is not JSON: \(error)")
         }
-        guard case .object(var attributes) = value else { throw ValidationError("--context must be a JSON object") }
+        guard case .object(var attributes) = value else { throw ValidationError("\(what) must be a JSON object") }
         var targetingKey: String?
         if let key = attributes.removeValue(forKey: "targetingKey") {
-            guard case .string(let text) = key else { throw ValidationError("targetingKey in --context must be a string") }
+            guard case .string(let text) = key else { throw ValidationError("targetingKey in \(what) must be a string") }
             targetingKey = text
         }
         return EvaluationContext(targetingKey: targetingKey, attributes: attributes)
