@@ -51,9 +51,16 @@ extension OptimizelyDatafile {
     static func decimalDouble(_ text: String) -> Double? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         var bytes = Array(trimmed.utf8)[...]
-        if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { bytes.removeFirst() }
-        let word = String(decoding: bytes, as: UTF8.self).lowercased()
-        if word == "inf" || word == "infinity" || word == "nan" { return Double(trimmed.lowercased().replacingOccurrences(of: "infinity", with: "inf")) }
+        var negative = false
+        if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+            negative = sign == UInt8(ascii: "-")
+            bytes.removeFirst()
+        }
+        switch String(decoding: bytes, as: UTF8.self).lowercased() {
+        case "inf", "infinity": return negative ? -.infinity : .infinity
+        case "nan": return .nan
+        default: break
+        }
         func digits() -> Int {
             var count = 0
             while let byte = bytes.first, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") { bytes.removeFirst(); count += 1 }

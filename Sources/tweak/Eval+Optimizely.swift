@@ -35,7 +35,7 @@ extension Eval {
             var written = ""
             do {
                 // The key comes from the dictionary itself.
-                try decision.variables[key].map { try JSONWriter.write($0, into: &written, indent: indent, level: 2) }
+                if let value = decision.variables[key] { try JSONWriter.write(value, into: &written, indent: indent, level: 2) }
             } catch {
                 Output.printWarning("variable \"\(key)\" of flag \"\(decision.flagKey)\": \(error); written as null")
                 written = "null"

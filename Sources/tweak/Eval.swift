@@ -57,7 +57,12 @@ struct Eval: ParsableCommand {
     }
 
     func run() throws {
-        let evaluationContexts = try contexts.map(Self.readContexts) ?? [try Self.parseContext(context ?? "{}", what: "--context")]
+        let evaluationContexts: [EvaluationContext]
+        if let contexts {
+            evaluationContexts = try Self.readContexts(contexts)
+        } else {
+            evaluationContexts = [try Self.parseContext(context ?? "{}", what: "--context")]
+        }
         if let optimizelyDatafile {
             try evaluateOptimizely(datafile: optimizelyDatafile, contexts: evaluationContexts, batch: contexts != nil)
         } else if let firebaseTemplate {

@@ -133,8 +133,8 @@ struct DecisionTests {
         let released = decide("held_out_feature", "user-1")
         #expect(released.source == .rollout)
         #expect(released.enabled)
-        // The holdout names only held_out_feature.
-        #expect(decide("checkout_redesign", "user-11", ["plan": "pro"]).source == .featureTest)
+        // Every holdout applies to every flag: its "includedFlags" (held_out_feature only) is ignored.
+        #expect(decide("checkout_redesign", "user-11", ["plan": "pro"]).source == .holdout)
     }
 
     @Test("not with a missing attribute is unknown, so the rule does not match")

@@ -37,8 +37,11 @@ struct RegExpParser {
     private let groupNames: [String: Int]
 
     init(_ pattern: String) throws(JavaScriptRegExpSyntaxError) {
-        self.pattern = Array(pattern.utf16)
-        (captureCount, groupNames) = try Self.scanGroups(self.pattern)
+        let units = Array(pattern.utf16)
+        let groups = try Self.scanGroups(units)
+        self.pattern = units
+        captureCount = groups.count
+        groupNames = groups.names
     }
 
     /// The tree and the number of capturing groups.
@@ -80,7 +83,10 @@ struct RegExpParser {
             atom = .wordBoundary(negated: next() == ascii("B"))
             quantifiable = false
         case ascii("\\"): atom = try parseAtomEscape()
-        case ascii("("): (atom, quantifiable) = try parseGroup()
+        case ascii("("):
+            let group = try parseGroup()
+            atom = group.node
+            quantifiable = group.quantifiable
         case ascii("["): atom = .set(try parseClass())
         case ascii("."): atom = .dot
         case ascii("*"), ascii("+"), ascii("?"): throw fail("Nothing to repeat", at: start)
@@ -138,13 +144,13 @@ struct RegExpParser {
     }
 
     /// After `(`: a group, a lookaround or a capture; whether it may be quantified.
-    private mutating func parseGroup() throws(JavaScriptRegExpSyntaxError) -> (RegExpNode, Bool) {
+    private mutating func parseGroup() throws(JavaScriptRegExpSyntaxError) -> (node: RegExpNode, quantifiable: Bool) {
         let start = position - 1
         var capture: Int?
         var look: (ahead: Bool, negated: Bool)?
         if peek == ascii("?") {
             position += 1
-            switch next() {
+            switch next() ?? 0 {
             case ascii(":"): break
             case ascii("="): look = (true, false)
             case ascii("!"): look = (true, true)
@@ -362,7 +368,7 @@ struct RegExpParser {
 
     /// The number of capturing groups and their names, counted before parsing, as a
     /// backreference may come before its group (`\1(a)`).
-    private static func scanGroups(_ pattern: [UInt16]) throws(JavaScriptRegExpSyntaxError) -> (Int, [String: Int]) {
+    private static func scanGroups(_ pattern: [UInt16]) throws(JavaScriptRegExpSyntaxError) -> (count: Int, names: [String: Int]) {
         var count = 0
         var names: [String: Int] = [:]
         var index = 0
