@@ -15,4 +15,4 @@ cases=${VENDORS_DIFF_CASES:-1000}
 seeds=()
 for seed in ${VENDORS_DIFF_SEEDS:-20261123}; do seeds+=(--seed "$seed"); done
 python3 Tests/Differential/optimizely_diff.py --tweak "$tweak" --cases "$cases" "${seeds[@]}"
-python3 Tests/Differential/firebase_diff.py --tweak "$tweak" --cases "$cases" "${seeds[@]}"
+python3 Tests/Differential/firebase_diff.py --tweak "$tweak" --cases "$cases" --regex-patterns $((cases / 10)) "${seeds[@]}"

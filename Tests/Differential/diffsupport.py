@@ -34,8 +34,12 @@ class Tally:
               f"-> {share:.2f}% agreement outside documented classes")
         for name, count in sorted(self.classes.items()):
             print(f"  class {name}: {count}")
-        for detail in self.failures[:20]:
-            print("  DIFFERENCE " + json.dumps(detail, sort_keys=True, default=str)[:1500])
+        for detail in self.failures[:10]:
+            shown = {key: value for key, value in detail.items() if key not in ("datafile", "template")}
+            print("  DIFFERENCE " + json.dumps(shown, sort_keys=True, default=str)[:1200])
+        if self.failures:
+            document = {key: value for key, value in self.failures[0].items() if key in ("datafile", "template")}
+            print("  FIRST DOCUMENT " + json.dumps(document, sort_keys=True, default=str))
         return not self.failures
 
 

@@ -10,6 +10,9 @@ compares the value and its source.
 
     python3 Tests/Differential/firebase_diff.py --tweak .build/debug/tweak --seed 1 --cases 1000
 
+With `--regex-patterns N` it also matches N generated patterns (10 inputs each) with TweakKit and
+with node's own RegExp (what firebase-admin-node calls), which must agree everywhere.
+
 TweakKit follows firebase-admin-node, Firebase's reference server SDK. Where the Python SDK
 departs from it, the difference is put in a documented class — only when re-evaluating the case
 with that one Python behaviour replaced by Node's makes the two agree:
@@ -366,11 +369,59 @@ def explain(app, template, key, context, in_app_default, actual, expected, regex
     return None
 
 
+# STRING_CONTAINS_REGEX against node's RegExp itself: generated patterns (groups, lookarounds,
+# backreferences, quantifiers, classes, escapes, surrogates) and inputs, one template per pattern.
+REGEX_ATOMS = ["a", "b", "c", ".", "\\d", "\\w", "\\W", "\\s", "\\S", "\\b", "\\B", "^", "$", "[abc]", "[^a]", "[a-c]",
+               "[\\w-]", "[\\s\\d]", "\\1", "\\2", "\\10", "\\x61", "\\u0062", "[\\x61-\\x63]", "\\cJ", "\\0", "\\07",
+               "\\k<n>", "(?<n>a|b)", "\\uD83D", "[\\uD83D\\uDE00]", "(?<=(a))\\1", "(a*)\\1", "(a|ab)(c|bcd)", "x",
+               "[[:alpha:]]", "\\p{L}", "\\A", "\\Z", "\\h", "\\Q", "a{,2}", "[a-z&&[^b]]", "\\8", "\\c", "{", "}", "]",
+               "\u00e9", "\u2028", "\ufeff", "(?i:a)", "[z-a]", "*", "("]
+REGEX_UNITS = ["a", "b", "c", "d", "ab", "abc", "aab", "1", "_", " ", "\n", "x", "😀", "é", "-", "bcd", "\t", "\u2028", "\ufeff", "{", "]"]
+
+
+def regex_pattern(rng, depth=0):
+    def atom():
+        if depth < 3 and rng.random() < 0.25:
+            text = rng.choice(["(", "(?:", "(?=", "(?!", "(?<=", "(?<!"]) + regex_pattern(rng, depth + 1) + ")"
+        else:
+            text = rng.choice(REGEX_ATOMS)
+        if rng.random() < 0.35 and not text.startswith("(?<") and text not in ("^", "$", "\\b", "\\B"):
+            text += rng.choice(["*", "+", "?", "{2}", "{0,1}", "*?", "+?", "{1,2}?", "{0}", "{2,}", "??"])
+        return text
+    text = "".join(atom() for _ in range(rng.randint(1, 4)))
+    if depth < 2 and rng.random() < 0.25:
+        text += "|" + regex_pattern(rng, depth + 1)
+    return text
+
+
+def run_regex(tweak, seed, patterns, regexp):
+    rng = random.Random(seed)
+    tally = Tally("firebase regex vs node RegExp")
+    for _ in range(patterns):
+        pattern = regex_pattern(rng)
+        inputs = ["".join(rng.choice(REGEX_UNITS) for _ in range(rng.randint(0, 7))) for _ in range(10)]
+        template = {"conditions": [{"name": "c", "condition": {"customSignal": {
+            "customSignalOperator": "STRING_CONTAINS_REGEX", "customSignalKey": "s", "targetCustomSignalValues": [pattern]}}}],
+            "parameters": {"p": {"defaultValue": {"value": "no"}, "conditionalValues": {"c": {"value": "yes"}}}}}
+        results, errors = tweak_batch(tweak, "--firebase-template", template, "p", [{"s": text} for text in inputs])
+        for text, index in zip(inputs, range(len(inputs))):
+            expected = regexp.test(pattern, text)
+            if results is None:
+                tally.record(expected == "syntax" and "is not a regular expression JavaScript accepts" in errors, None,
+                             {"pattern": pattern, "input": text, "node": expected, "tweak": errors})
+            else:
+                actual = results[index]["value"] == "yes"
+                tally.record(expected == actual, None, {"pattern": pattern, "input": text, "node": expected, "tweak": actual})
+    return tally.report(seed)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tweak", default=".build/debug/tweak")
     parser.add_argument("--seed", type=int, action="append")
     parser.add_argument("--cases", type=int, default=1000)
+    parser.add_argument("--regex-patterns", type=int, default=0,
+                        help="also match this many generated patterns (10 inputs each) against node's RegExp")
     arguments = parser.parse_args()
 
     class Offline(credentials.Base):
@@ -380,6 +431,10 @@ def main():
     app = firebase_admin.initialize_app(Offline(), options={"projectId": "tweakkit-differential"})
     regexp = NodeRegExp()
     ok = all([run(arguments.tweak, seed, arguments.cases, app, regexp) for seed in arguments.seed or [1]])
+    if arguments.regex_patterns:
+        if regexp.process is None:
+            sys.exit("--regex-patterns needs node")
+        ok = all([run_regex(arguments.tweak, seed, arguments.regex_patterns, regexp) for seed in arguments.seed or [1]]) and ok
     sys.exit(0 if ok else 1)
 
 
