@@ -30,6 +30,7 @@ with that one Python behaviour replaced by Node's makes the two agree:
   python-empty-default    A default value {}: Python keeps the in-app default; Node gives remote "".
 """
 import argparse
+import itertools
 import json
 import logging
 import math
@@ -349,7 +350,7 @@ def run(tweak, seed, cases, app, regexp):
 
 
 def explain(app, template, key, context, in_app_default, actual, expected, regexp):
-    """The one class (or the smallest set) whose Node behaviour makes the Python SDK agree with TweakKit."""
+    """The one class (or the smallest set, up to three) whose Node behaviour makes the Python SDK agree with TweakKit."""
     def with_node(classes):
         class Evaluator(ToggledEvaluator):
             def __init__(self, conditions, parameters, context, config_values):
@@ -359,13 +360,10 @@ def explain(app, template, key, context, in_app_default, actual, expected, regex
     available = [name for name in CLASSES if name != "python-regex" or regexp.process]
     if with_node([]) != expected:
         return None  # the toggled evaluator must first reproduce the SDK itself
-    for name in available:
-        if with_node([name]) == actual:
-            return name
-    for first in range(len(available)):
-        for second in range(first + 1, len(available)):
-            if with_node([available[first], available[second]]) == actual:
-                return available[first] + "+" + available[second]
+    for size in (1, 2, 3):
+        for classes in itertools.combinations(available, size):
+            if with_node(classes) == actual:
+                return "+".join(classes)
     return None
 
 

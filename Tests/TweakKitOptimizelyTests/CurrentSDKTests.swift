@@ -73,7 +73,7 @@ struct CurrentSDKTests {
     @Test("every holdout applies to every flag: includedFlags and excludedFlags are ignored")
     func globalHoldouts() throws {
         let holdout = holdoutExcludingDeliveries.replacingOccurrences(of: #""excludeTargetedDeliveries": true,"#, with: "")
-        let file = try datafile(flags: #"[{"id": "1", "key": "f", "experimentIds": [], "rolloutId": "r", "variables": []}]"#,
+        let file = try datafile(flags: #"[{"id": "1", "key": "f", "experimentIds": [], "rolloutId": "r", "variables": \#(variable)}]"#,
                                 rollouts: rollout, holdouts: holdout)
         let decision = file.decide(flagKey: "f", user: user(["country": "NL"]))
         #expect(decision.source == .holdout)
