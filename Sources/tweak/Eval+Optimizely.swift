@@ -6,7 +6,7 @@ import TweakKitOptimizely
 extension Eval {
     /// Prints Optimizely's decision as one JSON object: flagKey, enabled, variationKey, ruleKey
     /// (null when no rule decided), variables (name → typed value) and reasons. With `--contexts`,
-    /// one compact object a line, one line per context.
+    /// one compact object a line, one line per context. `--forced-decision` entries apply to every user.
     ///
     /// A variable JSON cannot hold (a double `inf` or `nan`, or a json variable holding `1e400`)
     /// is written as `null`, with a warning; the decision is never lost.
@@ -16,7 +16,12 @@ extension Eval {
             guard let user = OptimizelyUser(context) else {
                 throw ValidationError("an Optimizely decision needs a user id: give \"targetingKey\" in --context")
             }
-            let decision = datafile.decide(flagKey: flagKey, user: user)
+            let forced = OptimizelyForcedDecisions()
+            for entry in forcedDecisions {
+                let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+                forced.set(variationKey: parts.last ?? "", flagKey: flagKey, ruleKey: parts.count == 2 ? parts[0] : nil, userID: user.id)
+            }
+            let decision = datafile.decide(flagKey: flagKey, user: user, forcedDecisions: forcedDecisions.isEmpty ? nil : forced)
             print(Self.render(decision, indent: batch ? 0 : 2))
         }
         if datafile.flagKeys.contains(flagKey) == false {

@@ -36,6 +36,11 @@ struct Eval: ParsableCommand {
     @Option(help: ArgumentHelp("Optimizely and Firebase: a file of JSON contexts, one a line (- for standard input); prints one result a line.", valueName: "file"))
     var contexts: String?
 
+    @Option(name: .customLong("forced-decision"), help: ArgumentHelp(
+        "Optimizely: force a variation for every user of the run, for the flag (variation) or one of its rules (rule=variation); repeatable.",
+        valueName: "[rule=]variation"))
+    var forcedDecisions: [String] = []
+
     @Option(help: "The type the caller asks for.")
     var type: FlagType?
 
@@ -51,6 +56,7 @@ struct Eval: ParsableCommand {
         if inAppDefault != nil && firebaseTemplate == nil { throw ValidationError("--in-app-default is for --firebase-template") }
         if contexts != nil && flags != nil { throw ValidationError("--contexts is for --optimizely-datafile and --firebase-template") }
         if contexts != nil && context != nil { throw ValidationError("give --context or --contexts, not both") }
+        if !forcedDecisions.isEmpty && optimizelyDatafile == nil { throw ValidationError("--forced-decision is for --optimizely-datafile") }
         if type != nil && flags == nil { throw ValidationError("--type and --default are for --flags") }
         if type != nil && defaultValue == nil { throw ValidationError("--type needs a --default value") }
         if defaultValue != nil && type == nil { throw ValidationError("--default needs a --type") }

@@ -103,13 +103,13 @@ class Generator:
 
     def value(self, conditional):
         choice = self.rng.random()
-        if choice < 0.55:
+        if choice < 0.75:
             return {"value": self.rng.choice(["on", "off", "42", "", "yes", "3.5"])}
-        if choice < 0.7:
+        if choice < 0.85:
             return {"useInAppDefault": True}
-        if choice < 0.8:
-            return {}
         if choice < 0.9:
+            return {}
+        if choice < 0.95:
             return {"useInAppDefault": False}
         return {"rolloutValue": {"rolloutId": "rollout_1", "value": "rolled", "percent": 50}}
 

@@ -3,7 +3,8 @@
 
 Generates datafiles (experiments of every type, exclusive groups, delivery rules, holdouts with
 and without excludeTargetedDeliveries, whitelists, audiences with every match type, variables of
-every type with awkward values) and users from a seed, decides every case with
+every type with awkward values), forced decisions (for a flag or a rule, `--forced-decision`) and
+users from a seed, decides every case with
 `optimizely-sdk` (PyPI) and with `tweak eval --optimizely-datafile … --contexts`, and compares
 enabled, variationKey, ruleKey and the typed variables.
 
@@ -27,6 +28,7 @@ from diffsupport import Tally, tweak_batch
 
 from optimizely import optimizely
 from optimizely.decision.optimizely_decide_option import OptimizelyDecideOption
+from optimizely.optimizely_user_context import OptimizelyUserContext
 from optimizely.helpers.sdk_settings import OptimizelySdkSettings
 
 
@@ -219,6 +221,20 @@ class Generator:
                 "rollouts": rollouts, "featureFlags": flags, "events": [], "holdouts": holdouts,
                 "integrations": []}
 
+    def forced_decisions(self, datafile, flag):
+        """Forced decisions set in code, as `setForcedDecision` takes them: for the flag or one of its rules."""
+        if self.rng.random() > 0.25:
+            return []
+        every = datafile["experiments"] + [e for g in datafile["groups"] for e in g["experiments"]]
+        rules = [e for e in every if e["id"] in flag["experimentIds"]]
+        rules += [r for rollout in datafile["rollouts"] if rollout["id"] == flag["rolloutId"] for r in rollout["experiments"]]
+        variations = [v["key"] for rule in rules for v in rule["variations"]] + ["no_such_variation"]
+        forced = []
+        for _ in range(self.rng.randint(1, 2)):
+            rule = self.rng.choice(rules)["key"] if rules and self.rng.random() < 0.6 else None
+            forced.append((rule, self.rng.choice(variations)))
+        return forced
+
     def user(self):
         attributes = {}
         for name, values in ATTRIBUTE_VALUES.items():
@@ -294,19 +310,25 @@ def run(tweak, seed, cases):
                                        event_dispatcher=NoDispatch(), settings=OptimizelySdkSettings(odp_disabled=True))
         users = [generator.user() for _ in range(10)]
         for flag in datafile["featureFlags"]:
-            results, errors = tweak_batch(tweak, "--optimizely-datafile", datafile, flag["key"], users)
+            forced = generator.forced_decisions(datafile, flag)
+            extra = [argument for rule, variation in forced for argument in ("--forced-decision", f"{rule}={variation}" if rule else variation)]
+            results, errors = tweak_batch(tweak, "--optimizely-datafile", datafile, flag["key"], users, extra)
             if results is None:
                 for user in users:
                     tally.record(False, None, {"flag": flag["key"], "user": user, "tweak error": errors, "datafile": datafile})
                 continue
             for user, mine in zip(users, results):
                 attributes = {k: v for k, v in user.items() if k != "targetingKey"}
-                decision = client.create_user_context(user["targetingKey"], attributes).decide(flag["key"], options)
+                context = client.create_user_context(user["targetingKey"], attributes)
+                for rule, variation in forced:
+                    context.set_forced_decision(OptimizelyUserContext.OptimizelyDecisionContext(flag["key"], rule),
+                                                OptimizelyUserContext.OptimizelyForcedDecision(variation))
+                decision = context.decide(flag["key"], options)
                 # A value the SDK cannot convert is None; TweakKit leaves it out.
                 sdk_variables = {k: v for k, v in (decision.variables or {}).items() if v is not None}
                 same_decision = (decision.enabled == mine["enabled"] and decision.variation_key == mine["variationKey"]
                                  and decision.rule_key == mine["ruleKey"])
-                detail = {"flag": flag["key"], "user": user,
+                detail = {"flag": flag["key"], "user": user, "forced": forced,
                           "sdk": [decision.enabled, decision.variation_key, decision.rule_key, sdk_variables],
                           "tweak": [mine["enabled"], mine["variationKey"], mine["ruleKey"], mine["variables"]],
                           "sdk reasons": decision.reasons, "tweak reasons": mine["reasons"], "datafile": datafile}

@@ -43,6 +43,25 @@ struct EvalBatchTests {
         #expect(refused.errors.contains("contexts.jsonl:2 must be a JSON object"))
     }
 
+    @Test("--forced-decision forces a variation for the flag or one rule, for every user of the run")
+    func forcedDecisions() throws {
+        let context = #"{"targetingKey": "user-4"}"#
+        var result = try tweak("eval", "--optimizely-datafile", datafile, "checkout_redesign", "--context", context, "--forced-decision", "treatment")
+        #expect(result.status == 0, "\(result.errors)")
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        #expect(object["variationKey"] as? String == "treatment")
+        #expect(object["ruleKey"] is NSNull)
+
+        result = try tweak("eval", "--optimizely-datafile", datafile, "checkout_redesign", "--context", context, "--forced-decision", "checkout_ab=control")
+        object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        #expect(object["variationKey"] as? String == "control")
+        #expect(object["ruleKey"] as? String == "checkout_ab")
+
+        result = try tweak("eval", "--firebase-template", template, "checkout__max_items", "--forced-decision", "x")
+        #expect(result.status != 0)
+        #expect(result.errors.contains("--forced-decision is for --optimizely-datafile"))
+    }
+
     @Test("a double variable inf or nan is printed as null with a warning; the decision is kept")
     func nonFiniteVariable() throws {
         let url = try temporaryDirectory().appendingPathComponent("datafile.json")
