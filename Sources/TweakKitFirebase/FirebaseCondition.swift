@@ -106,13 +106,12 @@ public enum FirebaseCustomSignalOperator: String, Sendable, Hashable, CaseIterab
     case stringContains = "STRING_CONTAINS"
     case stringDoesNotContain = "STRING_DOES_NOT_CONTAIN"
     case stringExactlyMatches = "STRING_EXACTLY_MATCHES"
-    /// The signal matches a target regular expression anywhere (no anchors, no options).
-    ///
-    /// Firebase's SDK uses JavaScript's `RegExp`; TweakKit rewrites the pattern for Foundation's
-    /// `NSRegularExpression` so that `\d`, `\w`, `\b`, `$`, `[]` and `[^]` mean what they mean in
-    /// JavaScript (see `JavaScriptRegex`); `.` still sees whole Unicode scalars where JavaScript
-    /// sees UTF-16 units. An invalid pattern is false for that target (Firebase's SDK throws from
-    /// `evaluate`).
+    /// The signal matches a target regular expression anywhere (no anchors, no flags), read and
+    /// matched as JavaScript's `RegExp` (TweakKit's own ECMAScript matcher: UTF-16 code units,
+    /// ASCII `\d`/`\w`/`\b`, Annex B syntax). A match that takes more than a million steps
+    /// (catastrophic backtracking, as `^(a+)+$` on a long input) fails that target. A template
+    /// with a pattern JavaScript rejects is refused at load (Firebase's `evaluate` throws on
+    /// it); in a template built in code such a target is false.
     case stringContainsRegex = "STRING_CONTAINS_REGEX"
     case semanticVersionLessThan = "SEMANTIC_VERSION_LESS_THAN"
     case semanticVersionLessEqual = "SEMANTIC_VERSION_LESS_EQUAL"

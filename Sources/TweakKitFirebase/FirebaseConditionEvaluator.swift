@@ -78,12 +78,11 @@ struct FirebaseConditionEvaluator {
             let actual = Array(String(JavaScript.trim(JavaScript.string(signal))).utf16)
             return targets.contains { Array(String(JavaScript.trim($0)).utf16) == actual }
         case .stringContainsRegex:
+            // JavaScript's `new RegExp(target).test(actual)`; a match over the step budget fails.
             let actual = JavaScript.string(signal)
-            let range = NSRange(actual.startIndex..<actual.endIndex, in: actual)
             return targets.contains { pattern in
-                let compiled = regexes?.compiled(pattern) ?? FirebaseRegexCache.compile(pattern)
-                guard let regex = compiled else { return false }
-                return regex.firstMatch(in: actual, options: [], range: range) != nil
+                guard let regex = regexes?.compiled(pattern) ?? (try? JavaScriptRegExp(pattern)) else { return false }
+                return regex.test(actual) == .match
             }
         case .numericLessThan, .numericLessEqual, .numericEqual, .numericNotEqual, .numericGreaterThan, .numericGreaterEqual:
             let actual = JavaScript.number(signal)
@@ -132,24 +131,18 @@ struct FirebaseConditionEvaluator {
 }
 
 /// The regular expressions of a template's STRING_CONTAINS_REGEX targets, compiled once.
-/// `NSRegularExpression` is immutable and safe to share between threads.
-final class FirebaseRegexCache: @unchecked Sendable {
-    /// Every pattern of the template: its expression, or `nil` when it is invalid.
-    private let expressions: [String: NSRegularExpression?]
+struct FirebaseRegexCache: Sendable {
+    /// Every valid pattern of the template, compiled.
+    private let expressions: [String: JavaScriptRegExp]
 
     init(patterns: some Sequence<String>) {
-        var expressions: [String: NSRegularExpression?] = [:]
+        var expressions: [String: JavaScriptRegExp] = [:]
         for pattern in patterns where expressions[pattern] == nil {
-            expressions[pattern] = .some(Self.compile(pattern))
+            expressions[pattern] = try? JavaScriptRegExp(pattern)
         }
         self.expressions = expressions
     }
 
-    /// `.some(expression)` or `.some(nil)` (invalid) for the template's patterns; `nil` for others.
-    func compiled(_ pattern: String) -> NSRegularExpression?? { expressions[pattern] }
-
-    /// The JavaScript pattern, rewritten for ICU (see ``JavaScriptRegex``); `nil` when invalid.
-    static func compile(_ pattern: String) -> NSRegularExpression? {
-        try? NSRegularExpression(pattern: JavaScriptRegex.icuPattern(pattern), options: [])
-    }
+    /// The compiled pattern; `nil` for an invalid pattern or one the template does not have.
+    func compiled(_ pattern: String) -> JavaScriptRegExp? { expressions[pattern] }
 }

@@ -15,7 +15,9 @@ extension FirebaseTemplate {
     /// `condition` object, or with a name already used; an `orCondition`/`andCondition`/`percent`/
     /// `customSignal` of the wrong JSON type or with fields of the wrong JSON type; a parameter
     /// that is not an object; a default or conditional value that is neither `{"value": "…"}` nor
-    /// `{"useInAppDefault": true}`; a `valueType` or `description` that is not a string.
+    /// `{"useInAppDefault": true}`; a `valueType` or `description` that is not a string; a
+    /// STRING_CONTAINS_REGEX target that JavaScript's `RegExp` refuses (Firebase's `evaluate`
+    /// throws on it).
     ///
     /// Tolerated, as Firebase does: unknown condition types and operators (false), a conditional
     /// value naming a condition the template does not have (ignored), a missing `defaultValue`
@@ -168,6 +170,13 @@ struct FirebaseTemplateParser {
                 guard case .string(let target) = element.kind else {
                     throw fail(element, "condition \"\(name)\": a target custom signal value must be a string, not \(element.kindDescription)")
                 }
+                if result.customSignalOperator == .stringContainsRegex {
+                    do {
+                        _ = try JavaScriptRegExp(target)
+                    } catch {
+                        throw fail(element, "condition \"\(name)\": target \"\(target)\" is not a regular expression JavaScript accepts (\(error)); Firebase's evaluate throws on it")
+                    }
+                }
                 result.targets.append(target)
             }
         }
@@ -220,14 +229,14 @@ struct FirebaseTemplateParser {
         }
         var parameter = FirebaseParameter(key: key, defaultValue: nil)
         if let value = nonNull(node["defaultValue"]) {
-            parameter.defaultValue = try parameterValue(value, "defaultValue", of: key)
+            parameter.defaultValue = try parameterValue(value, "defaultValue", of: key, conditional: false)
         }
         if let values = nonNull(node["conditionalValues"]) {
             guard let members = values.members else {
                 throw fail(values, "parameter \"\(key)\": \"conditionalValues\" must be an object, not \(values.kindDescription)")
             }
             for value in members where !value.value.isNull {  // a null conditional value is skipped, as in Firebase
-                parameter.conditionalValues[value.key] = try parameterValue(value.value, "conditional value \"\(value.key)\"", of: key)
+                parameter.conditionalValues[value.key] = try parameterValue(value.value, "conditional value \"\(value.key)\"", of: key, conditional: true)
             }
         }
         if let type = nonNull(node["valueType"]) {
@@ -249,9 +258,10 @@ struct FirebaseTemplateParser {
 
     /// `{"useInAppDefault": true}` (which wins over a `value`, as in Firebase) or `{"value": "…"}`.
     /// Any other object (`{}`, `{"useInAppDefault": false}`, a `rolloutValue` or
-    /// `personalizationValue` this evaluator does not know) is the empty string, as firebase-admin
-    /// evaluates it.
-    private func parameterValue(_ node: JSONNode, _ what: String, of key: String) throws(TweakFileError) -> FirebaseParameterValue {
+    /// `personalizationValue` this evaluator does not know) is, as firebase-admin-node ≥ 13.7
+    /// evaluates it: as a conditional value, the in-app default (the parameter keeps its in-app
+    /// or static value); as the default value, the empty string.
+    private func parameterValue(_ node: JSONNode, _ what: String, of key: String, conditional: Bool) throws(TweakFileError) -> FirebaseParameterValue {
         let expected = #"must be an object such as {"value": "…"} or {"useInAppDefault": true}"#
         guard node.members != nil else {
             throw fail(node, "parameter \"\(key)\": \(what) \(expected), not \(node.kindDescription)")
@@ -262,7 +272,7 @@ struct FirebaseTemplateParser {
             }
             if useInAppDefault { return .useInAppDefault }
         }
-        guard let value = nonNull(node["value"]) else { return .value("") }
+        guard let value = nonNull(node["value"]) else { return conditional ? .useInAppDefault : .value("") }
         guard case .string(let text) = value.kind else {
             throw fail(value, "parameter \"\(key)\": \(what): \"value\" must be a string, not \(value.kindDescription)")
         }

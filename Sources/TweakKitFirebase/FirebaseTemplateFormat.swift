@@ -41,13 +41,13 @@ public struct FirebaseTemplateFormat: TweakDocumentFormat {
     /// The parameter `key`'s Firebase value: `key`, `value`, `source` (static, default, remote),
     /// `asBool` and `asNumber`. The context's `targetingKey` is the randomization id, its other
     /// members the custom signals.
-    public func evaluationReport(for key: String, in document: any TweakDocument, request: TweakEvaluationRequest) throws -> String {
+    public func evaluationReport(for key: String, in document: any TweakDocument, request: TweakEvaluationRequest) throws -> TweakEvaluationReport {
         guard let document = document as? FirebaseTemplateDocument else {
             throw TweakEvaluationRequest.Failure("\(name): not a Firebase template document")
         }
-        let inAppDefaults: [String: TweakContent] = request.options["in-app-default"].map { [key: .string($0)] } ?? [:]
+        let inAppDefaults: [String: TweakContent] = request.option("in-app-default").map { [key: .string($0)] } ?? [:]
         let value = document.template.value(forKey: key, context: try request.evaluationContext(), inAppDefaults: inAppDefaults)
-        return try TweakEvaluationReport.object([
+        return TweakEvaluationReport([
             ("key", .string(key)),
             ("value", .string(value.asString)),
             ("source", .string(value.source.rawValue)),

@@ -49,12 +49,12 @@ public struct FlagdFormat: TweakDocumentFormat {
     /// OpenFeature's evaluation of the flag `key`: `flagKey`, `value`, `variant`, `reason`,
     /// `errorCode`, `errorMessage`, `flagMetadata`. With the `type` option, a flag of another type
     /// resolves to the `default` option with TYPE_MISMATCH.
-    public func evaluationReport(for key: String, in document: any TweakDocument, request: TweakEvaluationRequest) throws -> String {
+    public func evaluationReport(for key: String, in document: any TweakDocument, request: TweakEvaluationRequest) throws -> TweakEvaluationReport {
         guard let definitions = document as? FlagdDefinitions else {
             throw TweakEvaluationRequest.Failure("\(name): not a flagd document")
         }
         var evaluation = definitions.evaluate(flagKey: key, context: try request.evaluationContext())
-        switch (request.options["type"], request.options["default"]) {
+        switch (request.option("type"), request.option("default")) {
         case (nil, nil):
             break
         case (let type?, let defaultText?):
@@ -72,7 +72,7 @@ public struct FlagdFormat: TweakDocumentFormat {
         case (_?, nil):
             throw TweakEvaluationRequest.Failure("--type needs a --default value")
         }
-        return try TweakEvaluationReport.openFeature(key: key, evaluation: evaluation)
+        return TweakEvaluationReport.openFeature(key: key, evaluation: evaluation)
     }
 }
 

@@ -59,29 +59,20 @@ struct DatafileParser {
 
         var flags: [String: OptimizelyDatafile.Flag] = [:]
         var flagKeys: [String] = []
-        var flagIDs: Set<String> = []
         for node in try reader.optionalArray(root, "featureFlags", in: "the datafile") {
             let flag = try parseFlag(node, experiments: experimentsByID, rollouts: rollouts)
             guard flags[flag.key] == nil else { throw reader.error(node, "flag \"\(flag.key)\" is defined twice") }
             flags[flag.key] = flag
             flagKeys.append(flag.key)
-            flagIDs.insert(flag.id)
         }
 
+        // Every holdout of "holdouts" applies to every flag: current SDKs ignore the
+        // "includedFlags"/"excludedFlags" of older datafiles. Only running holdouts count.
         var holdouts: [Experiment] = []
         for node in try reader.optionalArray(root, "holdouts", in: "the datafile") {
             var holdout = try parseExperiment(node, what: "a holdout")
-            holdout.includedFlags = try reader.strings(node, "includedFlags", in: "holdout \(holdout.key)")
-            holdout.excludedFlags = try reader.strings(node, "excludedFlags", in: "holdout \(holdout.key)")
-            for flagID in holdout.includedFlags + holdout.excludedFlags where !flagIDs.contains(flagID) {
-                throw reader.error(node, "holdout \(holdout.key) names flag id \(flagID), which the datafile does not define")
-            }
+            holdout.excludesTargetedDeliveries = try reader.optionalBool(node, "excludeTargetedDeliveries", in: "holdout \(holdout.key)") ?? false
             holdouts.append(holdout)
-        }
-        for key in flagKeys {
-            guard let id = flags[key]?.id else { continue }
-            flags[key]?.holdoutIndices = holdouts.indices.filter { holdouts[$0].includedFlags.isEmpty && !holdouts[$0].excludedFlags.contains(id) }
-                + holdouts.indices.filter { holdouts[$0].includedFlags.contains(id) }
         }
 
         var ruleIDs = Set(experimentsByID.keys)
@@ -222,6 +213,7 @@ struct DatafileParser {
             trafficAllocation: allocation, forcedVariations: forced, groupID: nil
         )
         if let cmab = node["cmab"], !cmab.isNull { experiment.isContextualBandit = true }
+        if let type = node["type"], case .string(let text) = type.kind { experiment.type = text }
         return experiment
     }
 
@@ -299,6 +291,11 @@ struct DatafileParser {
             }
             rules = found
         }
+        if let everyoneElse = rules.last, let variationID = everyoneElse.variationOrder.first, let variation = everyoneElse.variations[variationID] {
+            for index in flagExperiments.indices where flagExperiments[index].type == "fr" {
+                Self.addEveryoneElse(variation, to: &flagExperiments[index])
+            }
+        }
         for index in variables.indices {
             variables[index].typedDefault = OptimizelyDatafile.convert(variables[index].defaultValue, to: variables[index], flagKey: key)
         }
@@ -332,5 +329,15 @@ struct DatafileParser {
         }
         return .init(id: id, key: key, experiments: flagExperiments, rolloutRules: rules, rolloutID: rolloutID, variables: variables,
                      variablesByKey: variablesByKey, variationsByKey: variationsByKey)
+    }
+
+    /// A feature rollout (`"type": "fr"`) serves the rollout's "Everyone Else" variation to the
+    /// traffic its own allocation leaves: the variation joins the experiment with a range ending
+    /// at 10000, as the SDKs add it at load.
+    private static func addEveryoneElse(_ variation: OptimizelyDatafile.Variation, to experiment: inout Experiment) {
+        if experiment.variations[variation.id] == nil { experiment.variationOrder.append(variation.id) }
+        experiment.variations[variation.id] = variation
+        experiment.variationKeys[variation.key] = variation.id
+        experiment.trafficAllocation.append(.init(entityID: variation.id, endOfRange: 10_000))
     }
 }

@@ -16,7 +16,8 @@ extension OptimizelyDatafile {
     }
 
     /// Decides `flagKey` for `user` in Optimizely's order: a forced decision for the flag,
-    /// holdouts, experiments (forced decision, status Running, whitelist, audiences, group,
+    /// holdouts (every holdout applies to every flag; one with `excludeTargetedDeliveries` lets
+    /// targeted delivery experiments and delivery rules serve), experiments (forced decision, status Running, whitelist, audiences, group,
     /// bucketing), then delivery rules (forced decision, audiences, bucketing; a user who passes a
     /// rule's audiences but misses its traffic goes straight to "Everyone Else").
     public func decide(flagKey: String, user: OptimizelyUser, forcedDecisions: OptimizelyForcedDecisions? = nil) -> OptimizelyDecision {
@@ -55,14 +56,22 @@ extension OptimizelyDatafile {
         if let variation = forcedVariation(flag, rule: nil, user: user, forced: forced, reasons: &reasons) {
             return Choice(ruleKey: nil, ruleID: nil, variation: variation, source: .featureTest, method: .forcedDecision)
         }
+        // A holdout that excludes targeted deliveries blocks the A/B tests only: targeted
+        // delivery experiments (`"type": "td"`) and delivery rules still serve; when none does,
+        // the user gets no variation (the holdout is not served either), as the SDKs decide.
+        var heldOut = false
         // Indices into `holdouts`, so that none is copied.
-        for index in flag.holdoutIndices {
-            if let variation = decideHoldout(holdouts[index], flag: flag, user: user, bucketingID: bucketingID, reasons: &reasons) {
+        for index in holdouts.indices {
+            guard let variation = decideHoldout(holdouts[index], flag: flag, user: user, bucketingID: bucketingID, reasons: &reasons) else { continue }
+            guard holdouts[index].excludesTargetedDeliveries else {
                 return Choice(ruleKey: holdouts[index].key, ruleID: holdouts[index].id, variation: variation, source: .holdout, method: .bucketing)
             }
+            reasons.append("Holdout '\(holdouts[index].key)' excludes targeted deliveries. Targeted delivery rules will be evaluated.")
+            heldOut = true
+            break
         }
         // Rules are passed by index, so that none is copied.
-        for index in flag.experiments.indices {
+        for index in flag.experiments.indices where !heldOut || flag.experiments[index].type == "td" {
             if let choice = decideExperimentRule(flag.experiments[index], flag: flag, user: user, bucketingID: bucketingID, forced: forced, reasons: &reasons) {
                 return choice
             }

@@ -10,7 +10,9 @@ extension OptimizelyDatafile {
     /// else the default; converted to the variable's type.
     ///
     /// Conversions, as Optimizely's Python SDK does them: boolean is true for exactly `true` and
-    /// false for anything else; integer and double take a number with surrounding spaces allowed;
+    /// false for anything else; integer and double take a number with surrounding white space
+    /// allowed — a double in decimal notation or `inf`/`infinity`/`nan` (any case, signed), never
+    /// hexadecimal (`0x1p3`) or with `_` separators;
     /// json takes JSON text, `null`s inside it kept (a bare `null` is no value).
     /// A number or JSON that does not parse is an error — the value is left out — never a guess.
     ///
@@ -27,8 +29,8 @@ extension OptimizelyDatafile {
     static func convert(_ text: String, to variable: Variable, flagKey: String) -> Result<TweakContent, VariableProblem> {
         let converted: TweakContent? = switch variable.type {
         case .boolean: .bool(text == "true")
-        case .integer: Int(text.trimmingCharacters(in: .whitespaces)).map(TweakContent.int)
-        case .double: Double(text.trimmingCharacters(in: .whitespaces)).map(TweakContent.double)
+        case .integer: Int(text.trimmingCharacters(in: .whitespacesAndNewlines)).map(TweakContent.int)
+        case .double: decimalDouble(text).map(TweakContent.double)
         case .string: .string(text)
         case .json: (try? JSONParser.parse(Array(text.utf8)))?.tweakValue
         }
@@ -36,5 +38,46 @@ extension OptimizelyDatafile {
             return .failure(VariableProblem(message: "Variable \"\(variable.key)\" of flag \"\(flagKey)\": \"\(text)\" is not a valid \(variable.type.rawValue) value."))
         }
         return .success(converted)
+    }
+
+    /// A double as the SDKs read one: decimal digits with an optional sign, point and exponent,
+    /// or `inf`, `infinity`, `nan` in any case; surrounding white space allowed. Too large is infinite.
+    ///
+    /// ```swift
+    /// decimalDouble(" 2.5e3 ")   // 2500
+    /// decimalDouble("-Infinity") // -inf
+    /// decimalDouble("0x1p3")     // nil
+    /// ```
+    static func decimalDouble(_ text: String) -> Double? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        var bytes = Array(trimmed.utf8)[...]
+        var negative = false
+        if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+            negative = sign == UInt8(ascii: "-")
+            bytes.removeFirst()
+        }
+        switch String(decoding: bytes, as: UTF8.self).lowercased() {
+        case "inf", "infinity": return negative ? -.infinity : .infinity
+        case "nan": return .nan
+        default: break
+        }
+        func digits() -> Int {
+            var count = 0
+            while let byte = bytes.first, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") { bytes.removeFirst(); count += 1 }
+            return count
+        }
+        var mantissa = digits()
+        if bytes.first == UInt8(ascii: ".") {
+            bytes.removeFirst()
+            mantissa += digits()
+        }
+        guard mantissa > 0 else { return nil }
+        if let exponent = bytes.first, exponent == UInt8(ascii: "e") || exponent == UInt8(ascii: "E") {
+            bytes.removeFirst()
+            if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { bytes.removeFirst() }
+            guard digits() > 0 else { return nil }
+        }
+        guard bytes.isEmpty else { return nil }
+        return Double(trimmed)
     }
 }

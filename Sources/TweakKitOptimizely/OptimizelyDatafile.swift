@@ -28,7 +28,8 @@ public struct OptimizelyDatafile: Sendable {
 
     let flags: [String: Flag]
     let groups: [String: Group]
-    /// Holdouts in datafile order.
+    /// Holdouts in datafile order. Every holdout applies to every flag, as in Optimizely's current
+    /// SDKs (`includedFlags` and `excludedFlags` are ignored).
     let holdouts: [Experiment]
     /// Rule-level holdouts (`localHoldouts`), by the id of each rule they name.
     let localHoldouts: [String: [Experiment]]
@@ -118,9 +119,6 @@ extension OptimizelyDatafile {
         /// Rollout rules (delivery rules), "Everyone Else" last.
         var rolloutRules: [Experiment]
         var rolloutID: String?
-        /// The holdouts that apply, as indices into the datafile's: global ones that do not
-        /// exclude the flag, then those that name it (filled in at load).
-        var holdoutIndices: [Int] = []
         var variables: [Variable]
         var variablesByKey: [String: Int]
         /// Every variation of every rule, by key (first wins), for forced decisions.
@@ -153,9 +151,11 @@ extension OptimizelyDatafile {
         var groupID: String?
         /// A contextual multi-armed bandit (`cmab`): its variation comes from Optimizely's service.
         var isContextualBandit = false
-        /// Holdouts only: the flag ids it applies to, and those it leaves out.
-        var includedFlags: [String] = []
-        var excludedFlags: [String] = []
+        /// The rule's `type`: `"ab"`, `"mab"`, `"cmab"`, `"td"` (targeted delivery), `"fr"` (feature rollout), or none.
+        var type: String?
+        /// Holdouts only: when the user is held out, targeted delivery experiments and delivery
+        /// rules still serve (the holdout only blocks A/B tests).
+        var excludesTargetedDeliveries = false
         /// Local holdouts only: the rule ids it applies to.
         var includedRules: [String] = []
     }

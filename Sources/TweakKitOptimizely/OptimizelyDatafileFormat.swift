@@ -51,22 +51,36 @@ public struct OptimizelyDatafileFormat: TweakDocumentFormat {
         }
     }
 
+    /// `forced-decision`, repeatable: `variation` forces the flag's variation for the user,
+    /// `rule=variation` one rule's (as `setForcedDecision` does).
+    public var evaluationOptions: [String] { ["forced-decision"] }
+
     /// Optimizely's decision for the flag `key`: `flagKey`, `enabled`, `variationKey`, `ruleKey`
     /// (null when no rule decided), `variables` and `reasons`. The context's `targetingKey` is the
     /// user id, its other members the attributes.
-    public func evaluationReport(for key: String, in document: any TweakDocument, request: TweakEvaluationRequest) throws -> String {
+    public func evaluationReport(for key: String, in document: any TweakDocument, request: TweakEvaluationRequest) throws -> TweakEvaluationReport {
         guard let document = document as? OptimizelyDocument else {
             throw TweakEvaluationRequest.Failure("\(name): not an Optimizely document")
         }
         guard let user = OptimizelyUser(try request.evaluationContext()) else {
             throw TweakEvaluationRequest.Failure("an Optimizely decision needs a user id: give \"targetingKey\" in --context")
         }
-        let decision = document.datafile.decide(flagKey: key, user: user, forcedDecisions: document.forcedDecisions)
-        return try TweakEvaluationReport.object([
+        var forced = document.forcedDecisions
+        if let entries = request.options["forced-decision"], !entries.isEmpty {
+            // `variation` forces the flag's variation, `rule=variation` one rule's.
+            let decisions = OptimizelyForcedDecisions()
+            for entry in entries {
+                let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+                decisions.set(variationKey: parts.last ?? "", flagKey: key, ruleKey: parts.count == 2 ? parts[0] : nil, userID: user.id)
+            }
+            forced = decisions
+        }
+        let decision = document.datafile.decide(flagKey: key, user: user, forcedDecisions: forced)
+        return TweakEvaluationReport([
             ("flagKey", .string(decision.flagKey)),
             ("enabled", .bool(decision.enabled)),
-            ("variationKey", decision.variationKey.map(TweakContent.string)),
-            ("ruleKey", decision.ruleKey.map(TweakContent.string)),
+            ("variationKey", decision.variationKey.map(TweakContent.string) ?? .null),
+            ("ruleKey", decision.ruleKey.map(TweakContent.string) ?? .null),
             ("variables", .object(decision.variables)),
             ("reasons", .array(decision.reasons.map(TweakContent.string))),
         ])

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TweakCodegenCommands
 import TweakKit
 
 struct Eval: ParsableCommand {
@@ -10,6 +11,8 @@ struct Eval: ParsableCommand {
         --flags: value, variant, reason, errorCode, errorMessage and flagMetadata. With --type, a flag of another type resolves to the --default value with TYPE_MISMATCH, as an OpenFeature client asking for that type would.
         --optimizely-datafile: Optimizely's decision: enabled, variationKey, ruleKey, variables and reasons; targetingKey in --context is the user id, the other keys are attributes.
         --firebase-template: the parameter's value, source (static, default, remote), asBool and asNumber; targetingKey in --context is the randomization id, the other keys are custom signals (--in-app-default gives the in-app default).
+        With --contexts: the file holds one JSON context a line; one compact JSON result is printed a line, in order, so that many contexts cost one load.
+        A number JSON cannot hold (inf, NaN) is printed as null, with a warning: the decision is never lost.
         """
     )
 
@@ -22,6 +25,14 @@ struct Eval: ParsableCommand {
     @Option(help: ArgumentHelp("The evaluation context as a JSON object; its targetingKey is the targeting key.", valueName: "json"))
     var context: String?
 
+    @Option(help: ArgumentHelp("A file of JSON contexts, one a line (- for standard input); prints one compact result a line.", valueName: "file"), completion: .file())
+    var contexts: String?
+
+    @Option(name: .customLong("forced-decision"), help: ArgumentHelp(
+        "--optimizely-datafile: force a variation for every user of the run, for the flag (variation) or one of its rules (rule=variation); repeatable.",
+        valueName: "[rule=]variation"))
+    var forcedDecisions: [String] = []
+
     @Option(help: ArgumentHelp("--flags: the type the caller asks for (boolean, integer, float, string, object).", valueName: "type"))
     var type: String?
 
@@ -32,8 +43,10 @@ struct Eval: ParsableCommand {
     var inAppDefault: String?
 
     /// The format options given, by the names formats declare them with.
-    private var options: [String: String] {
-        ["type": type, "default": defaultValue, "in-app-default": inAppDefault].compactMapValues { $0 }
+    private var options: [String: [String]] {
+        var options = ["type": type, "default": defaultValue, "in-app-default": inAppDefault].compactMapValues { $0.map { [$0] } }
+        if !forcedDecisions.isEmpty { options["forced-decision"] = forcedDecisions }
+        return options
     }
 
     func validate() throws {
@@ -43,28 +56,59 @@ struct Eval: ParsableCommand {
         for name in options.keys.sorted() where !file.source.format.evaluationOptions.contains(name) {
             throw ValidationError("--\(name) is not for \(file.optionName)")
         }
+        if contexts != nil && context != nil { throw ValidationError("give --context or --contexts, not both") }
     }
 
     func run() throws {
         guard let file = source.first else { return }
         let format = file.source.format
-        let document = try format.document(from: TweakFileError.contents(of: file.url), source: file.url.path)
-        do {
-            print(try format.evaluationReport(for: flagKey, in: document, request: TweakEvaluationRequest(context: try parseContext(), options: options)))
-        } catch let failure as TweakEvaluationRequest.Failure {
-            throw ValidationError(failure.description)
+        let document = try format.document(from: TweakFileError.contents(of: file.url), source: file.url.relativePath)
+        let requests: [TweakEvaluationRequest]
+        if let contexts {
+            requests = try Self.readContexts(contexts).map { TweakEvaluationRequest(context: $0, options: options) }
+        } else {
+            requests = [TweakEvaluationRequest(context: try Self.parseContext(context ?? "{}", what: "--context"), options: options)]
+        }
+        for request in requests {
+            let report: TweakEvaluationReport
+            do {
+                report = try format.evaluationReport(for: flagKey, in: document, request: request)
+            } catch let failure as TweakEvaluationRequest.Failure {
+                throw ValidationError(failure.description)
+            }
+            let (text, nullified) = report.json(pretty: contexts == nil)
+            for place in nullified {
+                printWarning("\(flagKey): \(place) is a number JSON cannot hold (inf or NaN); written as null")
+            }
+            print(text)
         }
     }
 
-    private func parseContext() throws -> [String: TweakContent] {
-        guard let context else { return [:] }
+    /// One context a line; blank lines are skipped. Errors name the file and line.
+    private static func readContexts(_ path: String) throws -> [[String: TweakContent]] {
+        let data: Data
+        do {
+            data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try TweakFileError.contents(of: URL(fileURLWithPath: path))
+        } catch {
+            throw ValidationError("--contexts: \(error)")
+        }
+        var contexts: [[String: TweakContent]] = []
+        for (offset, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+        where !line.allSatisfy(\.isWhitespace) {
+            contexts.append(try parseContext(String(line), what: "\(path):\(offset + 1)"))
+        }
+        return contexts
+    }
+
+    /// A context object from JSON text; `what` names it in errors (`--context`, or a file and line).
+    private static func parseContext(_ text: String, what: String) throws -> [String: TweakContent] {
         let value: TweakContent
         do {
-            value = try TweakContent(jsonText: context)
+            value = try TweakContent(jsonText: text)
         } catch {
-            throw ValidationError("--context is not JSON: \(error)")
+            throw ValidationError("\(what) is not JSON: \(error)")
         }
-        guard case .object(let object) = value else { throw ValidationError("--context must be a JSON object") }
+        guard case .object(let object) = value else { throw ValidationError("\(what) must be a JSON object") }
         return object
     }
 }

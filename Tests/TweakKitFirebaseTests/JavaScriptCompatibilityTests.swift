@@ -45,22 +45,30 @@ struct JavaScriptCompatibilityTests {
         #expect(try holds(signal, EvaluationContext(targetingKey: "user-1", attributes: ["randomizationId": "other"])))
     }
 
-    @Test("values Firebase evaluates but does not describe are the empty string; null conditional values are skipped")
+    @Test("a chosen conditional value without a value keeps the in-app default, as firebase-admin-node 13.7+; a default value without one is remote \"\"")
     func unknownValueShapes() throws {
         let template = try template("""
         {"conditions": [{"name": "c", "condition": {"true": {}}}],
          "parameters": {
            "rollout": {"defaultValue": {"value": "d"}, "conditionalValues": {"c": {"rolloutValue": {"rolloutId": "r", "value": "x"}}}},
+           "personalized": {"defaultValue": {"value": "d"}, "conditionalValues": {"c": {"personalizationValue": {"personalizationId": "p"}}}},
+           "bare": {"defaultValue": {"value": "d"}, "conditionalValues": {"c": {}}},
+           "not_in_app": {"defaultValue": {"value": "d"}, "conditionalValues": {"c": {"useInAppDefault": false}}},
            "empty": {"defaultValue": {}},
-           "not_in_app": {"defaultValue": {"useInAppDefault": false}},
+           "default_not_in_app": {"defaultValue": {"useInAppDefault": false}},
            "skipped": {"defaultValue": {"value": "d"}, "conditionalValues": {"c": null}}}}
         """)
         let context = EvaluationContext(targetingKey: "u")
-        #expect(template.value(forKey: "rollout", context: context).asString == "")
-        #expect(template.value(forKey: "rollout", context: context).source == .remote)
+        for key in ["rollout", "personalized", "bare", "not_in_app"] {
+            let inApp = template.value(forKey: key, context: context, inAppDefaults: [key: "app"])
+            #expect(inApp.asString == "app", "\(key)")
+            #expect(inApp.source == .default, "\(key)")
+            #expect(template.value(forKey: key, context: context).source == .static, "\(key)")
+            #expect(template.evaluate(context: context)[key] == nil, "\(key)")
+        }
         #expect(template.value(forKey: "empty", context: context).asString == "")
         #expect(template.value(forKey: "empty", context: context).source == .remote)
-        #expect(template.value(forKey: "not_in_app", context: context).source == .remote)
+        #expect(template.value(forKey: "default_not_in_app", context: context).source == .remote)
         #expect(template.value(forKey: "skipped", context: context).asString == "d")
     }
 }

@@ -58,8 +58,6 @@ struct DatafileErrorTests {
         (datafile(flags: #"[{"id": "1", "key": "f", "experimentIds": ["11"], "rolloutId": "", "variables": []}]"#,
                   experiments: "[" + experiment.replacingOccurrences(of: #""featureEnabled": true"#, with: #""featureEnabled": true, "variables": [{"id": "5", "value": "x"}]"#) + "]"),
          "variation on of rule exp sets variable id 5, which flag f does not define"),
-        (datafile(extra: #", "holdouts": [{"id": "8", "key": "h", "status": "Running", "variations": [], "trafficAllocation": [], "includedFlags": ["404"]}]"#),
-         "holdout h names flag id 404, which the datafile does not define"),
     ])
     func danglingIDs(text: String, message: String) throws {
         let error = try #require(refusal(text))

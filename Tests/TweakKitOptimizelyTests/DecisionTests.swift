@@ -128,13 +128,13 @@ struct DecisionTests {
         #expect(held.ruleKey == "feature_holdout")
         #expect(held.variationKey == "holdout_off")
         #expect(held.enabled == false)
-        #expect(held.reasons.contains("Holdout 'draft_global_holdout' is not running."))
 
         let released = decide("held_out_feature", "user-1")
         #expect(released.source == .rollout)
+        #expect(released.reasons.contains("Holdout 'draft_global_holdout' is not running."))
         #expect(released.enabled)
-        // The holdout names only held_out_feature.
-        #expect(decide("checkout_redesign", "user-11", ["plan": "pro"]).source == .featureTest)
+        // Every holdout applies to every flag: its "includedFlags" (held_out_feature only) is ignored.
+        #expect(decide("checkout_redesign", "user-11", ["plan": "pro"]).source == .holdout)
     }
 
     @Test("not with a missing attribute is unknown, so the rule does not match")

@@ -76,10 +76,10 @@ public protocol TweakDocumentFormat: Sendable {
     /// The `tweak eval` options (beyond the context) this format reads, e.g. `["type", "default"]`.
     var evaluationOptions: [String] { get }
 
-    /// What `tweak eval` prints for `key`: the decision in the vendor's own shape, as JSON text.
+    /// What `tweak eval` prints for `key`: the decision in the vendor's own shape.
     /// By default the evaluation of the tweak `key` names (`feature.variable`) in OpenFeature's
     /// shape: `flagKey`, `value`, `variant`, `reason`, `errorCode`, `errorMessage`, `flagMetadata`.
-    func evaluationReport(for key: String, in document: any TweakDocument, request: TweakEvaluationRequest) throws -> String
+    func evaluationReport(for key: String, in document: any TweakDocument, request: TweakEvaluationRequest) throws -> TweakEvaluationReport
 }
 
 extension TweakDocumentFormat {
@@ -98,7 +98,7 @@ extension TweakDocumentFormat {
 
     public var evaluationOptions: [String] { [] }
 
-    public func evaluationReport(for key: String, in document: any TweakDocument, request: TweakEvaluationRequest) throws -> String {
+    public func evaluationReport(for key: String, in document: any TweakDocument, request: TweakEvaluationRequest) throws -> TweakEvaluationReport {
         guard let id = TweakID(parsing: key) else {
             throw TweakEvaluationRequest.Failure("\(key) is not a feature.variable address")
         }
@@ -106,7 +106,7 @@ extension TweakDocumentFormat {
         let evaluation = document.evaluate(id, context: context)
             ?? document.tweak(id, source: name).map { TweakEvaluation(value: $0.value, reason: .static) }
             ?? TweakEvaluation(value: nil, reason: .error, errorCode: .flagNotFound, errorMessage: "\(name) has no \(key)")
-        return try TweakEvaluationReport.openFeature(key: key, evaluation: evaluation)
+        return TweakEvaluationReport.openFeature(key: key, evaluation: evaluation)
     }
 }
 

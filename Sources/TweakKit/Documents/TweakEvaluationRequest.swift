@@ -8,12 +8,18 @@
 public struct TweakEvaluationRequest: Sendable {
     /// The `--context` object; empty when none was given.
     public var context: [String: TweakContent]
-    /// The options the format declared in ``TweakDocumentFormat/evaluationOptions`` that were given.
-    public var options: [String: String]
+    /// The options the format declared in ``TweakDocumentFormat/evaluationOptions`` that were
+    /// given, each with every value given for it (repeatable options have several).
+    public var options: [String: [String]]
 
-    public init(context: [String: TweakContent] = [:], options: [String: String] = [:]) {
+    public init(context: [String: TweakContent] = [:], options: [String: [String]] = [:]) {
         self.context = context
         self.options = options
+    }
+
+    /// The last value given for an option.
+    public func option(_ name: String) -> String? {
+        options[name]?.last
     }
 
     /// The context as TweakKit's: a String `targetingKey` is the targeting key, the rest attributes.
@@ -37,47 +43,73 @@ public struct TweakEvaluationRequest: Sendable {
     }
 }
 
-/// Writes `tweak eval` reports: JSON objects whose members keep their order, `nil` written as `null`.
-public enum TweakEvaluationReport {
-    /// An object with `fields` in order, indented by two spaces; a `nil` value is `null`.
-    ///
-    /// ```swift
-    /// try TweakEvaluationReport.object([("enabled", .bool(true)), ("ruleKey", nil)])
-    /// // {
-    /// //   "enabled": true,
-    /// //   "ruleKey": null
-    /// // }
-    /// ```
-    /// - Throws: ``TweakEvaluationRequest/Failure`` naming the field when a number is infinite or NaN.
-    public static func object(_ fields: [(String, TweakContent?)]) throws(TweakEvaluationRequest.Failure) -> String {
-        var output = "{"
-        for (offset, (key, value)) in fields.enumerated() {
-            output += offset == 0 ? "\n  " : ",\n  "
-            JSONWriter.writeString(key, into: &output)
-            output += ": "
-            guard let value else {
-                output += "null"
-                continue
-            }
-            do {
-                try JSONWriter.write(value, into: &output, indent: 2, level: 1)
-            } catch {
-                throw TweakEvaluationRequest.Failure("\(key): \(error)")
-            }
-        }
-        return output + (fields.isEmpty ? "}" : "\n}")
+/// What `tweak eval` prints for one decision: a JSON object whose members keep their order.
+///
+/// ```swift
+/// let report = TweakEvaluationReport([("enabled", .bool(true)), ("ruleKey", .null)])
+/// report.json(pretty: true).text
+/// // {
+/// //   "enabled": true,
+/// //   "ruleKey": null
+/// // }
+/// ```
+public struct TweakEvaluationReport: Sendable {
+    public var fields: [(name: String, value: TweakContent)]
+
+    public init(_ fields: [(name: String, value: TweakContent)]) {
+        self.fields = fields
     }
 
     /// An evaluation in OpenFeature's shape: `flagKey`, `value`, `variant`, `reason`, `errorCode`,
     /// `errorMessage`, `flagMetadata`, leaving out what the evaluation does not have.
-    public static func openFeature(key: String, evaluation: TweakEvaluation) throws(TweakEvaluationRequest.Failure) -> String {
-        var fields: [(String, TweakContent?)] = [("flagKey", .string(key))]
+    public static func openFeature(key: String, evaluation: TweakEvaluation) -> TweakEvaluationReport {
+        var fields: [(name: String, value: TweakContent)] = [("flagKey", .string(key))]
         if let value = evaluation.value { fields.append(("value", value)) }
         if let variant = evaluation.variant, evaluation.errorCode == nil { fields.append(("variant", .string(variant))) }
         fields.append(("reason", .string(evaluation.reason.rawValue)))
         if let code = evaluation.errorCode { fields.append(("errorCode", .string(code.rawValue))) }
         if let message = evaluation.errorMessage { fields.append(("errorMessage", .string(message))) }
         fields.append(("flagMetadata", .object(evaluation.flagMetadata)))
-        return try object(fields)
+        return TweakEvaluationReport(fields)
+    }
+
+    /// The report as JSON text, indented by two spaces or on one line. A number JSON cannot hold
+    /// (infinite or NaN) is written as `null`, and its place (`variables.ceiling`) is listed in
+    /// `nullified`, so the decision is never lost.
+    public func json(pretty: Bool) -> (text: String, nullified: [String]) {
+        var nullified: [String] = []
+        var output = "{"
+        for (offset, field) in fields.enumerated() {
+            output += offset == 0 ? "" : ","
+            if pretty { output += "\n  " }
+            JSONWriter.writeString(field.name, into: &output)
+            output += pretty ? ": " : ":"
+            let value = Self.finite(field.value, at: field.name, nullified: &nullified)
+            // Only finite numbers are left, so writing cannot fail.
+            try? JSONWriter.write(value, into: &output, indent: pretty ? 2 : 0, level: 1)
+        }
+        output += pretty && !fields.isEmpty ? "\n}" : "}"
+        return (output, nullified)
+    }
+
+    private static func finite(_ value: TweakContent, at path: String, nullified: inout [String]) -> TweakContent {
+        switch value {
+        case .double(let number) where !number.isFinite:
+            nullified.append(path)
+            return .null
+        case .float(let number) where !number.isFinite:
+            nullified.append(path)
+            return .null
+        case .array(let elements):
+            return .array(elements.enumerated().map { finite($0.element, at: "\(path)[\($0.offset)]", nullified: &nullified) })
+        case .object(let members):
+            var finiteMembers: [String: TweakContent] = [:]
+            for key in members.keys.sorted() {
+                if let member = members[key] { finiteMembers[key] = finite(member, at: "\(path).\(key)", nullified: &nullified) }
+            }
+            return .object(finiteMembers)
+        default:
+            return value
+        }
     }
 }
