@@ -2,6 +2,10 @@ public import Foundation
 public import TweakKit
 
 extension FirebaseTemplate {
+    /// The largest template read: 4 MiB (Firebase itself caps templates far below that). Larger
+    /// input throws ``TweakFileError``.
+    public static let maximumInputSize = 4 << 20
+
     /// Parses a server template as the REST API returns it (`conditions`, `parameters`; `etag`,
     /// `version` and `parameterGroups` are not needed and ignored).
     ///
@@ -24,7 +28,7 @@ extension FirebaseTemplate {
     /// (in-app default), unknown `valueType` names (read as strings), missing `parameters` or
     /// `conditions` (none).
     public init(data: Data, source: String = "Firebase template") throws(TweakFileError) {
-        try self.init(root: TweakFileError.json(from: data, file: source, problem: "not valid JSON"), source: source)
+        try self.init(root: TweakFileError.json(from: data, file: source, problem: "not valid JSON", maximumSize: Self.maximumInputSize, what: "a Firebase template"), source: source)
     }
 
     package init(root: JSONNode, source: String) throws(TweakFileError) {

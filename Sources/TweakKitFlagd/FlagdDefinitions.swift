@@ -24,6 +24,9 @@ public struct FlagdDefinitions: Sendable {
     /// The file's name, for errors.
     public let file: String
 
+    /// The largest flag definition file read: 4 MiB. Larger input throws ``TweakFileError``.
+    public static let maximumInputSize = 4 << 20
+
     /// Reads and checks a flag definition file.
     ///
     /// - Throws: ``TweakFileError`` when the file is missing, not JSON (with line and column),
@@ -34,7 +37,7 @@ public struct FlagdDefinitions: Sendable {
 
     /// Reads and checks flag definitions from JSON `data`; `file` names them in errors.
     public init(data: Data, file: String) throws(TweakFileError) {
-        try self.init(root: TweakFileError.json(from: data, file: file), file: file)
+        try self.init(root: TweakFileError.json(from: data, file: file, maximumSize: Self.maximumInputSize, what: "flagd definitions"), file: file)
     }
 
     package init(root: JSONNode, file: String) throws(TweakFileError) {
@@ -56,9 +59,11 @@ public struct FlagdDefinitions: Sendable {
         var flags: [String: FlagdFlag] = [:]
         var invalid: [String: String] = [:]
         var invalidIDs: [String: TweakID] = [:]
+        // One compiler for the file: each evaluator compiles once, however many flags refer to it.
+        var compiler = LogicCompiler(evaluators: evaluators)
         for member in flagMembers {
             do {
-                flags[member.key] = try Self.flag(member.key, member.value, evaluators: evaluators)
+                flags[member.key] = try Self.flag(member.key, member.value, compiler: &compiler)
             } catch {
                 invalid[member.key] = error.message
                 let looksBoolean: Bool
@@ -84,7 +89,7 @@ public struct FlagdDefinitions: Sendable {
         var location: SourceLocation?
     }
 
-    private static func flag(_ key: String, _ node: JSONNode, evaluators: [String: LogicValue]) throws(FlagProblem) -> FlagdFlag {
+    private static func flag(_ key: String, _ node: JSONNode, compiler: inout LogicCompiler) throws(FlagProblem) -> FlagdFlag {
         guard node.members != nil else {
             throw FlagProblem(message: "a flag must be an object, found \(node.kindDescription)", location: node.location)
         }
@@ -100,7 +105,7 @@ public struct FlagdDefinitions: Sendable {
             guard let value = variant.value.tweakValue, variant.value.kind.isVariantKind else {
                 throw FlagProblem(message: "variant \"\(variant.key)\" must be a Boolean, number, String or object, found \(variant.value.kindDescription)", location: variant.value.location)
             }
-            if case .int(let int) = value, abs(int) > 9_007_199_254_740_991 {
+            if case .int(let int) = value, int.magnitude > 9_007_199_254_740_991 {  // magnitude: abs(Int.min) traps
                 throw FlagProblem(message: "variant \"\(variant.key)\" is \(int), beyond the safe integer range ±(2^53−1)", location: variant.value.location)
             }
             let valueFamily = value.variantFamily
@@ -129,7 +134,6 @@ public struct FlagdDefinitions: Sendable {
                 throw FlagProblem(message: "\"targeting\" must be an object (a JsonLogic rule), found \(targetingNode.kindDescription)", location: targetingNode.location)
             }
             if !members.isEmpty {
-                var compiler = LogicCompiler(evaluators: evaluators)
                 do {
                     targeting = try compiler.compile(LogicValue(node: targetingNode))
                 } catch {

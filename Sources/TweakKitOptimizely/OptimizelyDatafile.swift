@@ -39,13 +39,17 @@ public struct OptimizelyDatafile: Sendable {
     /// The datafile versions TweakKit reads.
     public static let supportedVersions: Set<String> = ["4"]
 
+    /// The largest datafile read: 16 MiB (large accounts' datafiles run to a few MB). Larger input
+    /// throws ``TweakFileError``.
+    public static let maximumInputSize = 16 << 20
+
     public init(contentsOf url: URL) throws(TweakFileError) {
         try self.init(data: TweakFileError.contents(of: url), source: url.path)
     }
 
     /// Parses and checks a datafile; `source` names it in errors.
     public init(data: Data, source: String) throws(TweakFileError) {
-        try self.init(root: TweakFileError.json(from: data, file: source, problem: "the datafile is not valid JSON"), source: source)
+        try self.init(root: TweakFileError.json(from: data, file: source, problem: "the datafile is not valid JSON", maximumSize: Self.maximumInputSize, what: "an Optimizely datafile"), source: source)
     }
 
     package init(root: JSONNode, source: String) throws(TweakFileError) {

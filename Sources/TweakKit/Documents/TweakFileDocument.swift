@@ -29,7 +29,7 @@ public struct TweakFileFormat: TweakDocumentFormat {
     public init() {}
 
     public func document(from data: Data, source: String) throws -> any TweakDocument {
-        try document(root: TweakFileError.json(from: data, file: source, problem: "not valid JSON"), source: source)
+        try document(root: TweakFileError.json(from: data, file: source, problem: "not valid JSON", maximumSize: TweakInputLimits.tweaksFile, what: "a tweaks file"), source: source)
     }
 
     /// Any JSON object: a tweaks file is what a file is when no other format claims it, so it goes

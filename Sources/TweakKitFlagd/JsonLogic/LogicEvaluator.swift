@@ -100,7 +100,8 @@ final class LogicEvaluator {
         case .missingSome:
             guard let needed = arg(0).number, case .array(let keys) = arg(1) else { return .array([]) }
             let missing = Self.missing(keys, data: data)
-            return keys.count - missing.count >= Int(needed) ? .array([]) : .array(missing)
+            // Compared as numbers, as JavaScript does: a NaN or huge count must not trap.
+            return Double(keys.count - missing.count) >= needed ? .array([]) : .array(missing)
         case .add:
             var sum = 0.0
             for value in args { sum += value.number ?? .nan }
@@ -217,16 +218,26 @@ final class LogicEvaluator {
         }
     }
 
+    /// `substr`: JavaScript's `String.prototype.substr`, with a negative length counting back
+    /// from the end. Positions are JavaScript integers (NaN is 0), clamped to the text before any
+    /// conversion to `Int`, so NaN, infinities and 1e300 give an answer instead of a trap.
     static func substring(_ text: String, _ start: LogicValue, _ length: LogicValue?) -> String {
         let characters = Array(text)
-        var from = Int(start.number ?? 0)
-        if from < 0 { from = max(0, characters.count + from) }
-        from = min(from, characters.count)
-        var to = characters.count
-        if let length, let count = length.number.map({ Int($0) }) {
-            to = count < 0 ? max(from, characters.count + count) : min(characters.count, from + count)
+        let count = Double(characters.count)
+        func integer(_ value: LogicValue) -> Double {
+            let number = value.number ?? .nan
+            return number.isNaN ? 0 : number.rounded(.towardZero)
         }
-        return String(characters[from..<max(from, to)])
+        var from = integer(start)
+        if from < 0 { from = max(0, count + from) }
+        from = min(from, count)
+        var to = count
+        if let length {
+            let amount = integer(length)
+            to = amount < 0 ? count + amount : from + amount
+        }
+        to = min(max(to, from), count)
+        return String(characters[Int(from)..<Int(to)])
     }
 
     static func strictEquals(_ lhs: LogicValue, _ rhs: LogicValue) -> Bool {

@@ -26,9 +26,29 @@ struct LogicCompileError: Error, Sendable, CustomStringConvertible {
 }
 
 /// Compiles JSON into ``LogicExpression``s.
+///
+/// `$ref`s are expanded at compile time, each evaluator compiled once and shared by every rule
+/// that refers to it, and the expansion is bounded: a cycle, a chain of references deeper than
+/// ``maximumReferenceDepth``, a rule deeper than ``maximumRuleDepth`` or larger than
+/// ``maximumRuleSize`` operations once expanded is a compile error, not a stack overflow or an
+/// exponential blow-up. Use one compiler for all flags of a file so evaluators compile once.
 struct LogicCompiler {
+    /// Evaluators may refer to evaluators this many levels deep.
+    static let maximumReferenceDepth = 64
+    /// A rule, with its `$ref`s expanded, may nest this many levels deep (evaluation recurses once a level).
+    static let maximumRuleDepth = 256
+    /// A rule, with its `$ref`s expanded, may hold this many operations and values (evaluation visits each).
+    static let maximumRuleSize = 100_000
+
     /// Shared rules that `{"$ref": "name"}` stands for.
     var evaluators: [String: LogicValue] = [:]
+    /// A compiled expression with its expanded height and size.
+    private struct Compiled {
+        var expression: LogicExpression
+        var height: Int
+        var size: Int
+    }
+    private var compiledEvaluators: [String: Compiled] = [:]
     private var resolving: [String] = []
 
     init(evaluators: [String: LogicValue] = [:]) {
@@ -36,43 +56,83 @@ struct LogicCompiler {
     }
 
     mutating func compile(_ value: LogicValue) throws(LogicCompileError) -> LogicExpression {
+        try compile(value, depth: 1).expression
+    }
+
+    private mutating func compile(_ value: LogicValue, depth: Int) throws(LogicCompileError) -> Compiled {
+        guard depth <= Self.maximumRuleDepth else {
+            throw LogicCompileError(message: "the rule nests deeper than \(Self.maximumRuleDepth) levels\(resolving.isEmpty ? "" : " (through $ref \(resolving.joined(separator: " → ")))")")
+        }
         switch value {
         case .array(let elements):
             var compiled: [LogicExpression] = []
-            for element in elements { compiled.append(try compile(element)) }
-            return .array(compiled)
+            compiled.reserveCapacity(elements.count)
+            var height = 0
+            var size = 1
+            for element in elements {
+                let part = try compile(element, depth: depth + 1)
+                compiled.append(part.expression)
+                height = max(height, part.height)
+                size = try Self.add(size, part.size)
+            }
+            return Compiled(expression: .array(compiled), height: height + 1, size: size)
         case .object(let members) where members.count == 1:
-            guard let (key, argument) = members.first else { return .literal(value) }
+            guard let (key, argument) = members.first else { return Compiled(expression: .literal(value), height: 1, size: 1) }
             if key == "$ref" {
-                return try compileReference(argument)
+                return try compileReference(argument, depth: depth)
             }
             guard let op = LogicOperator(rawValue: key) else {
                 throw LogicCompileError(message: "unknown operator \"\(key)\"")
             }
             var arguments: [LogicExpression] = []
-            if case .array(let elements) = argument {
-                for element in elements { arguments.append(try compile(element)) }
-            } else {
-                arguments = [try compile(argument)]
+            var height = 0
+            var size = 1
+            let elements: [LogicValue]
+            if case .array(let list) = argument { elements = list } else { elements = [argument] }
+            for element in elements {
+                let part = try compile(element, depth: depth + 1)
+                arguments.append(part.expression)
+                height = max(height, part.height)
+                size = try Self.add(size, part.size)
             }
-            return .operation(op, arguments)
+            return Compiled(expression: .operation(op, arguments), height: height + 1, size: size)
         default:
-            return .literal(value)
+            return Compiled(expression: .literal(value), height: 1, size: 1)
         }
     }
 
-    private mutating func compileReference(_ argument: LogicValue) throws(LogicCompileError) -> LogicExpression {
+    /// Adds expanded sizes, refusing a rule that grows beyond ``maximumRuleSize``.
+    private static func add(_ a: Int, _ b: Int) throws(LogicCompileError) -> Int {
+        let sum = a + b  // each operand is at most maximumRuleSize, so this cannot overflow
+        guard sum <= maximumRuleSize else {
+            throw LogicCompileError(message: "the rule holds more than \(maximumRuleSize) operations and values once its $refs are expanded")
+        }
+        return sum
+    }
+
+    private mutating func compileReference(_ argument: LogicValue, depth: Int) throws(LogicCompileError) -> Compiled {
         guard case .string(let name) = argument else {
             throw LogicCompileError(message: "\"$ref\" must name an evaluator with a string")
+        }
+        if let compiled = compiledEvaluators[name] {
+            guard depth - 1 + compiled.height <= Self.maximumRuleDepth else {
+                throw LogicCompileError(message: "the rule nests deeper than \(Self.maximumRuleDepth) levels once $ref \"\(name)\" is expanded")
+            }
+            return compiled
         }
         guard let rule = evaluators[name] else {
             throw LogicCompileError(message: "\"$ref\" names the evaluator \"\(name)\", which $evaluators does not define")
         }
         guard !resolving.contains(name) else {
-            throw LogicCompileError(message: "evaluator \"\(name)\" refers to itself through \(resolving.joined(separator: " → "))")
+            throw LogicCompileError(message: "evaluator \"\(name)\" refers to itself through \((resolving + [name]).joined(separator: " → "))")
+        }
+        guard resolving.count < Self.maximumReferenceDepth else {
+            throw LogicCompileError(message: "$ref chains deeper than \(Self.maximumReferenceDepth) evaluators (\(resolving.prefix(3).joined(separator: " → ")) → …)")
         }
         resolving.append(name)
         defer { resolving.removeLast() }
-        return try compile(rule)
+        let compiled = try compile(rule, depth: depth)
+        compiledEvaluators[name] = compiled
+        return compiled
     }
 }

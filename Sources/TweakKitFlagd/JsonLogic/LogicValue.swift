@@ -64,11 +64,9 @@ public enum LogicValue: Sendable, Hashable {
         }
     }
 
+    /// JavaScript's `String(number)`; never traps, whatever the number (`1e20` prints in full).
     static func format(_ number: Double) -> String {
-        if number.isNaN { return "NaN" }
-        if number.isInfinite { return number > 0 ? "Infinity" : "-Infinity" }
-        if number == number.rounded(), abs(number) < 1e21 { return String(Int64(number)) }
-        return String(number)
+        JavaScriptNumber.string(number)
     }
 
     /// Converts back to a tweak value; a bare `null` has none, a `null` inside an array or object

@@ -39,24 +39,40 @@ public struct TweakFileError: Error, Sendable, Hashable, CustomStringConvertible
 
 extension TweakFileError {
     /// Parses `data` as JSON, or throws an error with the place of the syntax error and
-    /// `"<problem>: <what the parser found>"`.
-    package static func json(from data: Data, file: String, problem: String = "syntax error") throws(TweakFileError) -> JSONNode {
+    /// `"<problem>: <what the parser found>"`. Input larger than `maximumSize` bytes is refused
+    /// before parsing, as `what` (`"a tweaks file"`) in the message.
+    package static func json(
+        from data: Data, file: String, problem: String = "syntax error",
+        maximumSize: Int = TweakInputLimits.fileSize, what: String = "a TweakKit input"
+    ) throws(TweakFileError) -> JSONNode {
+        guard data.count <= maximumSize else {
+            throw TweakInputLimits.tooLarge(file: file, size: data.count, limit: maximumSize, what: what)
+        }
         do {
-            return try JSONParser.parse(Array(data))
+            return try JSONParser.parse(Array(data), maximumDepth: TweakInputLimits.jsonNestingDepth)
         } catch {
             throw TweakFileError(file: file, location: error.location, message: "\(problem): \(error.message)")
         }
     }
 
-    /// Reads the file at `url`, or throws an error that says which file and why it could not be read.
-    package static func contents(of url: URL) throws(TweakFileError) -> Data {
+    /// Reads the file at `url`, or throws an error that says which file and why it could not be
+    /// read. A file larger than `maximumSize` bytes is refused without being read whole.
+    package static func contents(of url: URL, maximumSize: Int = TweakInputLimits.fileSize) throws(TweakFileError) -> Data {
+        let data: Data
         do {
-            return try Data(contentsOf: url)
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            // One byte more than allowed tells a file at the limit from a larger one.
+            data = try handle.read(upToCount: maximumSize + 1) ?? Data()
         } catch {
             let message = FileManager.default.fileExists(atPath: url.path)
                 ? "cannot read the file: \(error.localizedDescription)"
                 : "file not found"
             throw TweakFileError(file: url.path, message: message)
         }
+        guard data.count <= maximumSize else {
+            throw TweakInputLimits.tooLarge(file: url.path, size: nil, limit: maximumSize, what: "a file TweakKit reads")
+        }
+        return data
     }
 }

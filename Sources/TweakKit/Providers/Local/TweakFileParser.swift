@@ -50,7 +50,7 @@ public enum TweakFileParser {
     /// Reads and checks tweaks from `data`; `file` names it in errors, `source` in ``Tweak/source``.
     public static func parse(data: Data, file: String, source: String) -> Result {
         do {
-            return parse(root: try TweakFileError.json(from: data, file: file), file: file, source: source)
+            return parse(root: try TweakFileError.json(from: data, file: file, maximumSize: TweakInputLimits.tweaksFile, what: "a tweaks file"), file: file, source: source)
         } catch {
             return Result(definitions: [], problems: [error])
         }

@@ -13,7 +13,7 @@ public import Foundation
 enum OverridesFile {
     static func decode(_ data: Data, file: String) throws(TweakFileError) -> [TweakID: TweakContent] {
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
-        let root = try TweakFileError.json(from: data, file: file)
+        let root = try TweakFileError.json(from: data, file: file, maximumSize: TweakInputLimits.overridesFile, what: "an overrides file")
         guard let features = root.members else {
             throw TweakFileError(file: file, location: root.location, message: "the top level must be an object of features, found \(root.kindDescription)")
         }

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Builds TweakKit's libFuzzer harnesses (the Fuzz/ package) and runs each for a bounded time.
+# Fails on the first crash, trap, timeout or out-of-memory; the input is left in
+# Fuzz/.build/artifacts/ (reproduce with `Fuzz/.build/release/<Harness> <file>`).
+#
+#   .ci/fuzz.sh                                       # CI: every harness for 60 s (about 5 min plus the build)
+#   FUZZ_SECONDS=3600 .ci/fuzz.sh                      # each harness for an hour
+#   FUZZ_SECONDS=14400 FUZZ_HARNESSES=FuzzFlagd .ci/fuzz.sh   # one harness for four hours
+#
+# Corpora grow in Fuzz/.build/corpus/<Harness> (kept between runs), seeded from the repository's
+# fixtures, the crash inputs of Tests/CrashInputs and Fuzz/Seeds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds="${FUZZ_SECONDS:-60}"
+read -r -a harnesses <<< "${FUZZ_HARNESSES:-FuzzTweaksFile FuzzFlagd FuzzOptimizely FuzzFirebase FuzzRemotePayload}"
+flags=(--package-path Fuzz -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)
+
+swift build "${flags[@]}"
+bin=$(swift build "${flags[@]}" --show-bin-path)
+
+work=Fuzz/.build
+context='{"targetingKey": "user-1", "appVersion": "5.2.0", "email": "staff@example.com", "country": "NL", "n": 1e20, "list": [1, "a"]}'
+
+# seed <harness> <file or directory>...: copies JSON seeds into the harness's corpus, each also with
+# an evaluation context after a NUL byte.
+seed() {
+    local corpus="$work/corpus/$1"
+    shift
+    mkdir -p "$corpus"
+    find "$@" -maxdepth 1 -type f \( -name '*.json' -o -name '*.seed' \) 2>/dev/null | while read -r file; do
+        local name
+        name=$(basename "$file")
+        cp "$file" "$corpus/seed-$name"
+        { cat "$file"; printf '\0%s' "$context"; } > "$corpus/seed-context-$name"
+    done
+}
+
+for harness in "${harnesses[@]}"; do
+    case "$harness" in
+        FuzzTweaksFile) seed "$harness" Tests/TweakKitTests/Fixtures Examples Fuzz/Seeds/tweaks ;;
+        FuzzFlagd) seed "$harness" Examples Tests/CrashInputs Fuzz/Seeds/flagd ;;
+        FuzzOptimizely) seed "$harness" Tests/TweakKitOptimizelyTests/Datafiles ;;
+        FuzzFirebase) seed "$harness" Tests/TweakKitFirebaseTests/Templates ;;
+        FuzzRemotePayload) seed "$harness" Examples Tests/CrashInputs Fuzz/Seeds/flagd Fuzz/Seeds/tweaks ;;
+        *) echo "error: unknown harness $harness" >&2; exit 2 ;;
+    esac
+done
+
+mkdir -p "$work/artifacts"
+for harness in "${harnesses[@]}"; do
+    echo "== $harness for ${seconds}s"
+    # -timeout: one input may take at most 10 s (a hang is a failure); -rss_limit_mb: 2 GB.
+    status=0
+    "$bin/$harness" "$work/corpus/$harness" \
+        -dict=Fuzz/json.dict -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+        -print_final_stats=1 -artifact_prefix="$work/artifacts/$harness-" > "$work/$harness.log" 2>&1 || status=$?
+    grep -E 'stat::number_of_executed_units|stat::peak_rss_mb|^#[0-9]+ +DONE' "$work/$harness.log" || true
+    if [ "$status" -ne 0 ]; then
+        echo "error: $harness failed (exit $status); see $work/$harness.log and $work/artifacts/" >&2
+        tail -40 "$work/$harness.log" >&2
+        exit 1
+    fi
+done
+echo "fuzzing passed"

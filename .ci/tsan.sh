@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# ThreadSanitizer run of the concurrency tests: the manager's readers and writers, mutable and
+# persistent providers, change delivery, task-scoped overrides, remote updates (polling and
+# server-sent events over a real HTTP server) and the editor. A separate scratch path keeps the
+# instrumented build apart from the normal one. Fails on any data race TSan reports.
+#
+#   .ci/tsan.sh                  # the concurrency suites
+#   TSAN_FILTER=. .ci/tsan.sh    # the whole suite
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+filter="${TSAN_FILTER:-TweakManagerTests|ReadPathTests|MutableProviderTests|ChangeObservationTests|PersistentTweakProviderTests|DocumentTweakProviderTests|TestingModuleTests|PropertyWrapperTests|RemoteTweakProviderTests|FlagdProviderTests|TweakEditorTests}"
+log=$(mktemp)
+status=0
+TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}" \
+    swift test --sanitize=thread --scratch-path .build-tsan --filter "$filter" 2>&1 | tee "$log" || status=$?
+if grep -q "WARNING: ThreadSanitizer" "$log"; then
+    echo "error: ThreadSanitizer reported a race" >&2
+    exit 1
+fi
+rm -f "$log"
+exit "$status"

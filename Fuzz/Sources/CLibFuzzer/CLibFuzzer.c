@@ -1,0 +1,2 @@
+// The declaration is all this target provides; libFuzzer itself comes with -sanitize=fuzzer.
+#include "CLibFuzzer.h"

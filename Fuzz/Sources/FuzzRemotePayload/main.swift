@@ -1,0 +1,19 @@
+import Foundation
+import FuzzSupport
+import TweakKit
+import TweakKitFlagd
+
+/// One fuzz input: a remote payload decoded as RemoteTweakProvider decodes it in its
+/// automatic mode (flagd definitions when there is a `flags` object, else a tweaks file), then
+/// served: every tweak read, every flag evaluated.
+func fuzzRemotePayload(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let input = FuzzInput(bytes, count)
+    for format in [FlagdFormat(), TweakFileFormat()] as [any TweakDocumentFormat] {
+        if let document = try? format.document(from: input.document, source: "https://example.com/flags") {
+            exercise(document, contexts: input.contexts)
+        }
+    }
+    return 0
+}
+
+runLibFuzzer { fuzzRemotePayload($0, $1) }
