@@ -45,7 +45,7 @@ struct Serve: AsyncParsableCommand {
         let manager = try await stack.makeManager(pollOverrides: true)
         let token = self.token ?? Self.makeToken()
         let loopback = ["127.0.0.1", "localhost", "::1"].contains(host)
-        let editor = TweakEditor(manager: manager, token: token, readsRequireToken: !loopback, allowedHosts: Set(allowedHosts))
+        let editor = TweakEditor(manager: manager, token: token, readsRequireToken: !loopback, allowedHosts: Swift.Set(allowedHosts))
         let host = self.host
         do {
             try await serve(editor, host: host)

@@ -97,7 +97,7 @@ struct EditorConnectionTests {
             let (busyClosed, extraClosed) = try await blocking {
                 let busy = try (0..<2).map { _ in try RawSocket(port: port) }
                 for socket in busy {
-                    socket.sendText("PUT /api/tweaks/ui/label HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+                    socket.sendText("PUT /api/tweaks/ui/label HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer secret-token\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
                 }
                 Thread.sleep(forTimeInterval: 0.3)
                 let extra = try RawSocket(port: port)

@@ -35,7 +35,7 @@ struct EditorHostTests {
     func rebindingWrite() async throws {
         try await withLiveEditor { port in
             let (write, read) = try await blocking {
-                let write = try exchange(port: port, "PUT", "/api/tweaks/ui/label", host: "attacker.example", headers: ["Authorization: Bearer secret-token", "Content-Type: application/json"], body: #"{"value": "owned"}"#)
+                let write = try exchange(port: port, "/api/tweaks/ui/label", method: "PUT", host: "attacker.example", headers: ["Authorization: Bearer secret-token", "Content-Type: application/json"], body: #"{"value": "owned"}"#)
                 return (write, try exchange(port: port, "/api/tweaks/ui/label", host: "localhost"))
             }
             #expect(write.status == 403)

@@ -64,7 +64,7 @@ final class RawSocket {
 }
 
 /// One request over a fresh socket, answered and closed: the status code and the body.
-func exchange(port: Int, _ method: String = "GET", _ path: String, host: String, headers: [String] = [], body: String = "") throws -> (status: Int, body: String) {
+func exchange(port: Int, _ path: String, method: String = "GET", host: String, headers: [String] = [], body: String = "") throws -> (status: Int, body: String) {
     let socket = try RawSocket(port: port)
     var lines = ["\(method) \(path) HTTP/1.1", "Host: \(host)", "Connection: close"] + headers
     if !body.isEmpty { lines.append("Content-Length: \(body.utf8.count)") }
