@@ -1,34 +1,77 @@
 import Foundation
 import TweakKit
 
-/// The last good payload on disk, with the validators for conditional requests.
-struct LastKnownGood: Sendable {
+/// The last good payload on disk together with the validators (ETag, Last-Modified) it was
+/// served with, in ONE file, replaced atomically: after a crash the payload and its validators
+/// are both the old ones or both the new ones, never a mix.
+///
+/// The file, `last-known-good`, is a one-line JSON header and the payload's bytes after it:
+///
+/// ```
+/// {"bytes":1234,"etag":"\"v7\"","lastModified":"Tue, 01 Jul 2025 10:00:00 GMT"}
+/// {"ui": {…the payload as the server sent it…}}
+/// ```
+struct LastKnownGood: Sendable, Equatable {
     var payload: Data
     var etag: String?
     var lastModified: String?
 
-    private static let payloadFile = "payload.json"
-    private static let validatorsFile = "validators.json"
+    static let fileName = "last-known-good"
+    /// The two files earlier versions kept; their payload is still read (without the validators,
+    /// which may not belong to it), and they are removed by the next save.
+    static let legacyPayloadFile = "payload.json"
+    static let legacyValidatorsFile = "validators.json"
 
-    /// Reads what an earlier run kept in `directory`, if anything.
-    static func load(from directory: URL) -> LastKnownGood? {
-        guard let payload = FileManager.default.contents(atPath: directory.appendingPathComponent(payloadFile).path) else { return nil }
-        var etag: String?
-        var lastModified: String?
-        if let data = FileManager.default.contents(atPath: directory.appendingPathComponent(validatorsFile).path),
-           case .object(let fields)? = try? TweakContent(jsonText: String(decoding: data, as: UTF8.self)) {
-            etag = fields["etag"]?.stringValue
-            lastModified = fields["lastModified"]?.stringValue
-        }
-        return LastKnownGood(payload: payload, etag: etag, lastModified: lastModified)
+    /// A kept file that cannot be read back.
+    struct Unreadable: Error, CustomStringConvertible {
+        var file: String
+        var reason: String
+        var description: String { "\(file): \(reason)" }
     }
 
-    /// Writes atomically: the payload first, then its validators, each by temp file and rename.
-    func save(to directory: URL) throws {
-        try AtomicFileWriter.write(payload, to: directory.appendingPathComponent(Self.payloadFile))
-        var fields: [String: TweakContent] = [:]
+    /// Reads what an earlier run kept in `directory`; `nil` when nothing was kept.
+    ///
+    /// - Throws: ``Unreadable`` when the file is there but is not a whole last-known-good record.
+    static func load(from directory: URL) throws(Unreadable) -> LastKnownGood? {
+        let path = directory.appendingPathComponent(fileName).path
+        guard let data = FileManager.default.contents(atPath: path) else {
+            // An earlier version's layout: the payload alone. Its validators are left out, so the
+            // next fetch is unconditional and cannot be answered 304 for another payload.
+            let legacy = directory.appendingPathComponent(legacyPayloadFile).path
+            return FileManager.default.contents(atPath: legacy).map { LastKnownGood(payload: $0) }
+        }
+        return try decode(data, file: path)
+    }
+
+    static func decode(_ data: Data, file: String) throws(Unreadable) -> LastKnownGood {
+        guard let newline = data.firstIndex(of: 0x0A) else {
+            throw Unreadable(file: file, reason: "no header line")
+        }
+        let header = String(decoding: data[data.startIndex..<newline], as: UTF8.self)
+        guard case .object(let fields)? = try? TweakContent(jsonText: header),
+              case .int(let count)? = fields["bytes"]
+        else {
+            throw Unreadable(file: file, reason: "the header line is not {\"bytes\": N, …}")
+        }
+        let payload = data[data.index(after: newline)...]
+        guard payload.count == count else {
+            throw Unreadable(file: file, reason: "the header announces \(count) bytes of payload, the file holds \(payload.count)")
+        }
+        return LastKnownGood(payload: Data(payload), etag: fields["etag"]?.stringValue, lastModified: fields["lastModified"]?.stringValue)
+    }
+
+    func encoded() throws -> Data {
+        var fields: [String: TweakContent] = ["bytes": .int(payload.count)]
         if let etag { fields["etag"] = .string(etag) }
         if let lastModified { fields["lastModified"] = .string(lastModified) }
-        try AtomicFileWriter.write(Data(try TweakContent.object(fields).jsonText().utf8), to: directory.appendingPathComponent(Self.validatorsFile))
+        return Data(try TweakContent.object(fields).jsonText().utf8) + Data([0x0A]) + payload
+    }
+
+    /// Replaces the kept record in one atomic, flushed rename, then removes an earlier version's files.
+    func save(to directory: URL) throws {
+        try AtomicFileWriter.write(try encoded(), to: directory.appendingPathComponent(Self.fileName))
+        for legacy in [Self.legacyPayloadFile, Self.legacyValidatorsFile] {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(legacy))
+        }
     }
 }

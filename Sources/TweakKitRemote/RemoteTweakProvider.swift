@@ -17,6 +17,13 @@ public import TweakKit
 ///   payload is applied at once; an event named `refresh` (or without data) triggers a fetch.
 /// - Garbage, truncated, wrongly typed or oversized payloads, HTTP errors and timeouts never
 ///   replace the last good payload; ``status`` and ``lastError`` say what happened.
+/// - Updates apply in the order they were asked for, never older over newer: each poll takes a
+///   sequence number when its request is sent, each pushed payload when it arrives, and a payload
+///   whose number is below the one in service is dropped (a slow poll answering after a push or a
+///   later poll was applied). ETags are opaque and cannot be ordered, so the order is the
+///   provider's own; a pushed payload carries no ETag, so the next poll after it is unconditional.
+/// - The last-known-good payload and its validators are kept in one file, replaced atomically
+///   and flushed, so after a crash they always belong together.
 ///
 /// ```swift
 /// let remote = RemoteTweakProvider(configuration: configuration)
@@ -40,7 +47,15 @@ public final class RemoteTweakProvider: DocumentBackedTweakProvider {
         var statusObservers: [Int: AsyncStream<RemoteStatus>.Continuation] = [:]
         var nextObserverID = 0
         var attemptWaiters: [CheckedContinuation<Void, Never>] = []
+        /// The sequence number the next poll or push takes.
+        var nextSequence: UInt64 = 1
+        /// The sequence number of the payload in service (0: from disk, or none).
+        var appliedSequence: UInt64 = 0
     }
+
+    /// The sequence number of the last payload written to the cache directory, and the lock that
+    /// keeps two writers from putting an older one over a newer one.
+    private let savedSequence = Mutex<UInt64>(0)
 
     private let state = Mutex(State())
     public let changeNotifier = TweakChangeNotifier()
@@ -63,8 +78,9 @@ public final class RemoteTweakProvider: DocumentBackedTweakProvider {
         self.client = httpClient
         self.logger = logger
         self.sleep = sleep
-        if let directory = configuration.cacheDirectory, let saved = LastKnownGood.load(from: directory) {
+        if let directory = configuration.cacheDirectory {
             do {
+                guard let saved = try LastKnownGood.load(from: directory) else { return }
                 let payload = try RemotePayload.parse(saved.payload, configuration: configuration, source: configuration.name)
                 state.withLock {
                     $0.payload = payload
@@ -225,6 +241,7 @@ public final class RemoteTweakProvider: DocumentBackedTweakProvider {
         let (etag, lastModified) = state.withLock { ($0.etag, $0.lastModified) }
         if let etag { request.headers.replaceOrAdd(name: "If-None-Match", value: etag) }
         if let lastModified { request.headers.replaceOrAdd(name: "If-Modified-Since", value: lastModified) }
+        let sequence = takeSequenceNumber()
         let response: HTTPClientResponse
         let body: ByteBuffer
         do {
@@ -242,7 +259,16 @@ public final class RemoteTweakProvider: DocumentBackedTweakProvider {
             throw Self.classify(error, name: name)
         }
         let data = Data(body.readableBytesView)
-        return try apply(data, etag: response.headers.first(name: "ETag"), lastModified: response.headers.first(name: "Last-Modified"))
+        return try apply(
+            data, etag: response.headers.first(name: "ETag"), lastModified: response.headers.first(name: "Last-Modified"), sequence: sequence)
+    }
+
+    /// The number that orders an update: taken when a poll's request is sent or a push arrives.
+    private func takeSequenceNumber() -> UInt64 {
+        state.withLock { state in
+            defer { state.nextSequence += 1 }
+            return state.nextSequence
+        }
     }
 
     /// The configured headers, then the header provider's (never logged).
@@ -258,41 +284,59 @@ public final class RemoteTweakProvider: DocumentBackedTweakProvider {
         for (field, value) in extra { request.headers.replaceOrAdd(name: field, value: value) }
     }
 
-    /// Parses and installs a payload; a bad one changes nothing. Returns whether the tweaks changed.
-    private func apply(_ data: Data, etag: String?, lastModified: String?) throws(RemoteError) -> Bool {
+    /// Parses and installs a payload; a bad one changes nothing, nor does one older than the payload
+    /// in service (`sequence` below ``State/appliedSequence``). Returns whether the tweaks changed.
+    private func apply(_ data: Data, etag: String?, lastModified: String?, sequence: UInt64) throws(RemoteError) -> Bool {
         // The same bytes again (a server without validators answers 200 to every poll): nothing
         // to parse, and nothing to write unless the validators changed.
         let (sameBytes, sameValidators) = state.withLock { state in
             (state.payload != nil && state.payloadData == data, state.etag == etag && state.lastModified == lastModified)
         }
         if sameBytes && sameValidators { return false }
-        if sameBytes {
-            state.withLock { state in
-                state.etag = etag
-                state.lastModified = lastModified
-            }
-        } else {
-            let payload = try RemotePayload.parse(data, configuration: configuration, source: name)
-            state.withLock { state in
+        var payload: (any TweakDocument)?
+        if !sameBytes { payload = try RemotePayload.parse(data, configuration: configuration, source: name) }
+        let installed = state.withLock { state in
+            // Checked where it is installed: another update may have been applied while this one was parsed.
+            guard sequence > state.appliedSequence else { return false }
+            state.appliedSequence = sequence
+            if let payload {
                 state.payload = payload
                 state.payloadData = data
-                state.etag = etag
-                state.lastModified = lastModified
             }
+            state.etag = etag
+            state.lastModified = lastModified
+            return true
+        }
+        guard installed else {
+            logger.log(.info, "\(name): dropped a payload asked for before the one in service")
+            return false
+        }
+        if let directory = configuration.cacheDirectory {
+            save(LastKnownGood(payload: data, etag: etag, lastModified: lastModified), to: directory, sequence: sequence)
         }
         let changed = !sameBytes
-        if let directory = configuration.cacheDirectory {
-            do {
-                try LastKnownGood(payload: data, etag: etag, lastModified: lastModified).save(to: directory)
-            } catch {
-                logger.log(.warning, "\(name): cannot keep the payload in \(directory.path): \(error)")
-            }
-        }
         if changed {
             logger.log(.info, "\(name): new payload applied")
             changeNotifier.post(.reloaded, from: self)
         }
         return changed
+    }
+
+    /// Keeps `record` on disk unless a newer one was kept meanwhile.
+    private func save(_ record: LastKnownGood, to directory: URL, sequence: UInt64) {
+        let failure: (any Error)? = savedSequence.withLock { saved in
+            guard sequence > saved else { return nil }
+            do {
+                try record.save(to: directory)
+                saved = sequence
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure {
+            logger.log(.warning, "\(name): cannot keep the payload in \(directory.path): \(failure)")
+        }
     }
 
     private func recordSuccess() {
@@ -389,8 +433,9 @@ public final class RemoteTweakProvider: DocumentBackedTweakProvider {
             recordFailure(RemoteError(.tooLarge, "\(name): a pushed payload is larger than \(configuration.maximumPayloadSize) bytes"))
             return
         }
+        let sequence = takeSequenceNumber()
         do {
-            _ = try apply(Data(event.data.utf8), etag: nil, lastModified: nil)
+            _ = try apply(Data(event.data.utf8), etag: nil, lastModified: nil, sequence: sequence)
             recordSuccess()
         } catch {
             recordFailure(error)

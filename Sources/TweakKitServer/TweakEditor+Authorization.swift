@@ -54,3 +54,48 @@ extension TweakEditor {
         return difference == 0
     }
 }
+
+extension TweakEditor {
+    /// The loopback names always answered while reads are open.
+    static let loopbackHosts: Set<String> = ["127.0.0.1", "localhost", "::1"]
+
+    /// While reads are open, refuses a request whose `Host` is not a loopback name or one of
+    /// ``allowedHosts``: a page on another site whose name was rebound to 127.0.0.1 sends its own
+    /// name as `Host`, and is refused before it reads anything.
+    func checkHost(_ request: Request) throws {
+        guard !readsRequireToken else { return }
+        guard let authority = request.head.authority, !authority.isEmpty else {
+            throw EditorError(.forbidden, "the request has no Host header; the editor answers only requests for 127.0.0.1, localhost or [::1]")
+        }
+        let lowered = authority.lowercased()
+        let host = Self.hostName(lowered)
+        if Self.loopbackHosts.contains(host) { return }
+        let allowed = Set(allowedHosts.map { $0.lowercased() })
+        if allowed.contains(lowered) || allowed.contains(host) || allowed.contains("[\(host)]") { return }
+        throw EditorError(
+            .forbidden,
+            "the Host \(authority) is not 127.0.0.1, localhost or [::1]: refused to protect against DNS rebinding (allow a name with --allow-host or TweakEditor.allowedHosts)"
+        )
+    }
+
+    /// The host part of an authority: `[::1]:8080` → `::1`, `localhost:80` → `localhost`.
+    static func hostName(_ authority: String) -> String {
+        if authority.hasPrefix("["), let end = authority.firstIndex(of: "]") {
+            return String(authority[authority.index(after: authority.startIndex)..<end])
+        }
+        if let colon = authority.lastIndex(of: ":"), authority.firstIndex(of: ":") == colon {
+            return String(authority[..<colon])
+        }
+        return authority
+    }
+}
+
+/// Runs ``TweakEditor/checkHost(_:)`` before every route of the editor.
+struct HostCheck<Context: RequestContext>: RouterMiddleware {
+    let editor: TweakEditor
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        try editor.checkHost(request)
+        return try await next(request, context)
+    }
+}

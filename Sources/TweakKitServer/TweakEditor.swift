@@ -1,5 +1,6 @@
 public import Hummingbird
 import Foundation
+import HummingbirdCore
 import NIOCore
 public import TweakKit
 
@@ -23,7 +24,17 @@ public import TweakKit
 /// Routes (relative to where it is mounted): `GET /` (the page), `GET /api/tweaks`,
 /// `GET|PUT|DELETE /api/tweaks/{feature}/{variable}`, `DELETE /api/overrides`, `GET /api/events`
 /// (server-sent events). Writes need `Authorization: Bearer <token>` and a JSON body no larger
-/// than ``maximumBodySize``; requests from another origin are refused.
+/// than ``maximumBodySize``; requests from another origin are refused. While reads are open
+/// (``readsRequireToken`` off), only requests whose `Host` is a loopback name (`127.0.0.1`,
+/// `localhost`, `[::1]`, with any port) or one of ``allowedHosts`` are answered, so a web page
+/// whose name is rebound to 127.0.0.1 (DNS rebinding) cannot read the tweaks.
+///
+/// Feature and variable names in paths are percent-encoded path components
+/// (`/api/tweaks/caf%C3%A9/size%2Fprice`), decoded by the editor.
+///
+/// ``application(host:port:onServerRunning:)`` closes idle connections after ``idleTimeout``,
+/// requests not fully received within ``requestReadTimeout``, and keeps at most
+/// ``maximumConnections`` open (closing the longest-idle one to make room).
 public struct TweakEditor: Sendable {
     public let manager: TweakManager
     /// The token writes must carry.
@@ -32,18 +43,41 @@ public struct TweakEditor: Sendable {
     public var readsRequireToken: Bool
     /// The largest request body accepted.
     public var maximumBodySize: Int
+    /// Host names answered besides the loopback ones while reads are open (a name in `/etc/hosts`,
+    /// a proxy's name); with or without a port (`tweaks.test`, `tweaks.test:8080`), any case.
+    public var allowedHosts: Set<String>
+    /// How long a connection with no request in progress (or a request head not yet complete)
+    /// stays open.
+    public var idleTimeout: Duration
+    /// How long a request may take to arrive in full once its head is in.
+    public var requestReadTimeout: Duration
+    /// The most connections open at once.
+    public var maximumConnections: Int
 
-    public init(manager: TweakManager, token: String, readsRequireToken: Bool = false, maximumBodySize: Int = 16 * 1024) {
+    /// - Parameters:
+    ///   - token: the token writes must carry.
+    ///   - readsRequireToken: whether reads need the token too (set it when listening beyond loopback).
+    ///   - allowedHosts: `Host` names answered besides the loopback ones while reads are open.
+    public init(
+        manager: TweakManager, token: String, readsRequireToken: Bool = false, maximumBodySize: Int = 16 * 1024,
+        allowedHosts: Set<String> = [], idleTimeout: Duration = .seconds(30), requestReadTimeout: Duration = .seconds(10),
+        maximumConnections: Int = 256
+    ) {
         self.manager = manager
         self.token = token
         self.readsRequireToken = readsRequireToken
         self.maximumBodySize = maximumBodySize
+        self.allowedHosts = allowedHosts
+        self.idleTimeout = idleTimeout
+        self.requestReadTimeout = requestReadTimeout
+        self.maximumConnections = maximumConnections
     }
 
     /// The editor's routes, to add to a router at any path.
     public func routes<Context: RequestContext>(context: Context.Type = BasicRequestContext.self) -> RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
-        routes.get("/") { request, _ in self.page(request) }
+        routes.add(middleware: HostCheck(editor: self))
+        routes.get("/") { request, _ in try self.page(request) }
         routes.get("api/tweaks") { request, _ in try self.authorizeRead(request); return self.listResponse() }
         routes.get("api/tweaks/:feature/:variable") { request, context in
             try self.authorizeRead(request)
@@ -73,8 +107,15 @@ public struct TweakEditor: Sendable {
         let router = Router()
         router.middlewares.add(EditorErrorMiddleware())
         router.addRoutes(routes(context: BasicRequestContext.self))
+        let registry = ConnectionRegistry(limit: maximumConnections)
+        let readTimeout = Self.timeAmount(requestReadTimeout)
+        let server = HTTPServerBuilder.http1(configuration: .init(
+            additionalChannelHandlers: [ConnectionGuard(registry: registry, readTimeout: readTimeout)],
+            idleTimeout: Self.timeAmount(idleTimeout)
+        ))
         return Application(
             router: router,
+            server: server,
             configuration: .init(address: .hostname(host, port: port), serverName: "TweakKit editor"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) }
         )
@@ -87,8 +128,21 @@ public struct TweakEditor: Sendable {
         try await application(host: host, port: port, onServerRunning: onServerRunning).runService()
     }
 
+    /// The tweak a path names: each of its two components percent-decoded.
     static func id(_ parameters: Parameters) throws -> TweakID {
-        TweakID(feature: try parameters.require("feature"), variable: try parameters.require("variable"))
+        TweakID(feature: try decoded(parameters.require("feature")), variable: try decoded(parameters.require("variable")))
+    }
+
+    static func decoded(_ component: String) throws -> String {
+        guard let text = component.removingPercentEncoding else {
+            throw EditorError(.badRequest, "the path component \"\(component)\" is not valid percent-encoding (encode each name with encodeURIComponent)")
+        }
+        return text
+    }
+
+    static func timeAmount(_ duration: Duration) -> TimeAmount {
+        let (seconds, attoseconds) = duration.components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
     static func collect(_ request: Request, limit: Int) async throws -> ByteBuffer {

@@ -7,7 +7,7 @@ import TweakKitServer
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve the tweak editor: a web page and JSON API over the provider stack.",
-        discussion: "Without any source it serves Examples/LocalTweaks_example.json with the overrides in .tweak-overrides.json. Writes need the token (given with --token, or generated and printed at start); the printed URL carries it. Reads are open on loopback and need the token on any other address."
+        discussion: "Without any source it serves Examples/LocalTweaks_example.json with the overrides in .tweak-overrides.json. Writes need the token (given with --token, or generated and printed at start); the printed URL carries it. Reads are open on loopback (answering only requests for 127.0.0.1, localhost, [::1] and --allow-host names) and need the token on any other address. Idle connections close after 30 s, requests must arrive within 10 s, and at most 256 connections are open."
     )
 
     static let exampleDefaults = "Examples/LocalTweaks_example.json"
@@ -23,6 +23,11 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("The token writes must carry; generated when not given.", valueName: "token"))
     var token: String?
+
+    @Option(name: .customLong("allow-host"), help: ArgumentHelp(
+        "A Host name answered besides 127.0.0.1, localhost and [::1] while reads are open (repeatable); other names are refused against DNS rebinding.",
+        valueName: "name"))
+    var allowedHosts: [String] = []
 
     func validate() throws {
         if let token, token.count < 8 { throw ValidationError("--token must be at least 8 characters") }
@@ -41,7 +46,7 @@ struct Serve: AsyncParsableCommand {
         let manager = try await stack.makeManager(pollOverrides: true)
         let token = self.token ?? Self.makeToken()
         let loopback = ["127.0.0.1", "localhost", "::1"].contains(host)
-        let editor = TweakEditor(manager: manager, token: token, readsRequireToken: !loopback)
+        let editor = TweakEditor(manager: manager, token: token, readsRequireToken: !loopback, allowedHosts: Swift.Set(allowedHosts))
         let host = self.host
         do {
             try await serve(editor, host: host)

@@ -17,6 +17,7 @@ import tempfile
 import time
 import traceback
 import urllib.error
+import urllib.parse
 import urllib.request
 
 from selenium import webdriver
@@ -31,6 +32,8 @@ TWEAK = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build", "debu
 ARTIFACTS = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, ".build", "browser-artifacts")
 TOKEN = "browser-test-token"
 HOSTILE = "<script>alert(1)</script>"
+# A tweak whose names need encoding in a URL: non-ASCII, a space, "/", "?" and "#".
+ODD_FEATURE, ODD_VARIABLE = "café", "crème brûlée / prix?#"
 
 
 def api(base, path, method="GET", body=None, token=TOKEN):
@@ -44,7 +47,7 @@ def api(base, path, method="GET", body=None, token=TOKEN):
 
 def value(base, tweak):
     feature, variable = tweak.split(".", 1)
-    return api(base, f"/api/tweaks/{feature}/{variable}")["value"]
+    return api(base, f"/api/tweaks/{urllib.parse.quote(feature, safe='')}/{urllib.parse.quote(variable, safe='')}")["value"]
 
 
 def eventually(check, what, timeout=10):
@@ -88,7 +91,8 @@ def main():
     work = tempfile.mkdtemp(prefix="tweak-editor-")
     hostile = os.path.join(work, "hostile.json")
     with open(hostile, "w") as file:
-        json.dump({"security": {"hostile_title": {"Title": HOSTILE, "Description": "<img src=x onerror=alert(2)>", "Value": "safe"}}}, file)
+        json.dump({"security": {"hostile_title": {"Title": HOSTILE, "Description": "<img src=x onerror=alert(2)>", "Value": "safe"}},
+                   ODD_FEATURE: {ODD_VARIABLE: {"Value": "oui"}}}, file, ensure_ascii=False)
     server = subprocess.Popen(
         [TWEAK, "serve", "--port", "0", "--token", TOKEN,
          "--defaults", os.path.join(ROOT, "Examples", "LocalTweaks_example.json"), "--defaults", hostile,
@@ -133,7 +137,8 @@ def main():
             assert "ui customization" in headings and "general" in headings, headings
             source = row(driver, "ui_customization.label_text").find_element(By.CSS_SELECTOR, ".source").text
             assert source == "LocalTweaks_example.json", source
-        step("groups are shown with each value's source", groups_and_sources)
+        # Retried: on a cold start the first render may still be replacing the rows it is read from.
+        step("groups are shown with each value's source", lambda: eventually(lambda: groups_and_sources() or True, "the groups and sources"))
 
         def hostile_title_is_text():
             title = row(driver, "security.hostile_title").find_element(By.CSS_SELECTOR, ".title").text
@@ -184,6 +189,30 @@ def main():
             eventually(lambda: row(driver, "ui_customization.label_text").find_element(By.CSS_SELECTOR, "input").get_attribute("value")
                        == "changed elsewhere", "the change to appear without a reload")
         step("a change made elsewhere appears without a reload", live_update)
+
+        def odd_name():
+            odd = f"{ODD_FEATURE}.{ODD_VARIABLE}"
+            eventually(lambda: row(driver, odd), "the tweak with a non-ASCII name")
+            title = row(driver, odd).find_element(By.CSS_SELECTOR, ".title").text
+            assert title == odd, title
+            type_into(driver, odd, "délicieux", Keys.ENTER)
+            eventually(lambda: value(base, odd) == "délicieux", "the value to be stored under the decoded name")
+            eventually(lambda: "overridden" in row(driver, odd).text, "the override mark")
+            eventually(lambda: row(driver, odd).find_element(By.CSS_SELECTOR, "button.reset"), "a reset button")
+            act(lambda: row(driver, odd).find_element(By.CSS_SELECTOR, "button.reset").click(), "the reset button")
+            eventually(lambda: value(base, odd) == "oui", "the override to be removed")
+        step("a tweak named with non-ASCII, a space, / ? and # can be edited and reset", odd_name)
+
+        def rebinding_refused():
+            port = urllib.parse.urlparse(base).port
+            request = urllib.request.Request(f"http://127.0.0.1:{port}/api/tweaks", headers={"Host": f"attacker.example:{port}"})
+            try:
+                urllib.request.urlopen(request, timeout=10)
+                raise AssertionError("a request for another host name was answered")
+            except urllib.error.HTTPError as error:
+                assert error.code == 403, error.code
+                assert "DNS rebinding" in error.read().decode(), "the refusal says why"
+        step("a request naming another host is refused (DNS rebinding)", rebinding_refused)
 
         driver.save_screenshot(os.path.join(ARTIFACTS, "editor.png"))
 

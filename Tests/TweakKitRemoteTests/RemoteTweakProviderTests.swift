@@ -136,7 +136,7 @@ struct RemoteTweakProviderTests {
         let first = try await makeStack(.response(.ok, headers: [("ETag", "\"abc\"")], body: Data(tweaksV1.utf8))) { $0.cacheDirectory = cache }
         try await first.remote.refresh()
         await first.server.stop()
-        #expect(FileManager.default.fileExists(atPath: cache.appendingPathComponent("payload.json").path))
+        #expect(FileManager.default.fileExists(atPath: cache.appendingPathComponent(LastKnownGood.fileName).path))
 
         // A new process: the server is gone.
         var configuration = RemoteConfiguration(url: first.server.url.appendingPathComponent("tweaks.json"), name: "remote")
@@ -150,7 +150,8 @@ struct RemoteTweakProviderTests {
         #expect(remote.lastError?.kind == .network)
         #expect(manager[label] == "remote v1")
         // A corrupt cache is ignored, not fatal.
-        try Data("{ broken".utf8).write(to: cache.appendingPathComponent("payload.json"))
+        let kept = cache.appendingPathComponent(LastKnownGood.fileName)
+        try (LastKnownGood(payload: Data("{ broken".utf8)).encoded()).write(to: kept)
         let again = RemoteTweakProvider(configuration: configuration)
         #expect(again.status == .notReady)
     }

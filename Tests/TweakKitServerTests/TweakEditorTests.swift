@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import Synchronization
 import Testing
 import TweakKit
 @testable import TweakKitServer
@@ -249,12 +250,14 @@ struct TweakEditorTests {
         try await setup.application().test(.live) { client in
             let port = try #require(client.port)
             // Read the event stream over a plain socket, on a thread of its own (the read blocks).
+            let connected = ConnectedFlag()
             let stream = Task {
                 try await withCheckedThrowingContinuation { continuation in
-                    Thread.detachNewThread { continuation.resume(with: Result { try readEvents(port: port) }) }
+                    Thread.detachNewThread { continuation.resume(with: Result { try readEvents(port: port, connected: connected) }) }
                 }
             }
-            try await Task.sleep(for: .milliseconds(300))
+            // Change only once the stream is open: a change made before it subscribed is not replayed.
+            for _ in 0..<1000 where !connected.isSet { try await Task.sleep(for: .milliseconds(10)) }
             setup.overrides.set("pushed", feature: "ui", variable: "label")
             let text = try await stream.value
             #expect(text.contains("event: change"))
@@ -263,8 +266,15 @@ struct TweakEditorTests {
     }
 }
 
+/// Set by the event reader once the stream has answered.
+final class ConnectedFlag: Sendable {
+    private let flag = Mutex(false)
+    func set() { flag.withLock { $0 = true } }
+    var isSet: Bool { flag.withLock { $0 } }
+}
+
 /// Opens `/api/events` over a raw TCP socket and returns what arrives until a change event.
-func readEvents(port: Int) throws -> String {
+func readEvents(port: Int, connected: ConnectedFlag) throws -> String {
     let handle = try socketConnect(port: port)
     defer { close(handle) }
     let request = "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n\r\n"
@@ -276,6 +286,7 @@ func readEvents(port: Int) throws -> String {
         let count = read(handle, &buffer, buffer.count)
         if count <= 0 { break }
         received += String(decoding: buffer[0..<count], as: UTF8.self)
+        if received.contains(": connected") { connected.set() }
     }
     return received
 }

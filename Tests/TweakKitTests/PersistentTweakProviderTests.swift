@@ -52,7 +52,58 @@ struct PersistentTweakProviderTests {
         #expect(reads.value > 0)
         #expect(failuresSeen.value == 0)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        #expect(leftovers == ["overrides.json"])
+        #expect(leftovers.sorted() == [".overrides.json.lock", "overrides.json"])
+    }
+
+    @Test("a temporary file a crashed writer left behind is removed by the next write")
+    func leftoversCleaned() throws {
+        let directory = try makeTemporaryDirectory()
+        let url = directory.appendingPathComponent("overrides.json")
+        let stale = directory.appendingPathComponent(".overrides.json.\(UUID().uuidString).tmp")
+        try Data("{\"half".utf8).write(to: stale)
+        let unrelated = directory.appendingPathComponent(".other.json.\(UUID().uuidString).tmp")
+        try Data().write(to: unrelated)
+        let provider = try PersistentTweakProvider(fileURL: url, pollInterval: nil)
+        try provider.set(true, feature: "ui", variable: "red")
+        #expect(!FileManager.default.fileExists(atPath: stale.path))
+        #expect(FileManager.default.fileExists(atPath: unrelated.path), "another file's temporary files are not ours to remove")
+    }
+
+    @Test("writers with their own handles on one file (as separate processes have) lose nothing")
+    func separateHandles() async throws {
+        let url = try makeTemporaryDirectory().appendingPathComponent("overrides.json")
+        let writers = try (0..<4).map { _ in try PersistentTweakProvider(fileURL: url, pollInterval: nil) }
+        let rounds = 40
+        await withTaskGroup(of: Void.self) { group in
+            for (index, writer) in writers.enumerated() {
+                group.addTask {
+                    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                        Thread.detachNewThread {
+                            for round in 0..<rounds { try? writer.set(round, feature: "w\(index)", variable: "r\(round)") }
+                            done.resume()
+                        }
+                    }
+                }
+            }
+        }
+        let stored = try PersistentTweakProvider(fileURL: url, pollInterval: nil)
+        #expect(stored.allTweaks().count == writers.count * rounds)
+    }
+
+    @Test("the lock is exclusive across handles, and a writer gives up with a clear error when it is held too long")
+    func lockTimeout() throws {
+        let url = try makeTemporaryDirectory().appendingPathComponent("overrides.json")
+        var other = FileLock(protecting: url)
+        other.timeout = .milliseconds(200)
+        let holder = FileLock(protecting: url)
+        try holder.withLock {
+            #expect {
+                try other.withLock { () }
+            } throws: { error in
+                (error as? TweakFileError)?.message.contains("held the lock for more than") == true
+            }
+        }
+        try other.withLock { () }
     }
 
     @Test("a change made by another writer is picked up without a restart")

@@ -71,33 +71,3 @@ struct FileStamp: Equatable {
         modified = attributes[.modificationDate] as? Date ?? .distantPast
     }
 }
-
-package enum AtomicFileWriter {
-    /// Writes `data` to a temporary file beside `url`, flushes it to disk, then renames it over `url`,
-    /// so readers see either the old file or the new one, never a part.
-    package static func write(_ data: Data, to url: URL) throws {
-        let directory = url.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary.path])
-        }
-        do {
-            let handle = try FileHandle(forWritingTo: temporary)
-            defer { try? handle.close() }
-            try handle.write(contentsOf: data)
-            try handle.synchronize()
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw error
-        }
-        guard rename(temporary.path, url.path) == 0 else {
-            let code = errno
-            try? FileManager.default.removeItem(at: temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [
-                NSFilePathErrorKey: url.path,
-                NSLocalizedDescriptionKey: "cannot replace \(url.path): \(String(cString: strerror(code)))",
-            ])
-        }
-    }
-}

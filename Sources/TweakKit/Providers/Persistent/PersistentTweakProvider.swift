@@ -4,11 +4,15 @@ import Synchronization
 /// A mutable provider that keeps overrides in a JSON file: the store the `tweak` tool and the
 /// editor write to.
 ///
-/// - Writes are atomic: the new content goes to a temporary file that is flushed and renamed
-///   over the old one, so a crash never leaves a half-written file.
-/// - Changes made by another process (the `tweak` tool, another app instance) are picked up
-///   within `pollInterval`, or at once with ``reloadIfChanged()``. Before each write the file is
-///   re-read if it changed, so another process's overrides are not lost.
+/// - Writes are atomic and durable: the new content goes to a temporary file that is flushed and
+///   renamed over the old one, then the directory is flushed, so a crash never leaves a
+///   half-written file and a write that returned survives power loss. Temporary files a crashed
+///   writer left behind are removed by the next write.
+/// - Writers in every process (the `tweak` tool, the editor, app instances) take an exclusive
+///   `flock` on `.<file name>.lock` beside the file and re-read the file inside it before they
+///   change it, so concurrent writers never lose each other's acknowledged writes.
+/// - Changes made by another process are picked up within `pollInterval`, or at once with
+///   ``reloadIfChanged()``.
 /// - A file that is not valid JSON is never overwritten: writes throw until it is fixed, and the
 ///   provider keeps serving the last good content. ``lastError`` says what is wrong.
 ///
@@ -32,6 +36,8 @@ public final class PersistentTweakProvider: MutableTweakProvider {
     private let state = Mutex(State())
     /// Serialises read-modify-write cycles within this process.
     private let writeLock = Mutex(())
+    /// Serialises them across processes.
+    private let fileLock: FileLock
     private let notifier = TweakChangeNotifier()
     private let pollTask: Mutex<Task<Void, Never>?> = Mutex(nil)
 
@@ -44,6 +50,7 @@ public final class PersistentTweakProvider: MutableTweakProvider {
     public init(fileURL: URL, name: String? = nil, pollInterval: Duration? = .seconds(1)) throws(TweakFileError) {
         self.fileURL = fileURL
         self.name = name ?? fileURL.lastPathComponent
+        self.fileLock = FileLock(protecting: fileURL)
         let loaded = try Self.load(fileURL)
         state.withLock {
             $0.values = loaded.values
@@ -125,10 +132,10 @@ public final class PersistentTweakProvider: MutableTweakProvider {
 
     /// Reloads when the file's stamp differs from the one last seen. Returns whether the values changed.
     /// Call with `writeLock` held.
-    private func refreshFromDisk() throws(TweakFileError) -> Bool {
+    private func refreshFromDisk(force: Bool = false) throws(TweakFileError) -> Bool {
         let current = FileStamp(path: fileURL.path)
         let known = state.withLock { $0.stamp }
-        guard current != known else { return false }
+        guard force || current != known else { return false }
         do {
             let loaded = try Self.load(fileURL)
             return state.withLock { state in
@@ -145,19 +152,28 @@ public final class PersistentTweakProvider: MutableTweakProvider {
     }
 
     private func modify(change: TweakChange, _ body: (inout [TweakID: TweakContent]) -> Void) throws {
-        try writeLock.withLock { _ in
-            // Take in what other processes wrote first; refuse to write over a broken file.
-            _ = try refreshFromDisk()
-            var values = state.withLock { $0.values }
-            body(&values)
-            let data = try OverridesFile.encode(values, for: change)
-            try AtomicFileWriter.write(data, to: fileURL)
-            let stamp = FileStamp(path: fileURL.path)
-            state.withLock {
-                $0.values = values
-                $0.stamp = stamp
+        let reloaded = try writeLock.withLock { _ in
+            // Other processes write this file too: the read, the change and the write happen under
+            // their shared lock, so no acknowledged write of theirs is overwritten.
+            try fileLock.withLock {
+                // Take in what other processes wrote (always re-read: a stamp can repeat after a
+                // rename); refuse to write over a broken file.
+                let reloaded = try refreshFromDisk(force: true)
+                var values = state.withLock { $0.values }
+                body(&values)
+                let data = try OverridesFile.encode(values, for: change)
+                AtomicFileWriter.removeLeftovers(of: fileURL)
+                try AtomicFileWriter.write(data, to: fileURL)
+                let stamp = FileStamp(path: fileURL.path)
+                state.withLock {
+                    $0.values = values
+                    $0.stamp = stamp
+                }
+                return reloaded
             }
         }
+        // Another process's changes taken in on the way are reported too.
+        if reloaded { notifier.post(.reloaded, from: self) }
         notifier.post(change, from: self)
     }
 
