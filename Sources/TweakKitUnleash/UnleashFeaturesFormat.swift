@@ -1,0 +1,156 @@
+public import Foundation
+public import TweakKit
+
+/// Unleash's client features payload as a ``TweakDocumentFormat``: serve one from a file with
+/// ``DocumentTweakProvider``, or from an Unleash server (or Unleash Edge) with `RemoteTweakProvider`.
+///
+/// ```swift
+/// // From a file:
+/// let unleash = try DocumentTweakProvider(contentsOf: featuresURL, format: .unleash())
+///
+/// // From the server, polled with ETags and kept as last-known-good (TweakKitRemote):
+/// var configuration = RemoteConfiguration(url: UnleashFeaturesFormat.featuresURL(server: serverURL), documentFormat: .unleash())
+/// configuration.headers = UnleashFeaturesFormat.headers(clientKey: clientKey, appName: "checkout")
+/// let remote = RemoteTweakProvider(configuration: configuration)
+///
+/// let manager = TweakManager(tweakProviders: [overrides, remote, defaults])
+/// manager.evaluationContext = EvaluationContext(targetingKey: user.id, attributes: ["appName": "checkout", "plan": "pro"])
+/// manager.isFeatureEnabled("new-checkout")                                  // Unleash's isEnabled
+/// try manager.tweakWith(feature: "new-checkout", variable: "variant")        // the variant's name
+/// try manager.tweakWith(feature: "new-checkout", variable: "payload")        // its payload, typed
+/// ```
+///
+/// Each toggle is a feature with three variables: `enabled` (Unleash's `isEnabled`), `variant`
+/// (the name `getVariant` returns, `"disabled"` when none applies) and `payload` (the variant's
+/// payload: a `json` payload parsed into its JSON value, a `number` as Int or Double, any other
+/// type as its text; no value when the variant has none). The context maps as
+/// ``UnleashContext/init(_:)`` says: the targeting key is `userId`. Every decision reaches
+/// ``TweakManager/exposureHandler`` with the variant name and `featureName`, `enabled`,
+/// `variantEnabled`, `featureEnabled`, `impressionData` (and `payloadType`) in the flag metadata.
+public struct UnleashFeaturesFormat: TweakDocumentFormat {
+    public var name: String { "Unleash features" }
+    /// What `applicationHostname` strategies compare with.
+    public var hostname: String?
+
+    public init(hostname: String? = UnleashFeatures.currentHostname) {
+        self.hostname = hostname
+    }
+
+    public func document(from data: Data, source: String) throws -> any TweakDocument {
+        UnleashDocument(features: try UnleashFeatures(data: data, source: source, hostname: hostname))
+    }
+
+    /// `<server>/api/client/features`, the endpoint server-side SDKs poll.
+    public static func featuresURL(server: URL) -> URL {
+        server.appendingPathComponent("api/client/features")
+    }
+
+    /// The headers Unleash's server SDKs send: the client key as `Authorization`, and the app's name.
+    public static func headers(clientKey: String, appName: String) -> [String: String] {
+        ["Authorization": clientKey, "UNLEASH-APPNAME": appName]
+    }
+}
+
+extension TweakDocumentFormat where Self == UnleashFeaturesFormat {
+    /// Unleash's client features payload (`/api/client/features`) or a delta response.
+    public static func unleash(hostname: String? = UnleashFeatures.currentHostname) -> UnleashFeaturesFormat {
+        UnleashFeaturesFormat(hostname: hostname)
+    }
+}
+
+/// A features payload serving tweak lookups (see ``UnleashFeaturesFormat``).
+public struct UnleashDocument: TweakDocument {
+    public let features: UnleashFeatures
+
+    /// The variables of each toggle.
+    public static let enabledVariable = Tweak.enabledVariable
+    public static let variantVariable = "variant"
+    public static let payloadVariable = "payload"
+
+    public init(features: UnleashFeatures) {
+        self.features = features
+    }
+
+    /// Every toggle off, with the `"disabled"` variant: what a context no strategy matches sees.
+    public func tweaks(source: String) -> [Tweak] {
+        features.featureNames.flatMap { name in
+            [
+                Tweak(feature: name, variable: Self.enabledVariable, value: .bool(false), title: "\(name) enabled", group: "Unleash", source: source),
+                Tweak(feature: name, variable: Self.variantVariable, value: .string("disabled"), title: "\(name) variant", group: "Unleash", source: source),
+            ]
+        }
+    }
+
+    /// No fixed values: every toggle is decided per lookup.
+    public func tweak(_ id: TweakID, source: String) -> Tweak? { nil }
+
+    public var evaluatedTweakIDs: [TweakID] {
+        features.featureNames.flatMap { name in
+            [Self.enabledVariable, Self.variantVariable, Self.payloadVariable].map { TweakID(feature: name, variable: $0) }
+        }
+    }
+
+    public func evaluate(_ id: TweakID, context: EvaluationContext) -> TweakEvaluation? {
+        guard features.contains(id.feature) else { return nil }
+        let unleashContext = UnleashContext(context)
+        switch id.variable {
+        case Self.enabledVariable:
+            let enabled = features.isEnabled(id.feature, context: unleashContext)
+            return TweakEvaluation(value: .bool(enabled), reason: enabled ? .targetingMatch : .default,
+                                   flagMetadata: metadata(id.feature, enabled: enabled, variant: nil))
+        case Self.variantVariable, Self.payloadVariable:
+            let variant = features.variant(id.feature, context: unleashContext)
+            let metadata = metadata(id.feature, enabled: variant.featureEnabled, variant: variant)
+            let reason: EvaluationReason = variant.enabled ? .split : .default
+            if id.variable == Self.variantVariable {
+                return TweakEvaluation(value: .string(variant.name), variant: variant.name, reason: reason, flagMetadata: metadata)
+            }
+            guard let payload = variant.payload else {
+                return TweakEvaluation(value: nil, variant: variant.name, reason: .default, flagMetadata: metadata)
+            }
+            switch Self.typed(payload) {
+            case .success(let value):
+                return TweakEvaluation(value: value, variant: variant.name, reason: reason, flagMetadata: metadata)
+            case .failure(let problem):
+                return TweakEvaluation(value: nil, variant: variant.name, reason: .error, errorCode: .parseError,
+                                       errorMessage: "\(id.feature): variant \(variant.name): \(problem.message)", flagMetadata: metadata)
+            }
+        default:
+            return nil
+        }
+    }
+
+    struct PayloadProblem: Error {
+        var message: String
+    }
+
+    /// A payload as a typed value: `json` parsed, `number` as Int or Double, anything else as text.
+    static func typed(_ payload: UnleashPayload) -> Result<TweakContent, PayloadProblem> {
+        switch payload.type {
+        case "json":
+            do {
+                return .success(try TweakContent(jsonText: payload.value))
+            } catch {
+                return .failure(PayloadProblem(message: "the json payload is not JSON: \(error)"))
+            }
+        case "number":
+            if let int = Int(payload.value) { return .success(.int(int)) }
+            if let double = Double(payload.value), double.isFinite { return .success(.double(double)) }
+            return .failure(PayloadProblem(message: "the number payload \"\(payload.value)\" is not a number"))
+        default:
+            return .success(.string(payload.value))
+        }
+    }
+
+    private func metadata(_ name: String, enabled: Bool, variant: UnleashVariant?) -> [String: TweakContent] {
+        var metadata: [String: TweakContent] = [
+            "featureName": .string(name), "featureEnabled": .bool(enabled), "impressionData": .bool(features.impressionData(name)),
+        ]
+        if variant == nil { metadata["enabled"] = .bool(enabled) }
+        if let variant {
+            metadata["variantEnabled"] = .bool(variant.enabled)
+            if let payload = variant.payload { metadata["payloadType"] = .string(payload.type) }
+        }
+        return metadata
+    }
+}
