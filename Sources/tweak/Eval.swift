@@ -5,11 +5,12 @@ import TweakKitFlagd
 
 struct Eval: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Evaluate a flagd flag, an Optimizely flag or a Firebase parameter and print the result as JSON.",
+        abstract: "Evaluate a flagd flag, an Optimizely flag, a Firebase parameter or an Unleash toggle and print the result as JSON.",
         discussion: """
         With --flags: one JSON object with value, variant, reason, errorCode, errorMessage and flagMetadata. With --type, a flag of another type resolves to the --default value with TYPE_MISMATCH, as an OpenFeature client asking for that type would.
         With --optimizely-datafile: Optimizely's decision for the flag: enabled, variationKey, ruleKey, variables and reasons; targetingKey in --context is the user id, the other keys are attributes.
         With --firebase-template: the parameter's value, source (static, default, remote), asBool and asNumber; targetingKey in --context is the randomization id, the other keys are custom signals.
+        With --unleash-features: Unleash's isEnabled as enabled and getVariant as variant (name, enabled, feature_enabled, payload); --context uses Unleash's field names (userId, sessionId, remoteAddress, environment, appName, currentTime, properties); --contexts FILE evaluates each line of a JSON Lines file.
         """
     )
 
@@ -25,6 +26,12 @@ struct Eval: ParsableCommand {
 
     @Option(help: ArgumentHelp("A Firebase Remote Config server template.", valueName: "file"))
     var firebaseTemplate: String?
+
+    @Option(help: ArgumentHelp("An Unleash client features payload (/api/client/features) or delta.", valueName: "file"))
+    var unleashFeatures: String?
+
+    @Option(help: ArgumentHelp("Unleash: a JSON Lines file of contexts; prints one result line each.", valueName: "file"))
+    var contexts: String?
 
     @Argument(help: ArgumentHelp("The flag's key (or the Firebase parameter's key).", valueName: "flag-key"))
     var flagKey: String
@@ -42,8 +49,9 @@ struct Eval: ParsableCommand {
     var inAppDefault: String?
 
     func validate() throws {
-        let sources = [flags, optimizelyDatafile, firebaseTemplate].compactMap { $0 }
-        if sources.count != 1 { throw ValidationError("give exactly one of --flags, --optimizely-datafile and --firebase-template") }
+        let sources = [flags, optimizelyDatafile, firebaseTemplate, unleashFeatures].compactMap { $0 }
+        if sources.count != 1 { throw ValidationError("give exactly one of --flags, --optimizely-datafile, --firebase-template and --unleash-features") }
+        if contexts != nil && unleashFeatures == nil { throw ValidationError("--contexts is for --unleash-features") }
         if inAppDefault != nil && firebaseTemplate == nil { throw ValidationError("--in-app-default is for --firebase-template") }
         if type != nil && flags == nil { throw ValidationError("--type and --default are for --flags") }
         if type != nil && defaultValue == nil { throw ValidationError("--type needs a --default value") }
@@ -51,6 +59,7 @@ struct Eval: ParsableCommand {
     }
 
     func run() throws {
+        if let unleashFeatures { return try evaluateUnleash(features: unleashFeatures) }
         let evaluationContext = try parseContext()
         if let optimizelyDatafile {
             try evaluateOptimizely(datafile: optimizelyDatafile, context: evaluationContext)

@@ -4,11 +4,12 @@ import TweakKit
 import TweakKitFirebase
 import TweakKitFlagd
 import TweakKitOptimizely
+import TweakKitUnleash
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check tweaks files; print each problem with its place and exit 1 if there are any.",
-        discussion: "Reads tweaks files, flagd flag definitions (a top-level \"flags\" object), Optimizely datafiles (\"featureFlags\") and Firebase Remote Config server templates (\"conditions\" / \"parameters\")."
+        discussion: "Reads tweaks files, flagd flag definitions (a top-level \"flags\" object), Optimizely datafiles (\"featureFlags\"), Firebase Remote Config server templates (\"conditions\" / \"parameters\") and Unleash client features payloads (\"features\" as a list, or delta \"events\")."
     )
 
     @Argument(help: ArgumentHelp("JSON files to check.", valueName: "file"))
@@ -62,6 +63,13 @@ struct Validate: ParsableCommand {
                 return (try FirebaseTemplate(root: root, source: path).parameters.count, "Firebase parameters", [])
             } catch {
                 return (0, "Firebase parameters", [error])
+            }
+        }
+        if UnleashFeatures.isFeaturesPayload(root) {
+            do {
+                return (try UnleashFeatures(root: root, source: path).featureNames.count, "Unleash toggles", [])
+            } catch {
+                return (0, "Unleash toggles", [error])
             }
         }
         let result = TweakFileParser.parse(root: root, file: path, source: url.lastPathComponent)
