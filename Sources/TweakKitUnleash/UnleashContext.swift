@@ -12,16 +12,22 @@ public import TweakKit
 /// fields; an attribute `properties` (an object) and every other attribute become properties,
 /// written as text (`5`, `true`) the way Unleash's SDKs hand them to their engine.
 public struct UnleashContext: Sendable, Hashable {
+    /// The user: the stickiness of default rollouts and variants, and `userWithId`'s list.
     public var userId: String?
+    /// The session: the stickiness when there is no user id.
     public var sessionId: String?
+    /// The client's IP address, for `remoteAddress` strategies and `IN_CIDR`.
     public var remoteAddress: String?
+    /// The environment the app runs in.
     public var environment: String?
+    /// The app's name.
     public var appName: String?
     /// An RFC 3339 time for `DATE_*` constraints; the current time when `nil`.
     public var currentTime: String?
     /// Custom context fields.
     public var properties: [String: String]
 
+    /// A context from its fields.
     public init(
         userId: String? = nil, sessionId: String? = nil, remoteAddress: String? = nil, environment: String? = nil,
         appName: String? = nil, currentTime: String? = nil, properties: [String: String] = [:]

@@ -63,9 +63,12 @@ struct UnleashDefinitions: Sendable {
 
 /// A variant's payload: its type (`string`, `json`, `csv`, `number`) and its value, as text.
 public struct UnleashPayload: Sendable, Hashable {
+    /// `string`, `json`, `csv` or `number`.
     public var type: String
+    /// The payload as text (JSON text for `json`).
     public var value: String
 
+    /// A payload of `type` holding `value`.
     public init(type: String, value: String) {
         self.type = type
         self.value = value

@@ -28,14 +28,17 @@ public import TweakKit
 /// ``TweakManager/exposureHandler`` with the variant name and `featureName`, `enabled`,
 /// `variantEnabled`, `featureEnabled`, `impressionData` (and `payloadType`) in the flag metadata.
 public struct UnleashFeaturesFormat: TweakDocumentFormat {
+    /// "Unleash features", for messages.
     public var name: String { "Unleash features" }
     /// What `applicationHostname` strategies compare with.
     public var hostname: String?
 
+    /// A format comparing `applicationHostname` strategies with `hostname`.
     public init(hostname: String? = UnleashFeatures.currentHostname) {
         self.hostname = hostname
     }
 
+    /// Parses a client features payload or delta; throws a `TweakFileError` saying where and what.
     public func document(from data: Data, source: String) throws -> any TweakDocument {
         UnleashDocument(features: try UnleashFeatures(data: data, source: source, hostname: hostname))
     }
@@ -60,13 +63,17 @@ extension TweakDocumentFormat where Self == UnleashFeaturesFormat {
 
 /// A features payload serving tweak lookups (see ``UnleashFeaturesFormat``).
 public struct UnleashDocument: TweakDocument {
+    /// The toggles it decides.
     public let features: UnleashFeatures
 
-    /// The variables of each toggle.
+    /// `enabled`: Unleash's `isEnabled`.
     public static let enabledVariable = Tweak.enabledVariable
+    /// `variant`: the variant's name.
     public static let variantVariable = "variant"
+    /// `payload`: the variant's payload, typed.
     public static let payloadVariable = "payload"
 
+    /// A document serving `features`.
     public init(features: UnleashFeatures) {
         self.features = features
     }
@@ -84,12 +91,15 @@ public struct UnleashDocument: TweakDocument {
     /// No fixed values: every toggle is decided per lookup.
     public func tweak(_ id: TweakID, source: String) -> Tweak? { nil }
 
+    /// `enabled`, `variant` and `payload` of every toggle.
     public var evaluatedTweakIDs: [TweakID] {
         features.featureNames.flatMap { name in
             [Self.enabledVariable, Self.variantVariable, Self.payloadVariable].map { TweakID(feature: name, variable: $0) }
         }
     }
 
+    /// The decision for `context` (see ``UnleashFeaturesFormat`` for the variables); `nil` for
+    /// toggles and variables the payload does not have.
     public func evaluate(_ id: TweakID, context: EvaluationContext) -> TweakEvaluation? {
         guard features.contains(id.feature) else { return nil }
         let unleashContext = UnleashContext(context)
