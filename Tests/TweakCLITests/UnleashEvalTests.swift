@@ -56,7 +56,7 @@ struct UnleashEvalCLITests {
         try Data(#"{"features": [{"name": "a", "enabled": true, "strategies": [{"parameters": {}}]}]}"#.utf8).write(to: broken)
         var result = try tweak("eval", "--unleash-features", broken.path, "a")
         #expect(result.status == 1)
-        #expect(result.errors.contains("broken.json:1:60: a strategy of feature a has no \"name\""))
+        #expect(result.errors.contains("broken.json:1:61: a strategy of feature a has no \"name\""))
         let file = try payloadFile()
         result = try tweak("eval", "--unleash-features", file, "checkout", "--context", "[1]")
         #expect(result.status != 0)

@@ -32,7 +32,9 @@ struct SpecificationTests {
         var count = 0
         for test in root["tests"].flatMap(Self.elements) ?? [] {
             let (description, toggle, context) = try Self.caseParts(test, file: file)
-            let expected = try #require(test["expectedResult"].flatMap { if case .bool(let value) = $0.kind { value } else { nil } })
+            guard case .bool(let expected)? = test["expectedResult"]?.kind else {
+                throw TweakFileError(file: file, location: test.location, message: "\(description): expectedResult must be true or false")
+            }
             #expect(features.isEnabled(toggle, context: context) == expected, "\(file): \(description)")
             count += 1
         }
