@@ -16,7 +16,7 @@ struct UnleashRemoteTests {
         defer { Task { await server.stop() } }
         var configuration = RemoteConfiguration(url: UnleashFeaturesFormat.featuresURL(server: server.url), documentFormat: .unleash(hostname: nil), name: "unleash")
         configuration.headers = UnleashFeaturesFormat.headers(clientKey: "default:development.secret", appName: "checkout")
-        configuration.requestTimeout = .seconds(5)
+        configuration.requestTimeout = .seconds(30)
         let remote = RemoteTweakProvider(configuration: configuration)
         let manager = TweakManager(tweakProviders: [remote])
         let pro: EvaluationContext = ["targetingKey": "u1", "appName": "shop", "plan": "pro"]
@@ -50,7 +50,7 @@ struct UnleashRemoteTests {
         var configuration = RemoteConfiguration(url: UnleashFeaturesFormat.featuresURL(server: server.url), documentFormat: .unleash(hostname: nil), name: "unleash")
         configuration.headers = UnleashFeaturesFormat.headers(clientKey: "secret", appName: "checkout")
         configuration.pollInterval = .milliseconds(50)
-        configuration.requestTimeout = .seconds(5)
+        configuration.requestTimeout = .seconds(30)
         let remote = RemoteTweakProvider(configuration: configuration)
         let manager = TweakManager(tweakProviders: [remote])
         remote.start()
