@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Differential test of TweakKit's Unleash engine against the official Python SDK (PyPI
 # UnleashClient, run offline): 1,200 decisions generated from a fixed seed must all agree.
-# About 30 seconds after the build (the Python SDK bootstraps each payload; tweak runs once per toggle).
+# Under two minutes: a first run creates the venv and installs the SDK; the 1,200 decisions take
+# 15–40 s depending on load (the SDK bootstraps each payload; tweak runs once per toggle).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
