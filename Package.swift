@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "TweakKitServer", targets: ["TweakKitServer"]),
         .library(name: "TweakKitOptimizely", targets: ["TweakKitOptimizely"]),
         .library(name: "TweakKitFirebase", targets: ["TweakKitFirebase"]),
+        .library(name: "TweakKitUnleash", targets: ["TweakKitUnleash"]),
         .executable(name: "tweak", targets: ["tweak"]),
         .plugin(name: "TweakAccessorPlugin", targets: ["TweakAccessorPlugin"]),
         .plugin(name: "GenerateTweakAccessors", targets: ["GenerateTweakAccessors"]),
@@ -55,6 +56,8 @@ let package = Package(
         .target(name: "TweakKitOptimizely", dependencies: ["TweakKit"]),
         // Firebase Remote Config server templates evaluated locally.
         .target(name: "TweakKitFirebase", dependencies: ["TweakKit", .product(name: "Crypto", package: "swift-crypto")]),
+        // Unleash feature toggles decided locally from the client features payload.
+        .target(name: "TweakKitUnleash", dependencies: ["TweakKit"]),
         // The web editor and JSON API (Hummingbird 2).
         .target(
             name: "TweakKitServer",
@@ -80,7 +83,7 @@ let package = Package(
             name: "tweak",
             dependencies: [
                 "TweakKit", "TweakCodegenCommands", "TweakKitFlagd", "TweakKitRemote", "TweakKitServer",
-                "TweakKitOptimizely", "TweakKitFirebase",
+                "TweakKitOptimizely", "TweakKitFirebase", "TweakKitUnleash",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -134,6 +137,13 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [.copy("Templates")]
+        ),
+        .testTarget(
+            name: "TweakKitUnleashTests",
+            dependencies: [
+                "TweakKitUnleash", "TweakKit", "TweakKitRemote", "TweakKitTestSupport",
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
         // A real HTTP server for the package's own tests (not a product).
         .target(

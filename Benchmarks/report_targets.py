@@ -42,7 +42,7 @@ def load(results_dir):
 
 def ops_per_iteration(name):
     kind, *rest = name.split(".")
-    if kind in ("Lookup", "Flagd", "Optimizely"):
+    if kind in ("Lookup", "Flagd", "Optimizely", "Unleash"):
         return LOOKUPS_PER_BATCH
     if kind == "Threads":
         return LOOKUPS_PER_THREAD * int(rest[-1])
@@ -118,12 +118,15 @@ class Report:
             if n == 0:
                 print("  ".join("-" * width for width in widths))
         print("(Lookup.*, Threads.*: per lookup; Threads.*.2: wall time / lookups of both threads; ColdLoad.*: per load;"
-              " Flagd.*: per evaluation; Optimizely.*: per decision)")
+              " Flagd.*: per evaluation; Optimizely.*, Unleash.*: per decision)")
         flagd = self.time_per_op("Flagd.Evaluate")
         if flagd:
             print(f"flagd evaluation (3 conditions + fractional split), one core: {1e9 / flagd:,.0f} evaluations/s")
         for name, what in (("Optimizely.Decide", "Optimizely decision (1 experiment + 3-rule rollout, 6 variables, reasons)"),
-                           ("Optimizely.ManagerFeatureEnabled", "Optimizely isFeatureEnabled through TweakManager")):
+                           ("Optimizely.ManagerFeatureEnabled", "Optimizely isFeatureEnabled through TweakManager"),
+                           ("Unleash.IsEnabled", "Unleash isEnabled (3 strategies, 3 constraints + a segment)"),
+                           ("Unleash.Variant", "Unleash getVariant (the same toggle, 3 weighted variants)"),
+                           ("Unleash.ManagerFeatureEnabled", "Unleash isFeatureEnabled through TweakManager")):
             decision = self.time_per_op(name)
             if decision:
                 relative = f" (time per decision {decision / flagd:.2f}x a flagd evaluation's)" if flagd else ""

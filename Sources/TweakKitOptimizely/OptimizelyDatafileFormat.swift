@@ -83,7 +83,7 @@ public struct OptimizelyDatafileFormat: TweakDocumentFormat {
             ("ruleKey", decision.ruleKey.map(TweakContent.string) ?? .null),
             ("variables", .object(decision.variables)),
             ("reasons", .array(decision.reasons.map(TweakContent.string))),
-        ])
+        ], warnings: document.datafile.flagKeys.contains(key) ? [] : ["the datafile has no flag \"\(key)\""])
     }
 }
 

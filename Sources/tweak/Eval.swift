@@ -76,6 +76,9 @@ struct Eval: ParsableCommand {
             } catch let failure as TweakEvaluationRequest.Failure {
                 throw ValidationError(failure.description)
             }
+            for warning in report.warnings where request.context == requests.first?.context {
+                printWarning("\(file.url.relativePath): \(warning)")
+            }
             let (text, nullified) = report.json(pretty: contexts == nil)
             for place in nullified {
                 printWarning("\(flagKey): \(place) is a number JSON cannot hold (inf or NaN); written as null")

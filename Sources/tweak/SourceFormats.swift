@@ -4,6 +4,7 @@ import TweakKit
 import TweakKitFirebase
 import TweakKitFlagd
 import TweakKitOptimizely
+import TweakKitUnleash
 
 /// A document format the tool reads, and the option that names a file of it.
 struct SourceFormat: Sendable {
@@ -22,6 +23,7 @@ enum SourceFormats {
         SourceFormat(option: "flags", format: .flagd),
         SourceFormat(option: "optimizely-datafile", format: .optimizely()),
         SourceFormat(option: "firebase-template", format: .firebase()),
+        SourceFormat(option: "unleash-features", format: .unleash()),
         SourceFormat(option: nil, format: .tweaks),  // last: it takes any JSON object
     ]
 

@@ -55,9 +55,13 @@ public struct TweakEvaluationRequest: Sendable {
 /// ```
 public struct TweakEvaluationReport: Sendable {
     public var fields: [(name: String, value: TweakContent)]
+    /// What the caller should know but is not part of the decision ("the file has no flag f"):
+    /// `tweak eval` prints each as a warning on standard error.
+    public var warnings: [String]
 
-    public init(_ fields: [(name: String, value: TweakContent)]) {
+    public init(_ fields: [(name: String, value: TweakContent)], warnings: [String] = []) {
         self.fields = fields
+        self.warnings = warnings
     }
 
     /// An evaluation in OpenFeature's shape: `flagKey`, `value`, `variant`, `reason`, `errorCode`,

@@ -1,0 +1,90 @@
+extension CompiledCheck {
+    /// Whether the check holds for the decision's input (inverted when the constraint says so).
+    func holds(_ input: UnleashFeatures.Input) -> Bool {
+        test.holds(input) != inverted
+    }
+}
+
+extension CompiledCheck.Test {
+    func holds(_ input: UnleashFeatures.Input) -> Bool {
+        switch self {
+        case .constant(let value):
+            return value
+        case .list(let field, let values, let notIn):
+            guard let value = field.value(in: input) else { return notIn }
+            // Unleash compares bytes; Swift's `==` would also match canonically equivalent text.
+            let found = values.firstIndex(of: value).map { values[$0].utf8.elementsEqual(value.utf8) } ?? false
+            return found != notIn
+        case .emptyList(let notIn):
+            return notIn
+        case .text(let field, let op, let values, let ignoreCase):
+            guard var value = field.value(in: input) else { return false }
+            if ignoreCase { value = value.lowercased() }
+            let bytes = Array(value.utf8)
+            return values.contains { item in
+                let needle = Array(item.utf8)
+                switch op {
+                case .startsWith: return bytes.starts(with: needle)
+                case .endsWith: return bytes.count >= needle.count && bytes[(bytes.count - needle.count)...].elementsEqual(needle)
+                case .contains: return Self.contains(bytes, needle)
+                }
+            }
+        case .number(let field, let ordinal, let number):
+            guard let text = field.value(in: input), let value = Self.number(text) else { return false }
+            if case .equal = ordinal { return abs(value - number) < Double.ulpOfOne }
+            return ordinal.holds(value, number)
+        case .date(let field, let ordinal, let date):
+            guard let text = field.value(in: input), let value = UnleashTime(rfc3339: text) else { return false }
+            return ordinal.holds(value, date)
+        case .semver(let field, let ordinal, let version):
+            guard let text = field.value(in: input), let value = UnleashSemanticVersion(text) else { return false }
+            return ordinal.holds(value, version)
+        case .regex(let field, let regex):
+            guard let regex, let text = field.value(in: input) else { return false }
+            return regex.matches(text)
+        case .cidr(let field, let networks):
+            guard let text = field.value(in: input), let address = IPAddress(text) else { return false }
+            return networks.contains { $0.contains(address) }
+        case .hostname(let names):
+            guard let hostname = input.hostname else { return false }
+            return names.contains(hostname.lowercased())
+        case .rollout(let percentage, let stickiness, let groupID):
+            guard let identifier = stickiness.lazy.compactMap({ $0.value(in: input) }).first else { return false }
+            return UnleashHash.normalized(group: groupID ?? input.toggleName, identifier: identifier, modulus: 100) <= UInt32(percentage)
+        }
+    }
+
+    /// A number as Rust's `f64` parser reads it: decimal (with exponent), `inf`, `infinity`, `nan`.
+    static func number(_ text: String) -> Double? {
+        guard !text.utf8.contains(where: { $0 == 0x78 || $0 == 0x58 || $0 == 0x28 || $0 == 0x70 || $0 == 0x50 }) else { return nil }
+        return Double(text)
+    }
+
+    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        if needle.isEmpty { return true }
+        guard haystack.count >= needle.count else { return false }
+        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+            if haystack[start..<start + needle.count].elementsEqual(needle) { return true }
+        }
+        return false
+    }
+}
+
+extension ContextField {
+    /// The field's text for this decision; the current time when `currentTime` is not given.
+    func value(in input: UnleashFeatures.Input) -> String? {
+        let context = input.context
+        switch self {
+        case .userId: return context.userId
+        case .sessionId: return context.sessionId
+        case .remoteAddress: return context.remoteAddress
+        case .appName: return context.appName
+        case .environment: return context.environment
+        case .currentTime:
+            if let time = context.currentTime { return time }
+            return UnleashTime(seconds: UnleashTime.now().seconds, nanoseconds: 0).utcText
+        case .property(let name): return context.properties[name]
+        case .random(let upperBound): return String(Int.random(in: 1..<upperBound))
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// A feature ready to decide: its strategies compiled once, when the payload loads.
+struct CompiledFeature: Sendable {
+    var name: String
+    var enabled: Bool
+    var type: String?
+    var project: String
+    var impressionData: Bool
+    /// `nil` when a strategy could not be compiled (an unknown operator, a value that is not a
+    /// number, date or version where one is needed, a segment that does not exist): Unleash's
+    /// engine then keeps the feature off and its variant the disabled one.
+    var strategies: [CompiledStrategy]?
+    var variants: [CompiledVariant]
+    var dependencies: [UnleashDefinitions.Dependency]
+}
+
+/// One strategy: every check must hold (the strategy's own rule, its constraints and its segments').
+struct CompiledStrategy: Sendable {
+    var checks: [CompiledCheck]
+    /// The strategy's variants, with its `stickiness` parameter and group id.
+    var variants: [CompiledVariant]
+    var groupID: String
+}
+
+/// A variant as the engine chooses among them.
+struct CompiledVariant: Sendable {
+    var name: String
+    var weight: UInt32
+    var stickiness: String?
+    var payload: UnleashPayload?
+    var overrides: [UnleashDefinitions.Override]
+}
+
+/// A value read from the context.
+enum ContextField: Sendable, Hashable {
+    case userId, sessionId, remoteAddress, appName, environment, currentTime
+    case property(String)
+    /// A random whole number in `1..<upperBound`, as text: Unleash's `random` stickiness.
+    case random(upperBound: Int)
+
+    /// The field a constraint's or stickiness's `contextName` names.
+    init(contextName: String) {
+        switch contextName {
+        case "userId": self = .userId
+        case "sessionId": self = .sessionId
+        case "currentTime": self = .currentTime
+        case "environment": self = .environment
+        case "appName": self = .appName
+        case "remoteAddress": self = .remoteAddress
+        default: self = .property(contextName)
+        }
+    }
+}
+
+enum Ordinal: Sendable {
+    case lessThan, lessThanOrEqual, equal, greaterThanOrEqual, greaterThan
+
+    func holds<T: Comparable>(_ left: T, _ right: T) -> Bool {
+        switch self {
+        case .lessThan: left < right
+        case .lessThanOrEqual: left <= right
+        case .equal: left == right
+        case .greaterThanOrEqual: left >= right
+        case .greaterThan: left > right
+        }
+    }
+}
+
+enum TextOperator: Sendable {
+    case startsWith, endsWith, contains
+}
+
+/// A compiled regular expression (Foundation's type is not `Sendable` on every platform; it is
+/// immutable and safe to share once built).
+final class UnleashRegex: @unchecked Sendable {
+    let expression: NSRegularExpression
+    init(_ expression: NSRegularExpression) { self.expression = expression }
+
+    func matches(_ text: String) -> Bool {
+        expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    }
+}
+
+/// One condition of a strategy, possibly inverted.
+struct CompiledCheck: Sendable {
+    var test: Test
+    var inverted: Bool
+
+    indirect enum Test: Sendable {
+        case constant(Bool)
+        case list(ContextField, Set<String>, notIn: Bool)
+        case emptyList(notIn: Bool)
+        case text(ContextField, TextOperator, [String], ignoreCase: Bool)
+        case number(ContextField, Ordinal, Double)
+        case date(ContextField, Ordinal, UnleashTime)
+        case semver(ContextField, Ordinal, UnleashSemanticVersion)
+        /// `nil`: a pattern Unleash's engine cannot compile, which never matches.
+        case regex(ContextField, UnleashRegex?)
+        case cidr(ContextField, [IPNetwork])
+        case hostname(Set<String>)
+        /// A percentage of the hash of the first stickiness field present; `nil` group: the toggle's name.
+        case rollout(percentage: Int, stickiness: [ContextField], groupID: String?)
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+
+/// An IPv4 or IPv6 address as 16 bytes (IPv4 in the first four), strictly parsed.
+struct IPAddress: Sendable, Hashable {
+    var bytes: [UInt8]
+    var isIPv4: Bool
+
+    init(bytes: [UInt8], isIPv4: Bool) {
+        self.bytes = bytes
+        self.isIPv4 = isIPv4
+    }
+
+    /// `192.168.0.1` or an IPv6 address (`2001:db8::1`, `::ffff:10.0.0.1`); no zone, no leading zeros in IPv4 parts.
+    init?(_ text: String) {
+        if let v4 = Self.ipv4(Substring(text), lenient: false) {
+            bytes = v4
+            isIPv4 = true
+        } else if let v6 = Self.ipv6(Substring(text)) {
+            bytes = v6
+            isIPv4 = false
+        } else {
+            return nil
+        }
+    }
+
+    /// Four decimal parts; `lenient` (network addresses) allows fewer parts, leading zeros and `+`.
+    static func ipv4(_ text: Substring, lenient: Bool) -> [UInt8]? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard lenient ? (1...4).contains(parts.count) : parts.count == 4 else { return nil }
+        var result: [UInt8] = [0, 0, 0, 0]
+        for (index, part) in parts.enumerated() {
+            if lenient {
+                guard let value = UInt8(part) else { return nil }
+                result[index] = value
+            } else {
+                guard (1...3).contains(part.count), part.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                      part.count == 1 || part.first != "0", let value = UInt8(part) else { return nil }
+                result[index] = value
+            }
+        }
+        return result
+    }
+
+    static func ipv6(_ text: Substring) -> [UInt8]? {
+        var head: [UInt16] = []
+        var tail: [UInt16] = []
+        var compressed = false
+        var embedded: [UInt8]?
+        if let range = text.range(of: "::") {
+            compressed = true
+            let after = text[range.upperBound...]
+            if after.contains("::") { return nil }
+            guard groups(text[..<range.lowerBound], allowIPv4: false, into: &head, embedded: &embedded) != nil,
+                  groups(after, allowIPv4: true, into: &tail, embedded: &embedded) != nil else { return nil }
+        } else {
+            guard groups(text, allowIPv4: true, into: &head, embedded: &embedded) != nil else { return nil }
+        }
+        let embeddedGroups = embedded == nil ? 0 : 2
+        let count = head.count + tail.count + embeddedGroups
+        if compressed ? count > 7 : count != 8 { return nil }
+        var all = head + Array(repeating: 0, count: 8 - count) + tail
+        if let embedded {
+            all.append(UInt16(embedded[0]) << 8 | UInt16(embedded[1]))
+            all.append(UInt16(embedded[2]) << 8 | UInt16(embedded[3]))
+        }
+        return all.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+    }
+
+    /// Colon-separated hex groups; the last may be a dotted IPv4 address when `allowIPv4`.
+    private static func groups(_ text: Substring, allowIPv4: Bool, into output: inout [UInt16], embedded: inout [UInt8]?) -> Void? {
+        if text.isEmpty { return () }
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        for (index, part) in parts.enumerated() {
+            if index == parts.count - 1, allowIPv4, part.contains(".") {
+                guard let v4 = ipv4(part, lenient: false) else { return nil }
+                embedded = v4
+                continue
+            }
+            guard (1...4).contains(part.count), part.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x46) || ($0 >= 0x61 && $0 <= 0x66) }),
+                  let value = UInt16(part, radix: 16) else { return nil }
+            output.append(value)
+        }
+        return ()
+    }
+}
+
+/// An address range (`10.0.0.0/8`, `2001:db8::/32`) or a single address, read as Unleash's
+/// engine reads its `IPs` and `IN_CIDR` values; a value that is neither is left out.
+struct IPNetwork: Sendable {
+    var address: IPAddress
+    var prefix: Int
+
+    init?(_ text: String) {
+        let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        let addressText = parts[0]
+        if let v4 = IPAddress.ipv4(addressText, lenient: true) {
+            address = IPAddress(bytes: v4, isIPv4: true)
+            if parts.count == 2 {
+                if let mask = IPAddress.ipv4(parts[1], lenient: false) {
+                    guard let length = Self.prefixLength(ofMask: mask) else { return nil }
+                    prefix = length
+                } else {
+                    guard let length = UInt8(parts[1]), length <= 32 else { return nil }
+                    prefix = Int(length)
+                }
+            } else {
+                prefix = 32
+            }
+        } else if let v6 = IPAddress.ipv6(addressText) {
+            address = IPAddress(bytes: v6, isIPv4: false)
+            if parts.count == 2 {
+                guard let length = UInt8(parts[1]), length <= 128 else { return nil }
+                prefix = Int(length)
+            } else {
+                prefix = 128
+            }
+        } else {
+            return nil
+        }
+    }
+
+    private static func prefixLength(ofMask mask: [UInt8]) -> Int? {
+        let bits = mask.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        let ones = bits.leadingZeroBitCount == 0 ? (~bits).leadingZeroBitCount : 0
+        return bits << ones == 0 || ones == 32 ? ones : nil
+    }
+
+    func contains(_ other: IPAddress) -> Bool {
+        guard other.isIPv4 == address.isIPv4 else { return false }
+        var remaining = prefix
+        for index in 0..<(address.isIPv4 ? 4 : 16) {
+            guard remaining > 0 else { return true }
+            let mask: UInt8 = remaining >= 8 ? 0xFF : ~(0xFF >> UInt8(remaining))
+            if address.bytes[index] & mask != other.bytes[index] & mask { return false }
+            remaining -= 8
+        }
+        return true
+    }
+}
