@@ -1,7 +1,9 @@
 import Foundation
+import NIOHTTP1
 import Testing
 import TweakKit
 import TweakKitFlagd
+import TweakKitTestSupport
 @testable import TweakKitRemote
 import TweakKitTestSupport
 import NIOHTTP1
