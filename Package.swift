@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "TweakKitServer", targets: ["TweakKitServer"]),
         .library(name: "TweakKitOptimizely", targets: ["TweakKitOptimizely"]),
         .library(name: "TweakKitFirebase", targets: ["TweakKitFirebase"]),
+        .library(name: "TweakKitGrowthBook", targets: ["TweakKitGrowthBook"]),
         .executable(name: "tweak", targets: ["tweak"]),
         .plugin(name: "TweakAccessorPlugin", targets: ["TweakAccessorPlugin"]),
         .plugin(name: "GenerateTweakAccessors", targets: ["GenerateTweakAccessors"]),
@@ -54,6 +55,14 @@ let package = Package(
         .target(name: "TweakKitOptimizely", dependencies: ["TweakKit"]),
         // Firebase Remote Config server templates evaluated locally.
         .target(name: "TweakKitFirebase", dependencies: ["TweakKit", .product(name: "Crypto", package: "swift-crypto")]),
+        // GrowthBook features, experiments and sticky bucketing decided locally from the SDK payload.
+        .target(
+            name: "TweakKitGrowthBook",
+            dependencies: [
+                "TweakKit", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         // The web editor and JSON API (Hummingbird 2).
         .target(
             name: "TweakKitServer",
@@ -75,7 +84,7 @@ let package = Package(
             name: "tweak",
             dependencies: [
                 "TweakKit", "TweakCodegenCommands", "TweakKitFlagd", "TweakKitRemote", "TweakKitServer",
-                "TweakKitOptimizely", "TweakKitFirebase",
+                "TweakKitOptimizely", "TweakKitFirebase", "TweakKitGrowthBook",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -129,6 +138,13 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [.copy("Templates")]
+        ),
+        .testTarget(
+            name: "TweakKitGrowthBookTests",
+            dependencies: [
+                "TweakKitGrowthBook", "TweakKit", "TweakKitRemote", "TweakKitTestSupport",
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
         // A real HTTP server for the package's own tests (not a product).
         .target(
