@@ -144,6 +144,8 @@ let package = Package(
             dependencies: [
                 "TweakKitGrowthBook", "TweakKit", "TweakKitRemote", "TweakKitTestSupport",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
         // A real HTTP server for the package's own tests (not a product).

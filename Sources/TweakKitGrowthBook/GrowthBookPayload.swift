@@ -95,15 +95,21 @@ public struct GrowthBookPayload: Sendable {
     }
 
     /// Whether a parsed JSON document is a GrowthBook SDK payload: an object with a `features`
-    /// object or `encryptedFeatures` string, and nothing of another format's shape (a flagd
-    /// `flags`, an Optimizely `featureFlags`, a Firebase `parameters`).
+    /// object (of feature objects) or an `encryptedFeatures` string, and no member that GrowthBook's
+    /// payload does not have (so a tweaks file with a feature named "features" is not one).
     package static func isPayload(_ root: JSONNode) -> Bool {
-        guard root.members != nil, root["flags"] == nil, root["featureFlags"] == nil, root["parameters"] == nil else { return false }
-        if let features = root["features"], features.members != nil {
-            // A features object whose entries look like GrowthBook features (objects).
-            return features.members?.allSatisfy { $0.value.members != nil } ?? false
+        guard let members = root.members, members.allSatisfy({ payloadKeys.contains($0.key) }) else { return false }
+        if let features = root["features"]?.members {
+            return features.allSatisfy { feature in
+                feature.value.members?.allSatisfy { ["defaultValue", "rules", "project", "id"].contains($0.key) } ?? false
+            }
         }
         if case .string? = root["encryptedFeatures"]?.kind { return true }
         return false
     }
+
+    private static let payloadKeys: Set<String> = [
+        "status", "features", "savedGroups", "dateUpdated", "experiments", "encryptedFeatures", "encryptedSavedGroups",
+        "encryptedExperiments", "contextualBandits",
+    ]
 }

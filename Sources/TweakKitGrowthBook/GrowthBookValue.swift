@@ -12,8 +12,7 @@ public import TweakKit
 /// GrowthBookValue.int(1) == .double(1.0)  // false (Hashable identity); conditions treat them as equal
 /// ```
 public enum GrowthBookValue: Sendable, Hashable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
-    ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral,
-    ExpressibleByNilLiteral
+    ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
     case null
     case bool(Bool)
@@ -32,7 +31,6 @@ public enum GrowthBookValue: Sendable, Hashable, ExpressibleByStringLiteral, Exp
     public init(dictionaryLiteral elements: (String, GrowthBookValue)...) {
         self = .object(elements.map { GrowthBookMember(key: $0.0, value: $0.1) })
     }
-    public init(nilLiteral: ()) { self = .null }
 
     /// The member named `key` of an object; `nil` for a missing member or another kind of value.
     public subscript(key: String) -> GrowthBookValue? {

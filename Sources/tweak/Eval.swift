@@ -2,14 +2,16 @@ import ArgumentParser
 import Foundation
 import TweakKit
 import TweakKitFlagd
+import TweakKitGrowthBook
 
 struct Eval: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Evaluate a flagd flag, an Optimizely flag or a Firebase parameter and print the result as JSON.",
+        abstract: "Evaluate a flagd flag, an Optimizely flag, a Firebase parameter or a GrowthBook feature and print the result as JSON.",
         discussion: """
         With --flags: one JSON object with value, variant, reason, errorCode, errorMessage and flagMetadata. With --type, a flag of another type resolves to the --default value with TYPE_MISMATCH, as an OpenFeature client asking for that type would.
         With --optimizely-datafile: Optimizely's decision for the flag: enabled, variationKey, ruleKey, variables and reasons; targetingKey in --context is the user id, the other keys are attributes.
         With --firebase-template: the parameter's value, source (static, default, remote), asBool and asNumber; targetingKey in --context is the randomization id, the other keys are custom signals.
+        With --growthbook-features: GrowthBook's feature result: value, on, off, source, ruleId, and experiment and experimentResult when an experiment decided; --context is GrowthBook's SDK context: attributes, forcedVariations, qaMode, enabled, url and stickyBucketAssignmentDocs.
         """
     )
 
@@ -25,6 +27,12 @@ struct Eval: ParsableCommand {
 
     @Option(help: ArgumentHelp("A Firebase Remote Config server template.", valueName: "file"))
     var firebaseTemplate: String?
+
+    @Option(name: .customLong("growthbook-features"), help: ArgumentHelp("A GrowthBook SDK payload (/api/features/{clientKey}).", valueName: "file"))
+    var growthBookFeatures: String?
+
+    @Option(help: ArgumentHelp("GrowthBook: the SDK connection's key for an encrypted payload.", valueName: "key"))
+    var decryptionKey: String?
 
     @Argument(help: ArgumentHelp("The flag's key (or the Firebase parameter's key).", valueName: "flag-key"))
     var flagKey: String
@@ -42,8 +50,9 @@ struct Eval: ParsableCommand {
     var inAppDefault: String?
 
     func validate() throws {
-        let sources = [flags, optimizelyDatafile, firebaseTemplate].compactMap { $0 }
-        if sources.count != 1 { throw ValidationError("give exactly one of --flags, --optimizely-datafile and --firebase-template") }
+        let sources = [flags, optimizelyDatafile, firebaseTemplate, growthBookFeatures].compactMap { $0 }
+        if sources.count != 1 { throw ValidationError("give exactly one of --flags, --optimizely-datafile, --firebase-template and --growthbook-features") }
+        if decryptionKey != nil && growthBookFeatures == nil { throw ValidationError("--decryption-key is for --growthbook-features") }
         if inAppDefault != nil && firebaseTemplate == nil { throw ValidationError("--in-app-default is for --firebase-template") }
         if type != nil && flags == nil { throw ValidationError("--type and --default are for --flags") }
         if type != nil && defaultValue == nil { throw ValidationError("--type needs a --default value") }
@@ -51,6 +60,9 @@ struct Eval: ParsableCommand {
     }
 
     func run() throws {
+        if let growthBookFeatures {
+            return try evaluateGrowthBook(features: growthBookFeatures, contextText: context)
+        }
         let evaluationContext = try parseContext()
         if let optimizelyDatafile {
             try evaluateOptimizely(datafile: optimizelyDatafile, context: evaluationContext)

@@ -4,11 +4,12 @@ import TweakKit
 import TweakKitFirebase
 import TweakKitFlagd
 import TweakKitOptimizely
+import TweakKitGrowthBook
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check tweaks files; print each problem with its place and exit 1 if there are any.",
-        discussion: "Reads tweaks files, flagd flag definitions (a top-level \"flags\" object), Optimizely datafiles (\"featureFlags\") and Firebase Remote Config server templates (\"conditions\" / \"parameters\")."
+        discussion: "Reads tweaks files, flagd flag definitions (a top-level \"flags\" object), Optimizely datafiles (\"featureFlags\"), Firebase Remote Config server templates (\"conditions\" / \"parameters\") and GrowthBook SDK payloads (\"features\" / \"encryptedFeatures\")."
     )
 
     @Argument(help: ArgumentHelp("JSON files to check.", valueName: "file"))
@@ -33,7 +34,7 @@ struct Validate: ParsableCommand {
     }
 
     /// Reads and parses the file once, then checks it as what it looks like: flagd definitions
-    /// (a top-level `flags` object), an Optimizely datafile, a Firebase template, or a tweaks file.
+    /// (a top-level `flags` object), an Optimizely datafile, a Firebase template, a GrowthBook payload, or a tweaks file.
     static func check(_ url: URL) -> (Int, String, [TweakFileError]) {
         let path = url.path
         let root: JSONNode
@@ -62,6 +63,13 @@ struct Validate: ParsableCommand {
                 return (try FirebaseTemplate(root: root, source: path).parameters.count, "Firebase parameters", [])
             } catch {
                 return (0, "Firebase parameters", [error])
+            }
+        }
+        if GrowthBookPayloadFormat.isGrowthBookPayload(root) {
+            do {
+                return (try GrowthBookPayload(json: GrowthBookValue(root), source: path).featureKeys.count, "GrowthBook features", [])
+            } catch {
+                return (0, "GrowthBook features", [TweakFileError(file: path, message: error.path.isEmpty ? error.message : "\(error.path): \(error.message)")])
             }
         }
         let result = TweakFileParser.parse(root: root, file: path, source: url.lastPathComponent)
