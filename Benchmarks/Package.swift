@@ -23,6 +23,7 @@ let package = Package(
                 .product(name: "TweakKit", package: "TweakKit"),
                 .product(name: "TweakKitFlagd", package: "TweakKit"),
                 .product(name: "TweakKitOptimizely", package: "TweakKit"),
+                .product(name: "TweakKitGrowthBook", package: "TweakKit"),
             ],
             path: "Benchmarks/TweakKitBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -30,6 +30,7 @@ VERSIONS = ["1.0.0", "1.2.0", "1.10.0", "2.0.0-beta.1", "2.0.0", "v2.1.3"]
 class Generator:
     def __init__(self, rng):
         self.r = rng
+        self.bandits = {}
 
     # --- values -----------------------------------------------------------------------------
     def value(self, kind):
@@ -136,6 +137,19 @@ class Generator:
                 rule["minBucketVersion"] = r.randint(0, rule["bucketVersion"])
         if r.random() < 0.15:
             rule["ranges"] = [[0, 0.3], [0.3, 0.6]] + [[0.6, 1]] * (count - 2)
+        if r.random() < 0.12:
+            # A contextual bandit: variations under contextualVariations, weights from the first leaf that matches.
+            rule["contextualVariations"] = rule.pop("variations")
+            rule.pop("ranges", None)
+            reference = f"cb-{index}-{len(self.bandits)}"
+            rule["contextualBanditRef"] = reference if r.random() < 0.9 else "missing-bandit"
+            leaves = []
+            for leaf_id in range(r.randint(0, 3)):
+                raw = [r.choice([0, 0.2, 0.5, 1]) for _ in range(count)]
+                total = sum(raw) or 1
+                weights = [round(w / total, 4) for w in raw] if r.random() < 0.9 else [1] * count
+                leaves.append({"leafId": leaf_id + 1, "condition": self.leaf() if r.random() < 0.7 else {}, "weights": weights})
+            self.bandits[reference] = {"banditVersion": r.randint(1, 9), "contexts": leaves}
         return rule
 
     def force_rule(self, kind):
@@ -206,7 +220,7 @@ class Generator:
             context["qaMode"] = True
         if r.random() < 0.05:
             context["enabled"] = False
-        if r.random() < 0.3:
+        if r.random() < 0.4:
             docs = {}
             if experiment_keys and r.random() < 0.7:
                 for attribute in ["id", "deviceId"]:
@@ -214,7 +228,8 @@ class Generator:
                     if isinstance(value, str) and value:
                         docs[f"{attribute}||{value}"] = {
                             "attributeName": attribute, "attributeValue": value,
-                            "assignments": {f"{r.choice(experiment_keys)}__{r.randint(0, 2)}": f"v{r.randint(0, 3)}"},
+                            "assignments": {f"{r.choice(experiment_keys)}__{r.choice([0, 0, 0, 1, 2])}": f"v{r.randint(0, 3)}"
+                                            for _ in range(2)},
                         }
             context["stickyBucketAssignmentDocs"] = docs
         return context
@@ -226,7 +241,7 @@ def python_result(payload, context, key):
     options = dict(
         attributes=context["attributes"], features=payload["features"], saved_groups=payload.get("savedGroups", {}),
         forced_variations=context.get("forcedVariations", {}), qa_mode=context.get("qaMode", False),
-        enabled=context.get("enabled", True),
+        enabled=context.get("enabled", True), contextual_bandits=payload.get("contextualBandits", {}),
     )
     if "stickyBucketAssignmentDocs" in context:
         service = InMemoryStickyBucketService()
@@ -251,6 +266,8 @@ def summary(result):
         "variationId": experiment.get("variationId"),
         "variationKey": experiment.get("key"),
         "inExperiment": experiment.get("inExperiment"),
+        "leafId": experiment.get("leafId"),
+        "banditVersion": experiment.get("banditVersion"),
     }
 
 
@@ -280,9 +297,12 @@ def main():
     cases = []
     with tempfile.TemporaryDirectory() as directory:
         for index in range(args.cases):
+            generator.bandits = {}
             features = generator.features()
             payload = {"status": 200, "features": features,
                        "savedGroups": {"group_a": [f"user-{i}" for i in range(0, 200, 3)], "group_b": ["user-1", "user-2", 7]}}
+            if generator.bandits:
+                payload["contextualBandits"] = generator.bandits
             context = generator.context(features)
             key = rng.choice(list(features) + (["missing-feature"] if rng.random() < 0.03 else []))
             path = os.path.join(directory, f"payload-{index}.json")
@@ -312,8 +332,11 @@ def main():
                 print(f"case {index} disagrees on {key}:\n  payload {json.dumps(payload)}\n  context {json.dumps(context)}"
                       f"\n  python  {json.dumps(summary(expected))}\n  tweak   {json.dumps(summary(actual) if 'error' not in actual else actual)}")
     agreed = len(outcomes) - disagreements
+    bandit = sum(1 for outcome in outcomes if (outcome[4].get("experimentResult") or {}).get("leafId") is not None)
+    sticky = sum(1 for outcome in outcomes if (outcome[4].get("experimentResult") or {}).get("stickyBucketUsed"))
     print(f"growthbook differential: seed {args.seed}, {agreed}/{len(outcomes)} cases agree with growthbook "
-          f"{getattr(growthbook, '__version__', '?')} (sources: {json.dumps(sources, sort_keys=True)})")
+          f"{getattr(growthbook, '__version__', '?')} (sources: {json.dumps(sources, sort_keys=True)}; "
+          f"{bandit} decided by a contextual bandit, {sticky} from a sticky bucket)")
     sys.exit(1 if disagreements else 0)
 
 

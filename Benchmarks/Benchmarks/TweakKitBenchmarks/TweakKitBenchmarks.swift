@@ -19,6 +19,7 @@ let benchmarks: @Sendable () -> Void = {
     registerColdLoadBenchmarks()
     registerFlagdBenchmarks()
     registerOptimizelyBenchmarks()
+    registerGrowthBookBenchmarks()
 }
 
 /// `benchmark.scaledIterations` is 0..<1,000: the lookups of one measured iteration.
