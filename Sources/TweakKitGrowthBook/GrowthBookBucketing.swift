@@ -91,23 +91,31 @@ public enum GrowthBookBucketing {
 
 /// A half-open bucket range `[start, end)`.
 public struct GrowthBookRange: Sendable, Hashable {
+    /// Where the range starts (included).
     public var start: Double
+    /// Where the range ends (excluded).
     public var end: Double
 
+    /// A range `[start, end)`.
     public init(start: Double, end: Double) {
         self.start = start
         self.end = end
     }
 
+    /// Whether `n` is in `[start, end)`.
     public func contains(_ n: Double) -> Bool { n >= start && n < end }
 }
 
 /// A namespace slice `[id, start, end)`: experiments in one namespace with disjoint slices never share users.
 public struct GrowthBookNamespace: Sendable, Hashable {
+    /// The namespace's name.
     public var id: String
+    /// Where the slice starts (included).
     public var start: Double
+    /// Where the slice ends (excluded).
     public var end: Double
 
+    /// The slice `[start, end)` of namespace `id`.
     public init(id: String, start: Double, end: Double) {
         self.id = id
         self.start = start

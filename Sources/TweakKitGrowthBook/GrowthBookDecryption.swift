@@ -16,6 +16,7 @@ public enum GrowthBookDecryption {
         case decryptionFailed
         case notUTF8
 
+        /// What went wrong, for messages.
         public var description: String {
             switch self {
             case .invalidKey: "the decryption key is not a base64 AES key (16, 24 or 32 bytes)"

@@ -11,7 +11,9 @@ import Foundation
 /// evaluator.exposures   // experiments the user was put in, for analytics
 /// ```
 public struct GrowthBookEvaluator: Sendable {
+    /// The features, saved groups and bandits decided from.
     public let payload: GrowthBookPayload
+    /// The user, with the sticky bucket documents this evaluator added.
     public private(set) var user: GrowthBookUserContext
     /// Sticky bucket documents this evaluator created or changed, by key: what to save.
     public private(set) var changedStickyBucketDocuments: [String: GrowthBookStickyAssignmentsDocument] = [:]
@@ -20,6 +22,7 @@ public struct GrowthBookEvaluator: Sendable {
     /// Features being evaluated on the current prerequisite path (cycle guard).
     private var stack: Set<String> = []
 
+    /// An evaluator for `user`; sticky bucketing is on when `user.stickyBucketAssignmentDocs` is set.
     public init(payload: GrowthBookPayload, user: GrowthBookUserContext) {
         self.payload = payload
         self.user = user

@@ -27,6 +27,7 @@ public struct GrowthBookPayload: Sendable {
     /// A payload without features.
     public static let empty = GrowthBookPayload(features: [], savedGroups: .object([]), contextualBandits: .object([]))
 
+    /// A payload from parsed parts.
     public init(features: [GrowthBookFeature], savedGroups: GrowthBookValue = .object([]), contextualBandits: GrowthBookValue = .object([])) {
         self.features = Dictionary(features.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
         self.featureKeys = features.map(\.key)

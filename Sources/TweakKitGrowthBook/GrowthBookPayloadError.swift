@@ -11,14 +11,17 @@ public struct GrowthBookPayloadError: Error, Hashable, CustomStringConvertible {
     public var source: String
     /// The JSON path of the bad value (`features.checkout.rules[0]`); empty for the whole document.
     public var path: String
+    /// What is wrong.
     public var message: String
 
+    /// An error at `path` of `source`.
     public init(source: String, path: String, message: String) {
         self.source = source
         self.path = path
         self.message = message
     }
 
+    /// `source: path: message`.
     public var description: String {
         path.isEmpty ? "\(source): \(message)" : "\(source): \(path): \(message)"
     }

@@ -32,6 +32,7 @@ public import TweakKit
 /// `hashValue`, `bucket` and (for contextual bandits) `leafId` and `banditVersion`: what
 /// ``TweakManager/exposureHandler`` receives for analytics.
 public struct GrowthBookPayloadFormat: TweakDocumentFormat {
+    /// "GrowthBook payload".
     public var name: String { "GrowthBook payload" }
     /// The SDK connection's key for `encryptedFeatures` and `encryptedSavedGroups`.
     public var decryptionKey: String?
@@ -42,6 +43,7 @@ public struct GrowthBookPayloadFormat: TweakDocumentFormat {
     /// No experiment runs unless forced.
     public var qaMode: Bool
 
+    /// A format with the SDK connection's decryption key, a sticky bucket store and QA settings.
     public init(decryptionKey: String? = nil, stickyBucketStore: (any GrowthBookStickyBucketStore)? = nil,
                 forcedVariations: [String: Int] = [:], qaMode: Bool = false) {
         self.decryptionKey = decryptionKey
@@ -50,6 +52,7 @@ public struct GrowthBookPayloadFormat: TweakDocumentFormat {
         self.qaMode = qaMode
     }
 
+    /// Parses (and decrypts) a payload; errors name the file and JSON path.
     public func document(from data: Data, source: String) throws -> any TweakDocument {
         do {
             return GrowthBookDocument(payload: try GrowthBookPayload(data: data, source: source, decryptionKey: decryptionKey), format: self)
@@ -76,9 +79,12 @@ public struct GrowthBookDocument: TweakDocument {
     /// The variable holding a feature's value.
     public static let valueVariable = "value"
 
+    /// The parsed payload.
     public let payload: GrowthBookPayload
+    /// The format it was read with: decryption, sticky buckets, QA settings.
     public let format: GrowthBookPayloadFormat
 
+    /// A document serving `payload`.
     public init(payload: GrowthBookPayload, format: GrowthBookPayloadFormat = GrowthBookPayloadFormat()) {
         self.payload = payload
         self.format = format
@@ -99,12 +105,14 @@ public struct GrowthBookDocument: TweakDocument {
     /// No fixed values: every feature is decided per lookup.
     public func tweak(_ id: TweakID, source: String) -> Tweak? { nil }
 
+    /// `<feature>.enabled` and `<feature>.value` for every feature.
     public var evaluatedTweakIDs: [TweakID] {
         payload.featureKeys.flatMap {
             [TweakID(feature: $0, variable: Tweak.enabledVariable), TweakID(feature: $0, variable: Self.valueVariable)]
         }
     }
 
+    /// The feature's `value` or `enabled` (`on`) for `context`; `nil` for other variables or unknown features.
     public func evaluate(_ id: TweakID, context: EvaluationContext) -> TweakEvaluation? {
         guard payload.features[id.feature] != nil, id.variable == Self.valueVariable || id.variable == Tweak.enabledVariable else { return nil }
         let result = evaluateFeature(id.feature, context: context)

@@ -2,22 +2,29 @@
 public struct GrowthBookExperimentResult: Sendable, Hashable {
     /// The variation's key (from `meta`, else its index as text).
     public var key: String
+    /// The feature the experiment ran for (nil when run directly).
     public var featureID: String?
     /// Whether the user is in the experiment; when not, `variationID` is 0 and `value` the first variation.
     public var inExperiment: Bool
     /// Whether the variation came from hashing (not forced).
     public var hashUsed: Bool
+    /// The variation's index.
     public var variationID: Int
+    /// The variation's value.
     public var value: GrowthBookValue
+    /// The attribute that was (or would be) hashed.
     public var hashAttribute: String
     /// The attribute's value as the user has it ("" when missing).
     public var hashValue: GrowthBookValue
+    /// The variation came from a sticky bucket document.
     public var stickyBucketUsed: Bool
+    /// The variation's name from `meta`.
     public var name: String?
     /// The user's hash, 0–1, when hashing was used.
     public var bucket: Double?
     /// A passthrough variation: the feature goes on to its next rule.
     public var passthrough: Bool
+    /// The contextual bandit leaf that chose the weights.
     public var bandit: GrowthBookBanditAssignment?
 
     /// The result as GrowthBook's SDKs report it.
@@ -59,13 +66,18 @@ public enum GrowthBookFeatureSource: String, Sendable, Hashable {
 /// result.experimentResult?.key
 /// ```
 public struct GrowthBookFeatureResult: Sendable, Hashable {
+    /// The feature's value (`null` when it has none).
     public var value: GrowthBookValue
+    /// Why the feature has this value.
     public var source: GrowthBookFeatureSource
     /// The deciding rule's `id` ("" when it has none or no rule decided).
     public var ruleID: String
+    /// The experiment that decided, for `.experiment`.
     public var experiment: GrowthBookExperiment?
+    /// The user's variation in it.
     public var experimentResult: GrowthBookExperimentResult?
 
+    /// A result.
     public init(value: GrowthBookValue, source: GrowthBookFeatureSource, ruleID: String = "",
                 experiment: GrowthBookExperiment? = nil, experimentResult: GrowthBookExperimentResult? = nil) {
         self.value = value
@@ -77,6 +89,7 @@ public struct GrowthBookFeatureResult: Sendable, Hashable {
 
     /// The value is truthy (JavaScript's rules: not null, false, 0 or "").
     public var on: Bool { value.isTruthy }
+    /// The value is falsy.
     public var off: Bool { !on }
 
     /// The result as GrowthBook's SDKs report it: value, on, off, source, ruleId, and experiment

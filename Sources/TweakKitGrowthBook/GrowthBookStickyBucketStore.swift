@@ -21,10 +21,12 @@ public protocol GrowthBookStickyBucketStore: Sendable {
 public final class InMemoryGrowthBookStickyBucketStore: GrowthBookStickyBucketStore {
     private let stored: Mutex<[String: GrowthBookStickyAssignmentsDocument]>
 
+    /// A store holding `documents`.
     public init(documents: [GrowthBookStickyAssignmentsDocument] = []) {
         stored = Mutex(Dictionary(documents.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last }))
     }
 
+    /// The stored documents with these keys.
     public func documents(forKeys keys: [String]) -> [String: GrowthBookStickyAssignmentsDocument] {
         stored.withLock { documents in
             var found: [String: GrowthBookStickyAssignmentsDocument] = [:]
@@ -33,6 +35,7 @@ public final class InMemoryGrowthBookStickyBucketStore: GrowthBookStickyBucketSt
         }
     }
 
+    /// Stores the document under its key.
     public func save(_ document: GrowthBookStickyAssignmentsDocument) {
         stored.withLock { $0[document.key] = document }
     }

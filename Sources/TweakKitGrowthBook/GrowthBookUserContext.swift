@@ -22,6 +22,7 @@ public struct GrowthBookUserContext: Sendable, Hashable {
     /// Evaluations add the assignments they make.
     public var stickyBucketAssignmentDocs: [String: GrowthBookStickyAssignmentsDocument]?
 
+    /// A user with these attributes, no forced variations, sticky bucketing off.
     public init(attributes: GrowthBookValue = .object([])) {
         self.attributes = attributes
     }
@@ -33,10 +34,14 @@ public struct GrowthBookUserContext: Sendable, Hashable {
 /// The assignments stored for one attribute value: experiment key `"<key>__<bucketVersion>"` →
 /// variation key.
 public struct GrowthBookStickyAssignmentsDocument: Sendable, Hashable {
+    /// The hashed attribute (`id`, `deviceId`).
     public var attributeName: String
+    /// The attribute's value.
     public var attributeValue: String
+    /// `"<experiment key>__<bucket version>"` → variation key.
     public var assignments: [String: String]
 
+    /// A document for one attribute value.
     public init(attributeName: String, attributeValue: String, assignments: [String: String]) {
         self.attributeName = attributeName
         self.attributeValue = attributeValue

@@ -48,21 +48,25 @@ public enum GrowthBookValue: Sendable, Hashable, ExpressibleByStringLiteral, Exp
         }
     }
 
+    /// The text, for `.string`.
     public var string: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
+    /// The elements, for `.array`.
     public var array: [GrowthBookValue]? {
         if case .array(let value) = self { return value }
         return nil
     }
 
+    /// The members, for `.object`.
     public var members: [GrowthBookMember]? {
         if case .object(let value) = self { return value }
         return nil
     }
 
+    /// Whether this is `null`.
     public var isNull: Bool {
         if case .null = self { return true }
         return false
@@ -96,9 +100,12 @@ public enum GrowthBookValue: Sendable, Hashable, ExpressibleByStringLiteral, Exp
 
 /// One `"key": value` member of a ``GrowthBookValue`` object.
 public struct GrowthBookMember: Sendable, Hashable {
+    /// The member's name.
     public var key: String
+    /// The member's value.
     public var value: GrowthBookValue
 
+    /// A member.
     public init(key: String, value: GrowthBookValue) {
         self.key = key
         self.value = value
