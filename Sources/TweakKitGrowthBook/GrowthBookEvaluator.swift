@@ -209,7 +209,7 @@ public struct GrowthBookEvaluator: Sendable {
             variationID: index,
             value: experiment.variations.isEmpty ? .null : experiment.variations[index],
             hashAttribute: attribute,
-            hashValue: raw,
+            hashAttributeValue: raw,
             stickyBucketUsed: stickyBucketUsed,
             name: meta?["name"]?.string.flatMap { $0.isEmpty ? nil : $0 },
             bucket: bucket,

@@ -170,7 +170,7 @@ public struct GrowthBookDocument: TweakDocument {
         metadata["variationId"] = .int(outcome.variationID)
         metadata["variationKey"] = .string(outcome.key)
         metadata["hashAttribute"] = .string(outcome.hashAttribute)
-        metadata["hashValue"] = .string(outcome.hashValue.string ?? JavaScriptNumber.string(outcome.hashValue) ?? "")
+        metadata["hashValue"] = .string(outcome.hashAttributeValue.string ?? JavaScriptNumber.string(outcome.hashAttributeValue) ?? "")
         metadata["inExperiment"] = .bool(outcome.inExperiment)
         metadata["stickyBucketUsed"] = .bool(outcome.stickyBucketUsed)
         if let bucket = outcome.bucket { metadata["bucket"] = .double(bucket) }

@@ -15,7 +15,7 @@ public struct GrowthBookExperimentResult: Sendable, Hashable {
     /// The attribute that was (or would be) hashed.
     public var hashAttribute: String
     /// The attribute's value as the user has it ("" when missing).
-    public var hashValue: GrowthBookValue
+    public var hashAttributeValue: GrowthBookValue
     /// The variation came from a sticky bucket document.
     public var stickyBucketUsed: Bool
     /// The variation's name from `meta`.
@@ -37,7 +37,7 @@ public struct GrowthBookExperimentResult: Sendable, Hashable {
             GrowthBookMember(key: "variationId", value: .int(variationID)),
             GrowthBookMember(key: "value", value: value),
             GrowthBookMember(key: "hashAttribute", value: .string(hashAttribute)),
-            GrowthBookMember(key: "hashValue", value: hashValue),
+            GrowthBookMember(key: "hashValue", value: hashAttributeValue),
             GrowthBookMember(key: "stickyBucketUsed", value: .bool(stickyBucketUsed)),
         ]
         if let name { members.append(GrowthBookMember(key: "name", value: .string(name))) }

@@ -26,7 +26,7 @@ struct GrowthBookProviderTests {
         // An id attribute wins over the targeting key.
         #expect(manager.isFeatureEnabled("checkout-redesign", context: ["targetingKey": "user-1", "id": "user-2"]) == false)
 
-        #expect(try manager.tweakWith(feature: "banner", variable: "value").value == .object(["text": "Hello", "color": "blue"]))
+        #expect(manager.value(for: TweakKey("banner", "value", default: TweakContent.object([:]))) == .object(["text": "Hello", "color": "blue"]))
         let dutch = manager.evaluationDetails(for: TweakKey("banner", "value", default: TweakContent.object([:])), context: ["country": "NL"])
         #expect(dutch.value == .object(["text": "Hallo", "color": "orange"]))
         #expect(dutch.reason == .targetingMatch)
@@ -89,7 +89,7 @@ struct GrowthBookProviderTests {
         let payload = Data(#"{"status": 200, "encryptedFeatures": "\#(encrypted)"}"#.utf8)
 
         let provider = try DocumentTweakProvider(data: payload, format: .growthBook(decryptionKey: keyText), name: "growthbook")
-        #expect(try TweakManager(tweakProviders: [provider]).tweakWith(feature: "secret-feature", variable: "value").value == "revealed")
+        #expect(TweakManager(tweakProviders: [provider]).value(for: TweakKey("secret-feature", "value", default: "")) == "revealed")
 
         #expect { try DocumentTweakProvider(data: payload, format: .growthBook(), name: "growthbook") } throws: { error in
             (error as? TweakFileError)?.message.contains("encryptedFeatures: the payload is encrypted") == true
@@ -121,9 +121,9 @@ struct GrowthBookProviderTests {
     @Test("listings show each feature's default value and whether it is on")
     func listing() throws {
         let tweaks = try makeManager().displayableTweaks
-        #expect(tweaks.contains { $0.feature == "max-items" && $0.variable == "value" && $0.value == 10 })
-        #expect(tweaks.contains { $0.feature == "max-items" && $0.variable == "enabled" && $0.value == true })
-        #expect(tweaks.contains { $0.feature == "checkout-redesign" && $0.variable == "enabled" && $0.value == false })
+        #expect(tweaks.contains { $0.feature == "max-items" && $0.variable == "value" && $0.intValue == 10 })
+        #expect(tweaks.contains { $0.feature == "max-items" && $0.variable == "enabled" && $0.boolValue == true })
+        #expect(tweaks.contains { $0.feature == "checkout-redesign" && $0.variable == "enabled" && $0.boolValue == false })
     }
 }
 
