@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "TweakKitOptimizely", targets: ["TweakKitOptimizely"]),
         .library(name: "TweakKitFirebase", targets: ["TweakKitFirebase"]),
         .library(name: "TweakKitUnleash", targets: ["TweakKitUnleash"]),
+        .library(name: "TweakKitGrowthBook", targets: ["TweakKitGrowthBook"]),
         .executable(name: "tweak", targets: ["tweak"]),
         .plugin(name: "TweakAccessorPlugin", targets: ["TweakAccessorPlugin"]),
         .plugin(name: "GenerateTweakAccessors", targets: ["GenerateTweakAccessors"]),
@@ -58,6 +59,14 @@ let package = Package(
         .target(name: "TweakKitFirebase", dependencies: ["TweakKit", .product(name: "Crypto", package: "swift-crypto")]),
         // Unleash feature toggles decided locally from the client features payload.
         .target(name: "TweakKitUnleash", dependencies: ["TweakKit"]),
+        // GrowthBook features, experiments and sticky bucketing decided locally from the SDK payload.
+        .target(
+            name: "TweakKitGrowthBook",
+            dependencies: [
+                "TweakKit", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         // The web editor and JSON API (Hummingbird 2).
         .target(
             name: "TweakKitServer",
@@ -83,7 +92,7 @@ let package = Package(
             name: "tweak",
             dependencies: [
                 "TweakKit", "TweakCodegenCommands", "TweakKitFlagd", "TweakKitRemote", "TweakKitServer",
-                "TweakKitOptimizely", "TweakKitFirebase", "TweakKitUnleash",
+                "TweakKitOptimizely", "TweakKitFirebase", "TweakKitUnleash", "TweakKitGrowthBook",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -143,6 +152,15 @@ let package = Package(
             dependencies: [
                 "TweakKitUnleash", "TweakKit", "TweakKitRemote", "TweakKitTestSupport",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "TweakKitGrowthBookTests",
+            dependencies: [
+                "TweakKitGrowthBook", "TweakKit", "TweakKitRemote", "TweakKitTestSupport",
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
         // A real HTTP server for the package's own tests (not a product).

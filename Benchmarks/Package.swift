@@ -24,6 +24,7 @@ let package = Package(
                 .product(name: "TweakKitFlagd", package: "TweakKit"),
                 .product(name: "TweakKitOptimizely", package: "TweakKit"),
                 .product(name: "TweakKitUnleash", package: "TweakKit"),
+                .product(name: "TweakKitGrowthBook", package: "TweakKit"),
             ],
             path: "Benchmarks/TweakKitBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

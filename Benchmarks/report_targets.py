@@ -42,7 +42,7 @@ def load(results_dir):
 
 def ops_per_iteration(name):
     kind, *rest = name.split(".")
-    if kind in ("Lookup", "Flagd", "Optimizely", "Unleash"):
+    if kind in ("Lookup", "Flagd", "Optimizely", "Unleash", "GrowthBook"):
         return LOOKUPS_PER_BATCH
     if kind == "Threads":
         return LOOKUPS_PER_THREAD * int(rest[-1])
@@ -118,7 +118,7 @@ class Report:
             if n == 0:
                 print("  ".join("-" * width for width in widths))
         print("(Lookup.*, Threads.*: per lookup; Threads.*.2: wall time / lookups of both threads; ColdLoad.*: per load;"
-              " Flagd.*: per evaluation; Optimizely.*, Unleash.*: per decision)")
+              " Flagd.*: per evaluation; Optimizely.*, Unleash.*: per decision; GrowthBook.*: per feature evaluation)")
         flagd = self.time_per_op("Flagd.Evaluate")
         if flagd:
             print(f"flagd evaluation (3 conditions + fractional split), one core: {1e9 / flagd:,.0f} evaluations/s")
@@ -131,6 +131,12 @@ class Report:
             if decision:
                 relative = f" (time per decision {decision / flagd:.2f}x a flagd evaluation's)" if flagd else ""
                 print(f"{what}, one core: {1e9 / decision:,.0f} decisions/s{relative}")
+        for name, what in (("GrowthBook.Evaluate", "GrowthBook feature evaluation (force + rollout + 3-way experiment)"),
+                           ("GrowthBook.ManagerFeatureEnabled", "GrowthBook isFeatureEnabled through TweakManager")):
+            evaluation = self.time_per_op(name)
+            if evaluation:
+                relative = f" (time per evaluation {evaluation / flagd:.2f}x a flagd evaluation's)" if flagd else ""
+                print(f"{what}, one core: {1e9 / evaluation:,.0f} evaluations/s{relative}")
 
     def target(self, name, measured, goal, passed, unit="x", needs=()):
         if measured is None and needs and not any(benchmark in self.medians for benchmark in needs):

@@ -33,6 +33,9 @@ struct Eval: ParsableCommand {
         valueName: "[rule=]variation"))
     var forcedDecisions: [String] = []
 
+    @Option(help: ArgumentHelp("--growthbook-features: the SDK connection's key for encrypted payloads.", valueName: "key"))
+    var decryptionKey: String?
+
     @Option(help: ArgumentHelp("--flags: the type the caller asks for (boolean, integer, float, string, object).", valueName: "type"))
     var type: String?
 
@@ -44,7 +47,7 @@ struct Eval: ParsableCommand {
 
     /// The format options given, by the names formats declare them with.
     private var options: [String: [String]] {
-        var options = ["type": type, "default": defaultValue, "in-app-default": inAppDefault].compactMapValues { $0.map { [$0] } }
+        var options = ["type": type, "default": defaultValue, "in-app-default": inAppDefault, "decryption-key": decryptionKey].compactMapValues { $0.map { [$0] } }
         if !forcedDecisions.isEmpty { options["forced-decision"] = forcedDecisions }
         return options
     }
@@ -61,7 +64,7 @@ struct Eval: ParsableCommand {
 
     func run() throws {
         guard let file = source.first else { return }
-        let format = file.source.format
+        let format = try file.source.format.configured(for: TweakEvaluationRequest(options: options))
         let document = try format.document(from: TweakFileError.contents(of: file.url), source: file.url.relativePath)
         let requests: [TweakEvaluationRequest]
         if let contexts {

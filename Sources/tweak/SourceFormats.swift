@@ -3,6 +3,7 @@ import Foundation
 import TweakKit
 import TweakKitFirebase
 import TweakKitFlagd
+import TweakKitGrowthBook
 import TweakKitOptimizely
 import TweakKitUnleash
 
@@ -24,6 +25,7 @@ enum SourceFormats {
         SourceFormat(option: "optimizely-datafile", format: .optimizely()),
         SourceFormat(option: "firebase-template", format: .firebase()),
         SourceFormat(option: "unleash-features", format: .unleash()),
+        SourceFormat(option: "growthbook-features", format: .growthBook()),
         SourceFormat(option: nil, format: .tweaks),  // last: it takes any JSON object
     ]
 

@@ -99,7 +99,8 @@ struct EditorConnectionTests {
                 for socket in busy {
                     socket.sendText("PUT /api/tweaks/ui/label HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer secret-token\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
                 }
-                Thread.sleep(forTimeInterval: 0.3)
+                // Time for the server to read both requests' headers (generous: CI machines are busy).
+                Thread.sleep(forTimeInterval: 1.5)
                 let extra = try RawSocket(port: port)
                 let extraClosed = extra.waitForClose(timeout: .seconds(5))
                 return (busy.filter(\.isClosedByServer).count, extraClosed)

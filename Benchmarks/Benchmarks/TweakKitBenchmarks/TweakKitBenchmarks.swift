@@ -20,6 +20,7 @@ let benchmarks: @Sendable () -> Void = {
     registerFlagdBenchmarks()
     registerOptimizelyBenchmarks()
     registerUnleashBenchmarks()
+    registerGrowthBookBenchmarks()
 }
 
 /// `benchmark.scaledIterations` is 0..<1,000: the lookups of one measured iteration.

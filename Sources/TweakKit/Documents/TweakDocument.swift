@@ -76,6 +76,10 @@ public protocol TweakDocumentFormat: Sendable {
     /// The `tweak eval` options (beyond the context) this format reads, e.g. `["type", "default"]`.
     var evaluationOptions: [String] { get }
 
+    /// This format set up with the request's options, for options that change how documents are
+    /// read (a decryption key); `self` by default.
+    func configured(for request: TweakEvaluationRequest) throws -> any TweakDocumentFormat
+
     /// What `tweak eval` prints for `key`: the decision in the vendor's own shape.
     /// By default the evaluation of the tweak `key` names (`feature.variable`) in OpenFeature's
     /// shape: `flagKey`, `value`, `variant`, `reason`, `errorCode`, `errorMessage`, `flagMetadata`.
@@ -97,6 +101,8 @@ extension TweakDocumentFormat {
     }
 
     public var evaluationOptions: [String] { [] }
+
+    public func configured(for request: TweakEvaluationRequest) throws -> any TweakDocumentFormat { self }
 
     public func evaluationReport(for key: String, in document: any TweakDocument, request: TweakEvaluationRequest) throws -> TweakEvaluationReport {
         guard let id = TweakID(parsing: key) else {

@@ -1,0 +1,320 @@
+import Foundation
+
+/// GrowthBook's targeting conditions: a MongoDB-like query language over the user's attributes.
+///
+/// ```swift
+/// let condition: GrowthBookValue = ["country": ["$in": ["NL", "BE"]], "age": ["$gte": 18]]
+/// GrowthBookCondition.evaluate(condition, attributes: ["country": "NL", "age": 30])   // true
+/// ```
+///
+/// Every operator of the SDKs: `$or`, `$nor`, `$and`, `$not`, `$eq`, `$ne`, `$lt`, `$lte`, `$gt`,
+/// `$gte`, `$veq`, `$vne`, `$vlt`, `$vlte`, `$vgt`, `$vgte` (versions), `$in`, `$nin`, `$ini`,
+/// `$nini` (case-insensitive), `$all`, `$alli`, `$elemMatch`, `$size`, `$exists`, `$type`,
+/// `$regex`, `$regexi`, `$notRegex`, `$notRegexi`, `$inGroup`, `$notInGroup` and `$savedGroup`
+/// (saved groups). Values of different types never match (`"1"` is not `1`); an unknown
+/// operator makes the whole condition fail, even under `$not`.
+public enum GrowthBookCondition {
+    /// Whether `attributes` satisfy `condition`; `savedGroups` are the payload's saved groups.
+    public static func evaluate(_ condition: GrowthBookValue, attributes: GrowthBookValue, savedGroups: GrowthBookValue? = nil) -> Bool {
+        var evaluator = ConditionEvaluator(savedGroups: savedGroups)
+        return evaluator.condition(attributes, condition) == true
+    }
+}
+
+/// `true`, `false`, or `nil` when the answer depends on an operator this engine does not know
+/// (then the condition fails as a whole).
+typealias ConditionResult = Bool?
+
+struct ConditionEvaluator {
+    let savedGroups: GrowthBookValue?
+    /// Condition saved groups being evaluated on this branch (cycle guard).
+    var visited: [String] = []
+
+    init(savedGroups: GrowthBookValue?) {
+        self.savedGroups = savedGroups
+    }
+
+    mutating func condition(_ attributes: GrowthBookValue, _ condition: GrowthBookValue) -> ConditionResult {
+        guard case .object(let entries) = condition else { return false }
+        var result: ConditionResult = true
+        for entry in entries {
+            let r: ConditionResult
+            switch entry.key {
+            case "$or": r = or(attributes, entry.value)
+            case "$nor": r = not(or(attributes, entry.value))
+            case "$and": r = and(attributes, entry.value)
+            case "$not": r = not(self.condition(attributes, entry.value))
+            case "$savedGroup": r = savedGroup(attributes, entry.value)
+            case "$savedGroups": r = false
+            default: r = value(entry.value, attributes.path(entry.key))
+            }
+            if r == false { return false }
+            if r == nil { result = nil }
+        }
+        return result
+    }
+
+    private func not(_ result: ConditionResult) -> ConditionResult { result.map { !$0 } }
+
+    private mutating func or(_ attributes: GrowthBookValue, _ conditions: GrowthBookValue) -> ConditionResult {
+        guard let conditions = conditions.array else { return false }
+        if conditions.isEmpty { return true }
+        var result: ConditionResult = false
+        for condition in conditions {
+            let r = self.condition(attributes, condition)
+            if r == true { return true }
+            if r == nil { result = nil }
+        }
+        return result
+    }
+
+    private mutating func and(_ attributes: GrowthBookValue, _ conditions: GrowthBookValue) -> ConditionResult {
+        guard let conditions = conditions.array else { return false }
+        var result: ConditionResult = true
+        for condition in conditions {
+            let r = self.condition(attributes, condition)
+            if r == false { return false }
+            if r == nil { result = nil }
+        }
+        return result
+    }
+
+    private mutating func savedGroup(_ attributes: GrowthBookValue, _ reference: GrowthBookValue) -> ConditionResult {
+        guard case .object = reference, let id = reference["id"]?.string, !visited.contains(id) else { return false }
+        if let key = reference["attributeKey"], key.string == nil { return false }
+        guard let entry = savedGroups?[id], case .object = entry else { return false }
+        switch entry["type"]?.string {
+        case "list":
+            guard let key = (reference["attributeKey"] ?? entry["attributeKey"])?.string,
+                  let values = entry["values"]?.array else { return false }
+            return Self.isIn(attributes.path(key), values)
+        case "condition":
+            guard let nested = entry["condition"], case .object = nested else { return false }
+            visited.append(id)
+            defer { visited.removeLast() }
+            return condition(attributes, nested)
+        default:
+            return nil
+        }
+    }
+
+    mutating func value(_ expected: GrowthBookValue, _ actual: GrowthBookValue, insensitive: Bool = false) -> ConditionResult {
+        if case .object(let operators) = expected, operators.allSatisfy({ $0.key.hasPrefix("$") }) {
+            var result: ConditionResult = true
+            for entry in operators {
+                let r = operation(entry.key, actual, entry.value)
+                if r == false { return false }
+                if r == nil { result = nil }
+            }
+            return result
+        }
+        if insensitive, case .string(let expectedText) = expected, case .string(let actualText) = actual {
+            return expectedText.lowercased() == actualText.lowercased()
+        }
+        return Self.deepEqual(expected, actual)
+    }
+
+    private mutating func operation(_ name: String, _ actual: GrowthBookValue, _ expected: GrowthBookValue) -> ConditionResult {
+        switch name {
+        case "$eq": return Self.strictEqual(actual, expected)
+        case "$ne": return !Self.strictEqual(actual, expected)
+        case "$lt", "$lte", "$gt", "$gte":
+            guard let order = JavaScriptComparison.compare(actual, expected) else { return false }
+            switch name {
+            case "$lt": return order < 0
+            case "$lte": return order <= 0
+            case "$gt": return order > 0
+            default: return order >= 0
+            }
+        case "$veq", "$vne", "$vlt", "$vlte", "$vgt", "$vgte":
+            let a = GrowthBookVersion.padded(actual), b = GrowthBookVersion.padded(expected)
+            switch name {
+            case "$veq": return a == b
+            case "$vne": return a != b
+            case "$vlt": return Self.utf16Order(a, b) < 0
+            case "$vlte": return Self.utf16Order(a, b) <= 0
+            case "$vgt": return Self.utf16Order(a, b) > 0
+            default: return Self.utf16Order(a, b) >= 0
+            }
+        case "$inGroup", "$notInGroup":
+            guard let id = expected.string else { return false }
+            let entry = savedGroups?[id]
+            let values: [GrowthBookValue]
+            switch entry {
+            case nil: values = []
+            case .array(let list)?: values = list
+            case .object?:
+                if let type = entry?["type"]?.string, type != "list", type != "condition" { return nil }
+                guard entry?["type"]?.string == "list", let list = entry?["values"]?.array else { return false }
+                values = list
+            default: return false
+            }
+            let found = Self.isIn(actual, values)
+            return name == "$inGroup" ? found : !found
+        case "$regex", "$regexi", "$notRegex", "$notRegexi":
+            let negated = name.hasPrefix("$not")
+            guard let pattern = expected.string, let text = actual.string,
+                  let regex = RegexCache.shared.regex(pattern, caseInsensitive: name.hasSuffix("i")) else { return negated }
+            let found = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+            return negated ? !found : found
+        case "$in", "$nin", "$ini", "$nini":
+            guard let list = expected.array else { return false }
+            let found = Self.isIn(actual, list, insensitive: name.hasSuffix("i"))
+            return name.hasPrefix("$n") ? !found : found
+        case "$elemMatch": return elemMatch(expected, actual)
+        case "$size":
+            guard let list = actual.array else { return false }
+            return value(expected, .int(list.count))
+        case "$all", "$alli":
+            guard let list = expected.array else { return false }
+            return isInAll(list, actual, insensitive: name == "$alli")
+        case "$exists":
+            return Self.pythonTruthy(expected) ? !actual.isNull : actual.isNull
+        case "$type": return expected.string == actual.typeName
+        case "$not": return not(value(expected, actual))
+        case "$or", "$nor", "$and", "$savedGroup": return false
+        default: return nil
+        }
+    }
+
+    private mutating func elemMatch(_ expected: GrowthBookValue, _ actual: GrowthBookValue) -> ConditionResult {
+        guard let elements = actual.array else { return false }
+        let onValue: Bool
+        if case .object(let entries) = expected {
+            onValue = entries.allSatisfy { $0.key.hasPrefix("$") }
+                && !entries.contains { ["$or", "$nor", "$and", "$savedGroup"].contains($0.key) }
+        } else {
+            onValue = false
+        }
+        var result: ConditionResult = false
+        for element in elements where !element.isNull {
+            let r = onValue ? value(expected, element) : condition(element, expected)
+            if r == true { return true }
+            if r == nil { result = nil }
+        }
+        return result
+    }
+
+    private mutating func isInAll(_ expected: [GrowthBookValue], _ actual: GrowthBookValue, insensitive: Bool) -> ConditionResult {
+        guard let elements = actual.array else { return false }
+        var result: ConditionResult = true
+        for condition in expected {
+            var passed: ConditionResult = false
+            for element in elements {
+                let r = value(condition, element, insensitive: insensitive)
+                if r == true { passed = true; break }
+                if r == nil { passed = nil }
+            }
+            if passed == false { return false }
+            if passed == nil { result = nil }
+        }
+        return result
+    }
+
+    // MARK: Comparisons
+
+    static func isIn(_ actual: GrowthBookValue, _ expected: [GrowthBookValue], insensitive: Bool = false) -> Bool {
+        func fold(_ value: GrowthBookValue) -> GrowthBookValue {
+            if insensitive, case .string(let text) = value { return .string(text.lowercased()) }
+            return value
+        }
+        if case .array(let elements) = actual {
+            return elements.contains { element in expected.contains { strictEqual(fold(element), fold($0)) } }
+        }
+        if case .object = actual { return false }
+        let folded = fold(actual)
+        return expected.contains { strictEqual(folded, fold($0)) }
+    }
+
+    /// JavaScript's `===` on values from two JSON documents: same type and value; containers never.
+    static func strictEqual(_ a: GrowthBookValue, _ b: GrowthBookValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.string(let x), .string(let y)): return x == y
+        case (.int(let x), .int(let y)): return x == y
+        default:
+            if let x = a.number, let y = b.number { return x == y }
+            return false
+        }
+    }
+
+    /// Equality of JSON texts: same types all the way down, object keys in the same order.
+    static func deepEqual(_ a: GrowthBookValue, _ b: GrowthBookValue) -> Bool {
+        switch (a, b) {
+        case (.array(let x), .array(let y)):
+            return x.count == y.count && zip(x, y).allSatisfy { deepEqual(jsonValue($0), jsonValue($1)) }
+        case (.object(let x), .object(let y)):
+            let xKeys = javaScriptKeyOrder(x), yKeys = javaScriptKeyOrder(y)
+            guard xKeys.map(\.key) == yKeys.map(\.key) else { return false }
+            return zip(xKeys, yKeys).allSatisfy { deepEqual(jsonValue($0.value), jsonValue($1.value)) }
+        case (.array, _), (.object, _), (_, .array), (_, .object): return false
+        default: return strictEqual(a, b)
+        }
+    }
+
+    /// `JSON.stringify` writes NaN and infinities as null.
+    private static func jsonValue(_ value: GrowthBookValue) -> GrowthBookValue {
+        if case .double(let number) = value, !number.isFinite { return .null }
+        return value
+    }
+
+    /// Members in JavaScript's property order: array-index keys ascending, then the rest as written.
+    private static func javaScriptKeyOrder(_ members: [GrowthBookMember]) -> [GrowthBookMember] {
+        func index(_ key: String) -> UInt32? {
+            guard !key.isEmpty, key.utf8.count <= 10, key.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
+                  key == "0" || !key.hasPrefix("0"), let value = UInt32(key), value < UInt32.max else { return nil }
+            return value
+        }
+        let indexed = members.compactMap { member in index(member.key).map { ($0, member) } }.sorted { $0.0 < $1.0 }.map(\.1)
+        return indexed + members.filter { index($0.key) == nil }
+    }
+
+    static func utf16Order(_ a: String, _ b: String) -> Int {
+        var left = a.utf16.makeIterator(), right = b.utf16.makeIterator()
+        while true {
+            switch (left.next(), right.next()) {
+            case (nil, nil): return 0
+            case (nil, _): return -1
+            case (_, nil): return 1
+            case (let x?, let y?): if x != y { return x < y ? -1 : 1 }
+            }
+        }
+    }
+
+    /// Python's truthiness, as the Python SDK reads `$exists`: empty arrays and objects are false.
+    static func pythonTruthy(_ value: GrowthBookValue) -> Bool {
+        switch value {
+        case .array(let elements): !elements.isEmpty
+        case .object(let members): !members.isEmpty
+        default: value.isTruthy
+        }
+    }
+}
+
+extension GrowthBookValue {
+    /// The value at a dot-separated path (`"user.plan"`, `"tags.0"`, `"tags.length"`); `.null` when absent.
+    public func path(_ path: String) -> GrowthBookValue {
+        var current = self
+        if !path.contains(".") { return current[path] ?? .null }
+        for segment in path.split(separator: ".", omittingEmptySubsequences: false) {
+            switch current {
+            case .object:
+                guard let next = current[String(segment)] else { return .null }
+                current = next
+            case .array(let elements):
+                if segment == "length" {
+                    current = .int(elements.count)
+                } else if segment.utf8.count <= 10, segment.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
+                          segment == "0" || !segment.hasPrefix("0"), let index = Int(segment), index < elements.count {
+                    current = elements[index]
+                } else {
+                    return .null
+                }
+            default:
+                return .null
+            }
+        }
+        return current
+    }
+}

@@ -1,0 +1,288 @@
+import Foundation
+
+/// Decides features and experiments for one user, exactly as GrowthBook's SDKs do. No I/O:
+/// sticky bucket documents come in with the user and changed ones go out in
+/// ``changedStickyBucketDocuments``.
+///
+/// ```swift
+/// var evaluator = GrowthBookEvaluator(payload: payload, user: GrowthBookUserContext(attributes: ["id": "user-1"]))
+/// let result = evaluator.evaluateFeature("checkout-redesign")
+/// result.value          // the feature's value for this user
+/// evaluator.exposures   // experiments the user was put in, for analytics
+/// ```
+public struct GrowthBookEvaluator: Sendable {
+    /// The features, saved groups and bandits decided from.
+    public let payload: GrowthBookPayload
+    /// The user, with the sticky bucket documents this evaluator added.
+    public private(set) var user: GrowthBookUserContext
+    /// Sticky bucket documents this evaluator created or changed, by key: what to save.
+    public private(set) var changedStickyBucketDocuments: [String: GrowthBookStickyAssignmentsDocument] = [:]
+    /// Every experiment that put the user in a variation by hashing, in order (`trackingCallback`).
+    public private(set) var exposures: [(experiment: GrowthBookExperiment, result: GrowthBookExperimentResult)] = []
+    /// Features being evaluated on the current prerequisite path (cycle guard).
+    private var stack: Set<String> = []
+
+    /// An evaluator for `user`; sticky bucketing is on when `user.stickyBucketAssignmentDocs` is set.
+    public init(payload: GrowthBookPayload, user: GrowthBookUserContext) {
+        self.payload = payload
+        self.user = user
+    }
+
+    // MARK: Features
+
+    /// The feature's value and why.
+    public mutating func evaluateFeature(_ key: String) -> GrowthBookFeatureResult {
+        stack = []
+        return feature(key)
+    }
+
+    private mutating func feature(_ key: String) -> GrowthBookFeatureResult {
+        guard let feature = payload.features[key] else { return GrowthBookFeatureResult(value: .null, source: .unknownFeature) }
+        if stack.contains(key) { return GrowthBookFeatureResult(value: .null, source: .cyclicPrerequisite) }
+        stack.insert(key)
+        let evaluated = stack
+        for rule in feature.rules {
+            stack = evaluated
+            if let parents = rule.parentConditions {
+                switch prerequisites(parents) {
+                case .pass: break
+                case .fail: continue
+                case .gate: return GrowthBookFeatureResult(value: .null, source: .prerequisite)
+                case .cyclic: return GrowthBookFeatureResult(value: .null, source: .cyclicPrerequisite)
+                }
+            }
+            if let condition = rule.condition, !conditionPasses(condition) { continue }
+            if let filters = rule.filters, isFilteredOut(filters) { continue }
+            if let force = rule.force {
+                let fallback = user.stickyBucketing && !rule.disableStickyBucketing ? rule.fallbackAttribute : nil
+                guard isIncludedInRollout(seed: rule.seed ?? key, hashAttribute: rule.hashAttribute, fallbackAttribute: fallback,
+                                          range: rule.range, coverage: rule.coverage, hashVersion: rule.hashVersion) else { continue }
+                return GrowthBookFeatureResult(value: force, source: .force, ruleID: rule.id ?? "")
+            }
+            guard let variations = rule.contextualVariations ?? rule.variations else { continue }
+            var experiment = rule.experiment(featureKey: key, variations: variations)
+            if let reference = rule.contextualBanditRef { applyBandit(reference, to: &experiment) }
+            let result = run(experiment: &experiment, featureID: key)
+            if experiment.contextualBandit != nil && !(result.hashUsed && result.inExperiment) { experiment.contextualBandit = nil }
+            guard result.inExperiment, !result.passthrough else { continue }
+            return GrowthBookFeatureResult(value: result.value, source: .experiment, ruleID: rule.id ?? "",
+                                           experiment: experiment, experimentResult: result)
+        }
+        return GrowthBookFeatureResult(value: feature.defaultValue, source: .defaultValue)
+    }
+
+    private enum PrerequisiteOutcome { case pass, fail, gate, cyclic }
+
+    private mutating func prerequisites(_ parents: [GrowthBookParentCondition]) -> PrerequisiteOutcome {
+        let evaluated = stack
+        for parent in parents {
+            stack = evaluated
+            let result = feature(parent.id)
+            if result.source == .cyclicPrerequisite { return .cyclic }
+            let subject: GrowthBookValue = .object([GrowthBookMember(key: "value", value: result.value)])
+            if !GrowthBookCondition.evaluate(parent.condition, attributes: subject, savedGroups: payload.savedGroups) {
+                return parent.gate ? .gate : .fail
+            }
+        }
+        return .pass
+    }
+
+    /// Replaces an experiment's weights with those of the first contextual bandit leaf whose
+    /// condition the user meets (leaf -1 and the rule's weights when none does).
+    private func applyBandit(_ reference: String, to experiment: inout GrowthBookExperiment) {
+        guard let definition = payload.contextualBandits[reference], !definition.isNull else { return }
+        var leaf: GrowthBookValue?
+        for context in definition["contexts"]?.array ?? [] {
+            let condition = context["condition"].flatMap { $0.isNull ? nil : $0 } ?? .object([])
+            if conditionPasses(condition) { leaf = context; break }
+        }
+        let count = experiment.variations.count
+        var weights = leaf?["weights"]?.array.flatMap { values in
+            values.allSatisfy { $0.number != nil } ? values.compactMap(\.number) : nil
+        }
+        if let candidate = weights, !GrowthBookBucketing.isValid(weights: candidate, count: count) { weights = nil }
+        var leafID: Int?
+        if case .int(let id)? = leaf?["leafId"] { leafID = id }
+        var assignment: GrowthBookBanditAssignment
+        if let weights, let leafID {
+            experiment.weights = weights
+            assignment = GrowthBookBanditAssignment(leafID: leafID, variationWeights: weights)
+        } else {
+            assignment = GrowthBookBanditAssignment(leafID: -1, variationWeights: GrowthBookBucketing.normalizedWeights(experiment.weights, count: count))
+        }
+        if case .int(let version)? = definition["banditVersion"] { assignment.banditVersion = version }
+        experiment.contextualBandit = assignment
+    }
+
+    // MARK: Experiments
+
+    /// Runs an experiment for the user.
+    public mutating func run(_ experiment: GrowthBookExperiment, featureID: String? = nil) -> GrowthBookExperimentResult {
+        stack = []
+        var experiment = experiment
+        return run(experiment: &experiment, featureID: featureID)
+    }
+
+    private mutating func run(experiment: inout GrowthBookExperiment, featureID: String?) -> GrowthBookExperimentResult {
+        let count = experiment.variations.count
+        func excluded(_ this: inout Self, stickyBucketUsed: Bool = false) -> GrowthBookExperimentResult {
+            this.result(experiment, variation: -1, hashUsed: false, featureID: featureID, stickyBucketUsed: stickyBucketUsed)
+        }
+        if count < 2 || !user.enabled { return excluded(&self) }
+        if experiment.contextualBandit != nil {
+            if experiment.ranges != nil {
+                experiment.contextualBandit = nil
+            } else if experiment.weights != nil {
+                experiment.contextualBandit?.variationWeights = GrowthBookBucketing.normalizedWeights(experiment.weights, count: count)
+            }
+        }
+        if let forced = GrowthBookBucketing.queryStringOverride(experimentKey: experiment.key, url: user.url, variations: count) {
+            return result(experiment, variation: forced, hashUsed: false, featureID: featureID)
+        }
+        if let forced = user.forcedVariations[experiment.key] {
+            return result(experiment, variation: forced, hashUsed: false, featureID: featureID)
+        }
+        if experiment.status == "draft" || !experiment.active { return excluded(&self) }
+        let sticky = user.stickyBucketing && !experiment.disableStickyBucketing
+        let (hashAttribute, hashValue) = hashValue(experiment.hashAttribute, fallback: sticky ? experiment.fallbackAttribute : nil)
+        if hashValue.isEmpty { return excluded(&self) }
+
+        var assigned = -1
+        var foundStickyBucket = false
+        var versionIsBlocked = false
+        if sticky {
+            (assigned, versionIsBlocked) = stickyBucketVariation(experiment)
+            foundStickyBucket = assigned >= 0
+        }
+        if !foundStickyBucket {
+            if let filters = experiment.filters {
+                if isFilteredOut(filters) { return excluded(&self) }
+            } else if let namespace = experiment.namespace, !GrowthBookBucketing.inNamespace(hashValue, namespace) {
+                return excluded(&self)
+            }
+            if let condition = experiment.condition, !conditionPasses(condition) { return excluded(&self) }
+            if let parents = experiment.parentConditions, prerequisites(parents) != .pass { return excluded(&self) }
+            if let groups = experiment.groups, !groups.isEmpty, !groups.contains(where: { user.groups[$0] == true }) {
+                return excluded(&self)
+            }
+        }
+        if let pattern = experiment.url, !urlMatches(pattern) { return excluded(&self) }
+        guard let n = GrowthBookBucketing.hash(seed: experiment.seed ?? experiment.key, value: hashValue, version: experiment.hashVersion ?? 1) else {
+            return excluded(&self)
+        }
+        if !foundStickyBucket {
+            let ranges = experiment.ranges.flatMap { $0.isEmpty ? nil : $0 }
+                ?? GrowthBookBucketing.bucketRanges(variations: count, coverage: experiment.coverage ?? 1, weights: experiment.weights)
+            assigned = GrowthBookBucketing.chooseVariation(n, ranges: ranges)
+        }
+        if versionIsBlocked { return excluded(&self, stickyBucketUsed: true) }
+        if assigned < 0 { return excluded(&self) }
+        if let force = experiment.force { return result(experiment, variation: force, hashUsed: false, featureID: featureID) }
+        if user.qaMode || experiment.status == "stopped" { return excluded(&self) }
+
+        let outcome = result(experiment, variation: assigned, hashUsed: true, featureID: featureID, bucket: n, stickyBucketUsed: foundStickyBucket)
+        if sticky {
+            saveStickyAssignment(attribute: hashAttribute, value: hashValue,
+                                 experimentKey: stickyExperimentKey(experiment.key, experiment.bucketVersion), variationKey: outcome.key)
+        }
+        exposures.append((experiment, outcome))
+        return outcome
+    }
+
+    private func result(_ experiment: GrowthBookExperiment, variation: Int, hashUsed: Bool, featureID: String?,
+                        bucket: Double? = nil, stickyBucketUsed: Bool = false) -> GrowthBookExperimentResult {
+        var index = variation
+        var inExperiment = true
+        if index < 0 || index >= experiment.variations.count {
+            index = 0
+            inExperiment = false
+        }
+        let sticky = user.stickyBucketing && !experiment.disableStickyBucketing
+        let (attribute, raw) = rawHashValue(experiment.hashAttribute, fallback: sticky ? experiment.fallbackAttribute : nil)
+        let meta = experiment.meta.flatMap { index < $0.count ? $0[index] : nil }
+        let metaKey = meta?["key"]?.string ?? ""
+        return GrowthBookExperimentResult(
+            key: metaKey.isEmpty ? String(index) : metaKey,
+            featureID: featureID,
+            inExperiment: inExperiment,
+            hashUsed: hashUsed,
+            variationID: index,
+            value: experiment.variations.isEmpty ? .null : experiment.variations[index],
+            hashAttribute: attribute,
+            hashAttributeValue: raw,
+            stickyBucketUsed: stickyBucketUsed,
+            name: meta?["name"]?.string.flatMap { $0.isEmpty ? nil : $0 },
+            bucket: bucket,
+            passthrough: meta?["passthrough"]?.isTruthy ?? false,
+            bandit: hashUsed && inExperiment ? experiment.contextualBandit : nil
+        )
+    }
+
+    mutating func setStickyDocument(_ document: GrowthBookStickyAssignmentsDocument) {
+        user.stickyBucketAssignmentDocs?[document.key] = document
+        changedStickyBucketDocuments[document.key] = document
+    }
+
+    // MARK: Targeting helpers
+
+    private func conditionPasses(_ condition: GrowthBookValue) -> Bool {
+        GrowthBookCondition.evaluate(condition, attributes: user.attributes, savedGroups: payload.savedGroups)
+    }
+
+    private func isFilteredOut(_ filters: [GrowthBookFilter]) -> Bool {
+        filters.contains { filter in
+            let (_, value) = hashValue(filter.attribute)
+            guard !value.isEmpty, let n = GrowthBookBucketing.hash(seed: filter.seed, value: value, version: filter.hashVersion ?? 2) else {
+                return true
+            }
+            return !filter.ranges.contains { $0.contains(n) }
+        }
+    }
+
+    private func isIncludedInRollout(seed: String, hashAttribute: String?, fallbackAttribute: String?,
+                                     range: GrowthBookRange?, coverage: Double?, hashVersion: Int?) -> Bool {
+        if range == nil && coverage == nil { return true }
+        if range == nil && coverage == 0 { return false }
+        let (_, value) = hashValue(hashAttribute, fallback: fallbackAttribute)
+        guard !value.isEmpty, let n = GrowthBookBucketing.hash(seed: seed, value: value, version: hashVersion ?? 1) else { return false }
+        if let range { return range.contains(n) }
+        return n < (coverage ?? 1)
+    }
+
+    private func urlMatches(_ pattern: String) -> Bool {
+        guard !user.url.isEmpty else { return false }
+        guard let regex = RegexCache.shared.regex(pattern, caseInsensitive: false) else { return true }
+        var pathOnly = user.url
+        if let scheme = pathOnly.range(of: "^https?://", options: .regularExpression) { pathOnly.removeSubrange(scheme) }
+        if let host = pathOnly.range(of: "^[^/]*/", options: .regularExpression) { pathOnly.replaceSubrange(host, with: "/") }
+        return [user.url, pathOnly].contains { text in regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil }
+    }
+
+    /// The attribute hashed and its raw value; a value that cannot identify a user (not a non-empty
+    /// string or a non-zero finite number) counts as missing and the fallback attribute is tried.
+    func rawHashValue(_ attribute: String?, fallback: String? = nil) -> (String, GrowthBookValue) {
+        let name = attribute ?? "id"
+        let value = user.attributes[name] ?? .null
+        if Self.isHashable(value) { return (name, value) }
+        if let fallback, let other = user.attributes[fallback], Self.isHashable(other) { return (fallback, other) }
+        return (name, .string(""))
+    }
+
+    /// The attribute hashed and its value as text ("" when missing).
+    func hashValue(_ attribute: String?, fallback: String? = nil) -> (String, String) {
+        let (name, value) = rawHashValue(attribute, fallback: fallback)
+        switch value {
+        case .string(let text): return (name, text)
+        default: return (name, JavaScriptNumber.string(value) ?? "")
+        }
+    }
+
+    static func isHashable(_ value: GrowthBookValue) -> Bool {
+        switch value {
+        case .string(let text): !text.isEmpty
+        case .int(let number): number != 0
+        case .double(let number): number != 0 && number.isFinite
+        default: false
+        }
+    }
+}

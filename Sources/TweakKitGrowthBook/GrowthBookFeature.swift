@@ -1,0 +1,89 @@
+/// One feature of the SDK payload: a default value and rules tried in order.
+public struct GrowthBookFeature: Sendable, Hashable {
+    /// The feature's key.
+    public var key: String
+    /// The value when no rule decides; `null` when the payload has none.
+    public var defaultValue: GrowthBookValue
+    /// Rules tried in order; the first that applies decides.
+    public var rules: [GrowthBookRule]
+}
+
+/// One rule of a feature. With `force` it is a force or rollout rule; with `variations` (or a
+/// contextual bandit's `contextualVariations`) an experiment rule; with neither it is skipped.
+public struct GrowthBookRule: Sendable, Hashable {
+    /// The rule's id, reported as `ruleId`.
+    public var id: String?
+    /// The targeting condition the user must meet.
+    public var condition: GrowthBookValue?
+    /// Prerequisite features the rule needs.
+    public var parentConditions: [GrowthBookParentCondition]?
+    /// Hash-based filters the user must pass.
+    public var filters: [GrowthBookFilter]?
+    /// The value a force or rollout rule gives.
+    public var force: GrowthBookValue?
+    /// An experiment rule's variations.
+    public var variations: [GrowthBookValue]?
+    /// A contextual bandit rule's variations.
+    public var contextualVariations: [GrowthBookValue]?
+    /// The payload's contextual bandit whose leaves choose the weights.
+    public var contextualBanditRef: String?
+    /// The experiment key (the feature key when nil).
+    public var key: String?
+    /// Each variation's share.
+    public var weights: [Double]?
+    /// The share of users included (a rollout percentage for force rules).
+    public var coverage: Double?
+    /// A rollout range of the hash, instead of coverage.
+    public var range: GrowthBookRange?
+    /// Explicit bucket ranges per variation.
+    public var ranges: [GrowthBookRange]?
+    /// The attribute hashed (`id` when nil).
+    public var hashAttribute: String?
+    /// The attribute hashed when `hashAttribute` is missing (with sticky bucketing).
+    public var fallbackAttribute: String?
+    /// The hashing algorithm, 1 (when nil) or 2.
+    public var hashVersion: Int?
+    /// The hash seed (the feature or experiment key when nil).
+    public var seed: String?
+    /// The namespace slice users must fall in.
+    public var namespace: GrowthBookNamespace?
+    /// Per-variation metadata: `key`, `name`, `passthrough`.
+    public var meta: [GrowthBookValue]?
+    /// The experiment's display name.
+    public var name: String?
+    /// The experiment's phase.
+    public var phase: String?
+    /// Sticky bucketing is off for this rule.
+    public var disableStickyBucketing: Bool = false
+    /// The sticky bucket version.
+    public var bucketVersion: Int?
+    /// Users with an assignment from a lower bucket version are excluded.
+    public var minBucketVersion: Int?
+
+    /// The experiment an experiment rule runs, as GrowthBook's SDKs build it.
+    func experiment(featureKey: String, variations: [GrowthBookValue]) -> GrowthBookExperiment {
+        var experiment = GrowthBookExperiment(key: key.flatMap { $0.isEmpty ? nil : $0 } ?? featureKey, variations: variations)
+        experiment.coverage = coverage
+        experiment.weights = weights
+        experiment.hashAttribute = hashAttribute.flatMap { $0.isEmpty ? nil : $0 }
+        experiment.fallbackAttribute = fallbackAttribute.flatMap { $0.isEmpty ? nil : $0 }
+        experiment.disableStickyBucketing = disableStickyBucketing
+        experiment.bucketVersion = bucketVersion
+        experiment.minBucketVersion = minBucketVersion
+        experiment.namespace = namespace
+        experiment.meta = meta
+        experiment.ranges = ranges
+        experiment.name = name.flatMap { $0.isEmpty ? nil : $0 }
+        experiment.phase = phase.flatMap { $0.isEmpty ? nil : $0 }
+        experiment.seed = seed.flatMap { $0.isEmpty ? nil : $0 }
+        experiment.hashVersion = hashVersion.flatMap { $0 == 0 ? nil : $0 }
+        experiment.filters = filters
+        experiment.condition = condition
+        return experiment
+    }
+
+    /// The attributes this rule hashes, for loading sticky bucket documents.
+    var hashAttributes: [String] {
+        [hashAttribute ?? "id"] + (fallbackAttribute.map { [$0] } ?? [])
+    }
+}

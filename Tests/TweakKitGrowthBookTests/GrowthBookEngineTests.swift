@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import TweakKit
+import TweakKitGrowthBook
+
+@Suite("GrowthBook engine: detection, contexts, decryption errors")
+struct GrowthBookEngineTests {
+    private func root(_ text: String) throws -> JSONNode {
+        try JSONParser.parse(Array(text.utf8))
+    }
+
+    @Test("the detector recognises SDK payloads and nothing of another format's shape")
+    func detector() throws {
+        #expect(GrowthBookPayloadFormat.isGrowthBookPayload(try root(#"{"status": 200, "features": {"f": {"defaultValue": 1, "rules": []}}, "savedGroups": {}}"#)))
+        #expect(GrowthBookPayloadFormat.isGrowthBookPayload(try root(#"{"features": {}, "dateUpdated": "2026-11-23"}"#)))
+        #expect(GrowthBookPayloadFormat.isGrowthBookPayload(try root(#"{"encryptedFeatures": "abc.def"}"#)))
+        // A tweaks file with a feature named "features", flagd definitions, an Optimizely datafile.
+        #expect(!GrowthBookPayloadFormat.isGrowthBookPayload(try root(#"{"features": {"dark_mode": {"Value": true}}}"#)))
+        #expect(!GrowthBookPayloadFormat.isGrowthBookPayload(try root(#"{"features": {"f": {}}, "other": {"x": {"Value": 1}}}"#)))
+        #expect(!GrowthBookPayloadFormat.isGrowthBookPayload(try root(#"{"flags": {"f": {"state": "ENABLED"}}}"#)))
+        #expect(!GrowthBookPayloadFormat.isGrowthBookPayload(try root(#"{"version": "4", "featureFlags": []}"#)))
+        #expect(!GrowthBookPayloadFormat.isGrowthBookPayload(try root(#"[1, 2]"#)))
+    }
+
+    @Test("a context in the SDK's names; a bad one says which member")
+    func contexts() throws {
+        let user = try GrowthBookUserContext(json: GrowthBookValue(jsonText: """
+            {"attributes": {"id": "u1"}, "forcedVariations": {"exp": 1}, "qaMode": true, "enabled": false, "url": "https://x.test/?a=1",
+             "stickyBucketAssignmentDocs": {"id||u1": {"attributeName": "id", "attributeValue": "u1", "assignments": {"exp__0": "1"}}}}
+            """))
+        #expect(user.attributes["id"] == "u1")
+        #expect(user.forcedVariations == ["exp": 1])
+        #expect(user.qaMode && !user.enabled)
+        #expect(user.stickyBucketAssignmentDocs?["id||u1"]?.assignments == ["exp__0": "1"])
+
+        let bad: [(String, String)] = [
+            (#"{"attributes": []}"#, "context: attributes: expected an object, found an array"),
+            (#"{"qaMode": "yes"}"#, "context: .qaMode: expected true or false, found a String"),
+            (#"{"forcedVariations": {"exp": 1.5}}"#, "context: forcedVariations.exp: expected a variation index, found 1.5"),
+            (#"{"stickyBucketAssignmentDocs": {"k": {}}}"#, "context: stickyBucketAssignmentDocs.k: expected {attributeName, attributeValue, assignments}"),
+        ]
+        for (text, message) in bad {
+            #expect { _ = try GrowthBookUserContext(json: GrowthBookValue(jsonText: text)) } throws: { error in
+                (error as? GrowthBookPayloadError)?.description == message
+            }
+        }
+    }
+
+    @Test("decryption failures name their cause")
+    func decryptionFailures() {
+        let key = "Zvwv/+uhpFDznZ6SX28Yjg=="
+        #expect(throws: GrowthBookDecryption.Failure.invalidKey) { try GrowthBookDecryption.decrypt("a.b", key: "not base64!") }
+        #expect(throws: GrowthBookDecryption.Failure.malformedCiphertext) { try GrowthBookDecryption.decrypt("no-delimiter", key: key) }
+        #expect(throws: GrowthBookDecryption.Failure.decryptionFailed) {
+            try GrowthBookDecryption.decrypt("m5ylFM6ndyOJA2OPadubkw==.Uu7ViqgKEt/dWvCyhI46qw==", key: key)
+        }
+    }
+
+    @Test("an evaluator reports exposures and the sticky documents it changed")
+    func evaluatorOutputs() throws {
+        let payload = try GrowthBookPayload(data: GrowthBookFixtures.payload(), source: "fixture")
+        var user = GrowthBookUserContext(attributes: ["id": "user-1"])
+        user.stickyBucketAssignmentDocs = [:]
+        var evaluator = GrowthBookEvaluator(payload: payload, user: user)
+        let result = evaluator.evaluateFeature("checkout-redesign")
+        #expect(result.experimentResult?.key == "treatment")
+        #expect(evaluator.exposures.map(\.experiment.key) == ["checkout-test"])
+        #expect(evaluator.changedStickyBucketDocuments["id||user-1"]?.assignments == ["checkout-test__0": "treatment"])
+        #expect(evaluator.evaluateFeature("no-such-feature").source == .unknownFeature)
+    }
+}
