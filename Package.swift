@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "TweakKitServer", targets: ["TweakKitServer"]),
         .library(name: "TweakKitOptimizely", targets: ["TweakKitOptimizely"]),
         .library(name: "TweakKitFirebase", targets: ["TweakKitFirebase"]),
+        .library(name: "TweakKitConfiguration", targets: ["TweakKitConfiguration"]),
         .executable(name: "tweak", targets: ["tweak"]),
         .plugin(name: "TweakAccessorPlugin", targets: ["TweakAccessorPlugin"]),
         .plugin(name: "GenerateTweakAccessors", targets: ["GenerateTweakAccessors"]),
@@ -26,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.0.0"),
     ],
     targets: [
         // The core: Foundation and Synchronization only.
@@ -63,6 +65,11 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
+        ),
+        // swift-configuration both ways: tweaks read through a ConfigReader, config providers in the tweak stack.
+        .target(
+            name: "TweakKitConfiguration",
+            dependencies: ["TweakKit", .product(name: "Configuration", package: "swift-configuration")]
         ),
         // The accessor generator and linter behind `tweak generate` and `tweak lint`.
         .target(name: "TweakKitCodegen", dependencies: ["TweakKit"]),
@@ -105,6 +112,24 @@ let package = Package(
             dependencies: ["tweak", "TweakKit", "TweakKitTestSupport", .product(name: "NIOHTTP1", package: "swift-nio")]
         ),
         .testTarget(name: "TweakKitCodegenTests", dependencies: ["TweakKitCodegen", "TweakKit"], resources: [.copy("Golden")]),
+        .testTarget(
+            name: "TweakKitConfigurationTests",
+            dependencies: [
+                "TweakKitConfiguration", "TweakKit", "TweakKitFlagd",
+                .product(name: "Configuration", package: "swift-configuration"),
+            ]
+        ),
+        // OFREP end to end: the client provider against the server routes and a Python OFREP server.
+        .testTarget(
+            name: "TweakKitOFREPTests",
+            dependencies: [
+                "TweakKitRemote", "TweakKitServer", "TweakKit", "TweakKitFlagd",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            exclude: ["Python"]
+        ),
         .testTarget(name: "TweakKitFlagdTests", dependencies: ["TweakKitFlagd", "TweakKit"]),
         .testTarget(
             name: "TweakKitServerTests",

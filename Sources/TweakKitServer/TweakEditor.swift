@@ -32,6 +32,8 @@ public struct TweakEditor: Sendable {
     public var readsRequireToken: Bool
     /// The largest request body accepted.
     public var maximumBodySize: Int
+    /// OFREP routes served alongside the editor by ``application(host:port:onServerRunning:)``.
+    public var ofrep: OFREPRoutes?
 
     public init(manager: TweakManager, token: String, readsRequireToken: Bool = false, maximumBodySize: Int = 16 * 1024) {
         self.manager = manager
@@ -73,6 +75,7 @@ public struct TweakEditor: Sendable {
         let router = Router()
         router.middlewares.add(EditorErrorMiddleware())
         router.addRoutes(routes(context: BasicRequestContext.self))
+        if let ofrep { router.addRoutes(ofrep.routes(context: BasicRequestContext.self)) }
         return Application(
             router: router,
             configuration: .init(address: .hostname(host, port: port), serverName: "TweakKit editor"),

@@ -23,6 +23,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The token writes must carry; generated when not given.", valueName: "token"))
     var token: String?
 
+    @Option(help: ArgumentHelp("An API key OFREP requests must carry in X-API-Key.", valueName: "key"))
+    var apiKey: String?
+
     func validate() throws {
         if let token, token.count < 8 { throw ValidationError("--token must be at least 8 characters") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
@@ -40,7 +43,8 @@ struct Serve: AsyncParsableCommand {
         let manager = try await stack.makeManager(pollOverrides: true)
         let token = self.token ?? Self.makeToken()
         let loopback = ["127.0.0.1", "localhost", "::1"].contains(host)
-        let editor = TweakEditor(manager: manager, token: token, readsRequireToken: !loopback)
+        var editor = TweakEditor(manager: manager, token: token, readsRequireToken: !loopback)
+        editor.ofrep = OFREPRoutes(manager: manager, requiredToken: loopback ? nil : token, apiKey: apiKey)
         let host = self.host
         do {
             try await serve(editor, host: host)

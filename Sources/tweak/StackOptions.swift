@@ -1,12 +1,16 @@
 import ArgumentParser
 import Foundation
 import TweakKit
+import TweakKitFlagd
 import TweakKitRemote
 
 /// The provider stack shared by the commands that read or write tweaks.
 struct StackOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("A tweaks JSON file; repeat for several (the first wins).", valueName: "file"))
     var defaults: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("A flagd flag definition file, above the --defaults; repeat for several (the first wins).", valueName: "file"))
+    var flags: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("The overrides JSON file that set and delete write to.", valueName: "file"))
     var overrides: String?
@@ -29,7 +33,7 @@ struct StackOptions: ParsableArguments {
     }
 
     /// Whether no source was given at all.
-    var isEmpty: Bool { defaults.isEmpty && overrides == nil && remote == nil }
+    var isEmpty: Bool { defaults.isEmpty && flags.isEmpty && overrides == nil && remote == nil }
 
     /// Builds the manager: overrides first, then the remote source, then the defaults in the order
     /// given. With a remote source, waits up to --timeout for its first fetch, and says on stderr
@@ -38,7 +42,7 @@ struct StackOptions: ParsableArguments {
     ///   file (a long-running command wants that; a one-shot one does not).
     func makeManager(pollOverrides: Bool = false) async throws -> TweakManager {
         guard !isEmpty else {
-            throw ValidationError("give at least one --defaults FILE, an --overrides FILE or a --remote URL")
+            throw ValidationError("give at least one --defaults FILE, --flags FILE, an --overrides FILE or a --remote URL")
         }
         var providers: [any TweakProvider] = []
         if let overrides {
@@ -58,6 +62,9 @@ struct StackOptions: ParsableArguments {
                 Output.printWarning("remote \(remote) not reached (\(reason)); answering from \(fallback)")
             }
             providers.append(provider)
+        }
+        for path in flags {
+            providers.append(try DocumentTweakProvider(contentsOf: URL(fileURLWithPath: path), format: .flagd))
         }
         for path in defaults {
             providers.append(try LocalTweakProvider(jsonURL: URL(fileURLWithPath: path)))
