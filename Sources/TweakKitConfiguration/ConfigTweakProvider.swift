@@ -29,6 +29,7 @@ public final class ConfigTweakProvider: TweakProvider {
         case reader(ConfigReader)
     }
 
+    /// The source name tweaks report.
     public let name: String
     /// The tweaks read, and as what.
     public let kinds: [TweakID: TweakContent.Kind]
@@ -66,16 +67,19 @@ public final class ConfigTweakProvider: TweakProvider {
 
     // MARK: - TweakProvider
 
+    /// Every declared tweak the configuration has a value for.
     public func allTweaks() -> [Tweak] {
         kinds.keys.sorted().compactMap { read($0) }
     }
 
+    /// The declared tweak's value, read now; ``TweakError/notFound(feature:variable:)`` when absent or unconvertible.
     public func tweakWith(feature: String, variable: String) throws -> Tweak {
         let id = TweakID(feature: feature, variable: variable)
         guard let tweak = read(id) else { throw TweakError.notFound(feature: feature, variable: variable) }
         return tweak
     }
 
+    /// Called after each configuration change ``run()`` sees.
     public func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
         notifier.observe(handler)
     }

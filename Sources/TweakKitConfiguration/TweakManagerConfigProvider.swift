@@ -22,18 +22,23 @@ public import TweakKit
 /// become that array type, and a string is read as `bytes` when it is Base64. Another type
 /// throws ``TweakConfigError``.
 public final class TweakManagerConfigProvider: ConfigProvider, Sendable {
+    /// The manager read.
     public let manager: TweakManager
+    /// The name access reports show.
     public let providerName: String
 
+    /// Reads `manager`'s tweaks.
     public init(manager: TweakManager, name: String = "TweakManager") {
         self.manager = manager
         self.providerName = name
     }
 
+    /// The tweak's value now, evaluated with the key's context.
     public func value(forKey key: AbsoluteConfigKey, type: ConfigType) throws -> LookupResult {
         try Self.lookup(key, type: type, content: content(for: key))
     }
 
+    /// The same as ``value(forKey:type:)``: tweaks are in memory.
     public func fetchValue(forKey key: AbsoluteConfigKey, type: ConfigType) async throws -> LookupResult {
         try value(forKey: key, type: type)
     }
@@ -157,6 +162,7 @@ public enum TweakConfigError: Error, Equatable, CustomStringConvertible {
     /// The tweak at `key` is a `found`, which does not convert to `type`.
     case notConvertible(key: String, type: ConfigType, found: TweakContent.Kind)
 
+    /// What went wrong, naming the key and both types.
     public var description: String {
         switch self {
         case .notConvertible(let key, let type, let found): "tweak \(key) is \(found.rawValue), which cannot be read as \(type.rawValue)"

@@ -19,7 +19,7 @@ struct ConfigTweakProviderTests {
     func environment() throws {
         let defaults = try LocalTweakProvider(data: Data(tweaks.utf8), name: "tweaks.json")
         let environment = EnvironmentVariablesProvider(environmentVariables: ["UI_RED": "false", "UI_COUNT": "12", "UI_ALPHA": "0.25", "UI_LABEL": "from env"])
-        let provider = ConfigTweakProvider(provider: environment, declaring: try defaults.allTweaks(), name: "env")
+        let provider = ConfigTweakProvider(provider: environment, declaring: defaults.allTweaks(), name: "env")
         let manager = TweakManager(tweakProviders: [provider, defaults])
         #expect(manager.value(for: TweakKey("ui", "red", default: true)) == false)
         #expect(manager.value(for: TweakKey("ui", "count", default: 0)) == 12)

@@ -25,6 +25,7 @@ public struct OFREPConfiguration: Sendable {
 
     /// The server's base URL; the provider adds `/ofrep/v1/…`.
     public var baseURL: URL
+    /// Bulk (the default) or single-flag requests.
     public var mode: Mode = .bulk
     /// The context bulk mode evaluates for until a lookup brings another.
     public var context = EvaluationContext(targetingKey: nil)
@@ -46,6 +47,7 @@ public struct OFREPConfiguration: Sendable {
     /// The source name tweaks report.
     public var name: String
 
+    /// A server at `baseURL`; `name` is the source tweaks report (`ofrep:<host>` by default).
     public init(baseURL: URL, mode: Mode = .bulk, name: String? = nil) {
         self.baseURL = baseURL
         self.mode = mode

@@ -25,7 +25,9 @@ public import TweakKit
 /// OFREP keys name tweaks as flagd's do: `checkout.theme` is feature `checkout`, variable `theme`;
 /// a bare key is `<key>.enabled` when its value is a Bool and `<key>.value` otherwise.
 public final class OFREPTweakProvider: ContextualTweakProvider {
+    /// Where and how the provider asks.
     public let configuration: OFREPConfiguration
+    /// The source name tweaks report.
     public var name: String { configuration.name }
 
     struct CacheKey: Hashable {
@@ -93,6 +95,7 @@ public final class OFREPTweakProvider: ContextualTweakProvider {
 
     // MARK: - Status
 
+    /// Whether an answer is in service: ``RemoteStatus/ready`` after a good request, ``RemoteStatus/stale`` while requests fail.
     public var status: RemoteStatus { state.withLock { $0.status } }
     /// The last request's error; `nil` after a success.
     public var lastError: RemoteError? { state.withLock { $0.lastError } }
@@ -347,6 +350,7 @@ public final class OFREPTweakProvider: ContextualTweakProvider {
         }
     }
 
+    /// The tweaks the answer in service has (bulk), or the configured flags (single).
     public func evaluatedTweakIDs() -> [TweakID] {
         if configuration.mode != .bulk { return Array(singleKeys.keys) }
         // A bare key without a value (a failure, a disabled flag) may be either `.enabled` or `.value`.
@@ -358,6 +362,7 @@ public final class OFREPTweakProvider: ContextualTweakProvider {
         }
     }
 
+    /// The server's evaluation of the tweak for `context`, from the answer in service; never waits.
     public func evaluate(feature: String, variable: String, context: EvaluationContext) -> TweakEvaluation? {
         let id = TweakID(feature: feature, variable: variable)
         let wanted = configuration.context.merging(context)
@@ -387,6 +392,7 @@ public final class OFREPTweakProvider: ContextualTweakProvider {
         }
     }
 
+    /// Called after each bulk answer that changed a flag.
     public func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
         notifier.observe(handler)
     }

@@ -33,6 +33,7 @@ public import TweakKit
 /// failure — `404` for `FLAG_NOT_FOUND`, `400` for `PARSE_ERROR`, `TARGETING_KEY_MISSING`,
 /// `INVALID_CONTEXT` and `GENERAL`. Whole doubles are written `1.0`, so typed clients see a float.
 public struct OFREPRoutes: Sendable {
+    /// The manager whose stack every request is evaluated over.
     public let manager: TweakManager
     /// When set, every request must carry `Authorization: Bearer <token>` (the editor's rule: give
     /// it when listening beyond loopback).

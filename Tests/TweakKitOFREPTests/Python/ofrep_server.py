@@ -10,7 +10,8 @@ FLAGS.json: {"flags": {"<key>": {"value": …, "variant": "…", "reason": "…"
              "apiKey": "…"?}
 Control (not part of OFREP): POST /control with {"flags": …} replaces the flags, {"rateLimit": seconds}
 answers the next evaluation 429 with Retry-After, {"fail": n} answers the next n evaluations 500;
-GET /control/requests returns the evaluation requests received so far.
+GET /control/requests returns the evaluation requests received so far (path, body, and the
+If-None-Match and X-API-Key headers when sent).
 """
 import hashlib
 import json
@@ -87,9 +88,11 @@ class Handler(BaseHTTPRequestHandler):
             self.send(404, {"errorDetails": "no such route"})
             return
         with lock:
-            state["requests"].append({"path": self.path, "body": body,
-                                      "ifNoneMatch": self.headers.get("If-None-Match"),
-                                      "apiKey": self.headers.get("X-API-Key")})
+            received = {"path": self.path, "body": body}
+            for name, header in (("ifNoneMatch", "If-None-Match"), ("apiKey", "X-API-Key")):
+                if self.headers.get(header) is not None:
+                    received[name] = self.headers.get(header)
+            state["requests"].append(received)
             if state["apiKey"] and self.headers.get("X-API-Key") != state["apiKey"]:
                 self.send(401)
                 return
