@@ -119,7 +119,7 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
             ]
         ),
-        // OFREP end to end: the client provider against the server routes and a Python OFREP server.
+        // OFREP end to end: the client provider against the server routes on a real socket.
         .testTarget(
             name: "TweakKitOFREPTests",
             dependencies: [
@@ -127,8 +127,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            ],
-            exclude: ["Python"]
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
         .testTarget(name: "TweakKitFlagdTests", dependencies: ["TweakKitFlagd", "TweakKit"]),
         .testTarget(

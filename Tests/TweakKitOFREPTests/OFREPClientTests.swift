@@ -29,7 +29,8 @@ struct OFREPClientTests {
             configuration.headers = ["X-API-Key": "k3y"]
             configuration.context = dutch
             let provider = OFREPTweakProvider(configuration: configuration)
-            #expect(try await provider.refresh())
+            let fetched = try await provider.refresh()
+            #expect(fetched)
             #expect(provider.status == .ready)
             let manager = TweakManager(tweakProviders: [provider])
             manager.evaluationContext = dutch
@@ -56,10 +57,12 @@ struct OFREPClientTests {
             #expect(retired.value == true)
 
             // Nothing changed: If-None-Match with the tag is answered 304.
-            #expect(try await provider.refresh() == false)
+            let unchanged = try await provider.refresh()
+            #expect(unchanged == false)
             // A change on the server arrives with the next poll.
             stack.overrides.set("Howdy", feature: "banner", variable: "value")
-            #expect(try await provider.refresh())
+            let changed = try await provider.refresh()
+            #expect(changed)
             #expect(manager.value(for: TweakKey("banner", "value", default: "")) == "Howdy")
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import NIOHTTP1
+import Synchronization
 public import TweakKit
 
 extension OFREPTweakProvider {

@@ -1,5 +1,6 @@
 import Hummingbird
 import HTTPTypes
+import TweakKit
 
 extension OFREPRoutes {
     /// `nil` when the request may read; otherwise the `401` to answer.
