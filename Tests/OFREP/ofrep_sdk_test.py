@@ -74,11 +74,14 @@ def sdk_result(client, key, kind, default, context):
 
 
 def eval_result(key, kind, default, context):
-    command = [TWEAK, "eval", "--flags", FLAGS, key, "--type", kind, "--default", json.dumps(default), "--context", json.dumps(context)]
+    command = [TWEAK, "eval", "--flags", FLAGS, key, "--type", kind, f"--default={json.dumps(default)}", "--context", json.dumps(context)]
     output = subprocess.run(command, capture_output=True, text=True, timeout=60)
     if output.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed: {output.stderr}")
     result = json.loads(output.stdout)
+    # tweak eval prints a whole Double as 1 (its text output does not keep the type); asked for a float it is one.
+    if kind == "float" and type(result.get("value")) is int:
+        result["value"] = float(result["value"])
     return {"value": result.get("value"), "variant": result.get("variant"), "reason": result.get("reason"), "errorCode": result.get("errorCode")}
 
 
