@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "TweakKitFirebase", targets: ["TweakKitFirebase"]),
         .library(name: "TweakKitUnleash", targets: ["TweakKitUnleash"]),
         .library(name: "TweakKitGrowthBook", targets: ["TweakKitGrowthBook"]),
+        .library(name: "TweakKitConfiguration", targets: ["TweakKitConfiguration"]),
         .executable(name: "tweak", targets: ["tweak"]),
         .plugin(name: "TweakAccessorPlugin", targets: ["TweakAccessorPlugin"]),
         .plugin(name: "GenerateTweakAccessors", targets: ["GenerateTweakAccessors"]),
@@ -29,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.20.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.0.0"),
     ],
     targets: [
         // The core: Foundation and Synchronization only.
@@ -81,6 +83,11 @@ let package = Package(
             // The editor page, as web files: read once, at the first request for the page.
             resources: [.copy("Editor")]
         ),
+        // swift-configuration both ways: tweaks read through a ConfigReader, config providers in the tweak stack.
+        .target(
+            name: "TweakKitConfiguration",
+            dependencies: ["TweakKit", .product(name: "Configuration", package: "swift-configuration")]
+        ),
         // The accessor generator and linter behind `tweak generate` and `tweak lint`.
         .target(name: "TweakKitCodegen", dependencies: ["TweakKit"]),
         // `tweak generate` and `tweak lint`, shared by the `tweak` tool and the plugins' tool.
@@ -123,6 +130,24 @@ let package = Package(
         ),
         .testTarget(name: "TweakKitCodegenTests", dependencies: ["TweakKitCodegen", "TweakKit"], resources: [.copy("Golden")]),
         .testTarget(name: "TweakKitFlagdTests", dependencies: ["TweakKitFlagd", "TweakKit", "TweakKitTesting"]),
+        .testTarget(
+            name: "TweakKitConfigurationTests",
+            dependencies: [
+                "TweakKitConfiguration", "TweakKit", "TweakKitFlagd",
+                .product(name: "Configuration", package: "swift-configuration"),
+            ]
+        ),
+        // OFREP end to end: the client provider against the server routes on a real socket.
+        .testTarget(
+            name: "TweakKitOFREPTests",
+            dependencies: [
+                "TweakKitRemote", "TweakKitServer", "TweakKit", "TweakKitFlagd",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .testTarget(
             name: "TweakKitServerTests",
             dependencies: [

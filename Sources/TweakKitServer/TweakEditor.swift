@@ -53,6 +53,8 @@ public struct TweakEditor: Sendable {
     public var requestReadTimeout: Duration
     /// The most connections open at once.
     public var maximumConnections: Int
+    /// OFREP routes served alongside the editor by ``application(host:port:onServerRunning:)``.
+    public var ofrep: OFREPRoutes?
 
     /// - Parameters:
     ///   - token: the token writes must carry.
@@ -113,6 +115,14 @@ public struct TweakEditor: Sendable {
             additionalChannelHandlers: [ConnectionGuard(registry: registry, readTimeout: readTimeout)],
             idleTimeout: Self.timeAmount(idleTimeout)
         ))
+        if let ofrep {
+            // The editor's Host rule covers OFREP too: reads open on loopback must not be
+            // readable by a page whose name was rebound to 127.0.0.1.
+            let group = RouteCollection(context: BasicRequestContext.self)
+            group.add(middleware: HostCheck(editor: self))
+            group.addRoutes(ofrep.routes(context: BasicRequestContext.self))
+            router.addRoutes(group)
+        }
         return Application(
             router: router,
             server: server,

@@ -29,6 +29,9 @@ struct Serve: AsyncParsableCommand {
         valueName: "name"))
     var allowedHosts: [String] = []
 
+    @Option(help: ArgumentHelp("An API key OFREP requests must carry in X-API-Key.", valueName: "key"))
+    var apiKey: String?
+
     func validate() throws {
         if let token, token.count < 8 { throw ValidationError("--token must be at least 8 characters") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
@@ -46,7 +49,8 @@ struct Serve: AsyncParsableCommand {
         let manager = try await stack.makeManager(pollOverrides: true)
         let token = self.token ?? Self.makeToken()
         let loopback = ["127.0.0.1", "localhost", "::1"].contains(host)
-        let editor = TweakEditor(manager: manager, token: token, readsRequireToken: !loopback, allowedHosts: Swift.Set(allowedHosts))
+        var editor = TweakEditor(manager: manager, token: token, readsRequireToken: !loopback, allowedHosts: Swift.Set(allowedHosts))
+        editor.ofrep = OFREPRoutes(manager: manager, requiredToken: loopback ? nil : token, apiKey: apiKey)
         let host = self.host
         do {
             try await serve(editor, host: host)

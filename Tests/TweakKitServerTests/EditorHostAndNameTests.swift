@@ -134,4 +134,24 @@ struct EditorNameTests {
             }
         }
     }
+
+    @Test("OFREP mounted with the editor follows its Host rule: a rebound name is refused, loopback answered")
+    func ofrepHostRule() async throws {
+        let local = try LocalTweakProvider(data: Data(defaults.utf8), name: "defaults.json")
+        let manager = TweakManager(tweakProviders: [local])
+        var editor = TweakEditor(manager: manager, token: "secret-token")
+        editor.ofrep = OFREPRoutes(manager: manager)
+        try await editor.application(host: "127.0.0.1", port: 0).test(.live) { client in
+            let port = try #require(client.port)
+            let (refused, answered) = try await blocking {
+                let body = #"{"context": {}}"#
+                let headers = ["Content-Type: application/json"]
+                return (try exchange(port: port, "/ofrep/v1/evaluate/flags/ui.label", method: "POST", host: "attacker.example:\(port)", headers: headers, body: body),
+                        try exchange(port: port, "/ofrep/v1/evaluate/flags/ui.label", method: "POST", host: "127.0.0.1:\(port)", headers: headers, body: body))
+            }
+            #expect(refused.status == 403)
+            #expect(refused.body.contains("DNS rebinding"))
+            #expect(answered.status == 200, "\(answered.body)")
+        }
+    }
 }

@@ -12,6 +12,12 @@ public enum EvaluationReason: String, Sendable, Hashable, Codable {
     case disabled = "DISABLED"
     /// Evaluation failed; the caller's default applies and ``EvaluationErrorCode`` says why.
     case error = "ERROR"
+    /// The value came from a cache (a remote evaluation kept by the client).
+    case cached = "CACHED"
+    /// The value is an earlier one kept while it could not be refreshed.
+    case stale = "STALE"
+    /// The source gave no reason, or one outside OpenFeature's vocabulary.
+    case unknown = "UNKNOWN"
 }
 
 /// What went wrong in an evaluation, in OpenFeature's vocabulary.
@@ -20,6 +26,8 @@ public enum EvaluationErrorCode: String, Sendable, Hashable, Codable {
     case typeMismatch = "TYPE_MISMATCH"
     case parseError = "PARSE_ERROR"
     case targetingKeyMissing = "TARGETING_KEY_MISSING"
+    /// The evaluation context was refused (a remote evaluator's `INVALID_CONTEXT`).
+    case invalidContext = "INVALID_CONTEXT"
     case general = "GENERAL"
 }
 

@@ -1,0 +1,399 @@
+public import AsyncHTTPClient
+public import Foundation
+import NIOCore
+import NIOHTTP1
+import Synchronization
+public import TweakKit
+
+/// Flags evaluated by any OFREP server (OpenFeature's Remote Evaluation Protocol: flagd,
+/// `tweak serve`, vendors' endpoints), in the tweak stack like any other provider.
+///
+/// Bulk mode (the default) fetches every flag for one context and answers lookups from that
+/// answer, so a lookup never waits on the network: polled with `If-None-Match`, the last good
+/// answer kept through failures, and a `429`'s `Retry-After` honoured. Single mode asks for one
+/// flag per context (see ``OFREPConfiguration/Mode``). The server's variants, reasons and error
+/// codes come back in ``TweakManager/evaluationDetails(for:context:)``.
+///
+/// ```swift
+/// let flags = OFREPTweakProvider(configuration: OFREPConfiguration(baseURL: URL(string: "http://127.0.0.1:8080")!))
+/// let manager = TweakManager(tweakProviders: [overrides, flags, bundledDefaults])
+/// flags.start()
+/// manager.evaluationContext = EvaluationContext(targetingKey: user.id)  // the next lookup fetches for this user
+/// let details = manager.evaluationDetails(for: .newCheckout)           // value, variant "on", reason .split
+/// ```
+///
+/// OFREP keys name tweaks as flagd's do: `checkout.theme` is feature `checkout`, variable `theme`;
+/// a bare key is `<key>.enabled` when its value is a Bool and `<key>.value` otherwise.
+public final class OFREPTweakProvider: ContextualTweakProvider {
+    /// Where and how the provider asks.
+    public let configuration: OFREPConfiguration
+    /// The source name tweaks report.
+    public var name: String { configuration.name }
+
+    struct CacheKey: Hashable {
+        var flagKey: String
+        var context: EvaluationContext
+    }
+
+    struct State {
+        var flags: [String: TweakEvaluation] = [:]
+        var fetchedContext: EvaluationContext?
+        var wantedContext: EvaluationContext
+        var etag: String?
+        var fetchQueued = false
+        var fetchRunning = false
+        var single: [CacheKey: (evaluation: TweakEvaluation, fetched: Date)] = [:]
+        var singleInFlight: Set<CacheKey> = []
+        var retryAfter: Date?
+        var status = RemoteStatus.notReady
+        var lastError: RemoteError?
+        var consecutiveFailures = 0
+        var fetchAttempts = 0
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    let state: Mutex<State>
+    private let notifier = TweakChangeNotifier()
+    let client: HTTPClient
+    let sleep: @Sendable (Duration) async throws -> Void
+    let now: @Sendable () -> Date
+    let logger: TweakLogger
+    private let task = Mutex<Task<Void, Never>?>(nil)
+    /// The tweaks single mode answers, and the key each is asked by.
+    let singleKeys: [TweakID: String]
+
+    /// - Parameters:
+    ///   - httpClient: the AsyncHTTPClient to use; the shared one by default.
+    ///   - sleep: how the provider waits between polls; inject one in tests so they need not wait.
+    ///   - now: the wall clock `Retry-After` dates are compared with.
+    public init(
+        configuration: OFREPConfiguration,
+        httpClient: HTTPClient = .shared,
+        logger: TweakLogger = .disabled,
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.configuration = configuration
+        self.client = httpClient
+        self.logger = logger
+        self.sleep = sleep
+        self.now = now
+        self.state = Mutex(State(wantedContext: configuration.context))
+        var keys: [TweakID: String] = [:]
+        if case .single(let flagKeys) = configuration.mode {
+            for key in flagKeys {
+                keys[OFREPWire.id(forKey: key, isBoolean: true)] = key
+                keys[OFREPWire.id(forKey: key, isBoolean: false)] = key
+            }
+        }
+        self.singleKeys = keys
+    }
+
+    deinit {
+        task.withLock { $0?.cancel() }
+    }
+
+    // MARK: - Status
+
+    /// Whether an answer is in service: ``RemoteStatus/ready`` after a good request, ``RemoteStatus/stale`` while requests fail.
+    public var status: RemoteStatus { state.withLock { $0.status } }
+    /// The last request's error; `nil` after a success.
+    public var lastError: RemoteError? { state.withLock { $0.lastError } }
+    /// The context the bulk answer in service was evaluated for; `nil` before the first one.
+    public var evaluatedContext: EvaluationContext? { state.withLock { $0.fetchedContext } }
+
+    /// Waits until a request has finished (successfully or not) or `timeout` passes, and returns the status.
+    @discardableResult
+    public func waitUntilReady(timeout: Duration) async -> RemoteStatus {
+        guard state.withLock({ $0.fetchAttempts == 0 }) else { return status }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { [self] in
+                await withCheckedContinuation { continuation in
+                    let done = state.withLock { state in
+                        if state.fetchAttempts > 0 { return true }
+                        state.waiters.append(continuation)
+                        return false
+                    }
+                    if done { continuation.resume() }
+                }
+            }
+            group.addTask { [sleep] in try? await sleep(timeout) }
+            await group.next()
+            group.cancelAll()
+            let waiters = self.state.withLock { state in
+                state.fetchAttempts > 0 ? [] : self.takeWaiters(&state)
+            }
+            for waiter in waiters { waiter.resume() }
+            await group.waitForAll()
+        }
+        return status
+    }
+
+    // MARK: - Running
+
+    /// Starts polling in the background (bulk mode); the first request happens at once.
+    public func start() {
+        task.withLock { task in
+            guard task == nil else { return }
+            task = Task { [weak self] in await self?.run() }
+        }
+    }
+
+    /// Stops polling.
+    public func stop() {
+        let running = task.withLock { task in
+            defer { task = nil }
+            return task
+        }
+        running?.cancel()
+    }
+
+    /// Polls until the calling task is cancelled (bulk mode; single mode has nothing to poll).
+    public func run() async {
+        guard configuration.mode == .bulk else { return }
+        _ = try? await refresh()
+        guard configuration.pollInterval != nil else { return }
+        while !Task.isCancelled {
+            do {
+                try await sleep(nextPollDelay())
+            } catch {
+                return
+            }
+            _ = try? await refresh()
+        }
+    }
+
+    /// The wait before the next poll: the interval, the backoff after failures, and never before
+    /// a `Retry-After` date.
+    func nextPollDelay() -> Duration {
+        let (failures, retryAfter) = state.withLock { ($0.consecutiveFailures, $0.retryAfter) }
+        var delay = configuration.pollInterval ?? .seconds(30)
+        if failures > 0 {
+            delay = configuration.initialBackoff
+            for _ in 1..<min(failures, 40) where delay < configuration.maximumBackoff { delay = delay * 2 }
+            delay = min(delay, configuration.maximumBackoff)
+        }
+        if let retryAfter {
+            let wait = retryAfter.timeIntervalSince(now())
+            if wait > 0 { delay = max(delay, .milliseconds(Int64((wait * 1000).rounded(.up)))) }
+        }
+        return delay
+    }
+
+    /// Evaluates for `context` from now on (bulk mode): asks the server for it and returns once it answered.
+    public func setContext(_ context: EvaluationContext) async throws(RemoteError) {
+        state.withLock { $0.wantedContext = configuration.context.merging(context) }
+        try await refresh()
+    }
+
+    // MARK: - Bulk
+
+    /// Asks for the bulk evaluation of the wanted context now (with `If-None-Match` when the
+    /// context is the one in service). Returns whether the flags changed.
+    @discardableResult
+    public func refresh() async throws(RemoteError) -> Bool {
+        do {
+            let changed = try await fetchBulk()
+            recordSuccess()
+            if changed { notifier.post(.reloaded, from: self) }
+            return changed
+        } catch {
+            recordFailure(error)
+            throw error
+        }
+    }
+
+    private func fetchBulk() async throws(RemoteError) -> Bool {
+        try checkRetryAfter()
+        let (context, etag) = state.withLock { state in
+            (state.wantedContext, state.fetchedContext == state.wantedContext ? state.etag : nil)
+        }
+        var headers = HTTPHeaders()
+        if let etag { headers.replaceOrAdd(name: "If-None-Match", value: etag) }
+        let (status, responseHeaders, data) = try await post(configuration.bulkURL, context: context, extraHeaders: headers)
+        if status == .notModified {
+            return state.withLock { state in
+                defer { state.fetchedContext = context }
+                return state.fetchedContext != context
+            }
+        }
+        guard status == .ok else {
+            throw RemoteError(.httpStatus(Int(status.code)), "\(name): the bulk evaluation answered \(status.code) \(Self.details(data))")
+        }
+        let flags = try OFREPWire.bulk(data, source: name)
+        let newTag = responseHeaders.first(name: "ETag")
+        return state.withLock { state in
+            let changed = state.flags != flags || state.fetchedContext != context
+            state.flags = flags
+            state.fetchedContext = context
+            state.etag = newTag
+            return changed
+        }
+    }
+
+    /// Fetches for a context a lookup brought, in the background, one request at a time.
+    private func queueFetch() {
+        let start = state.withLock { state in
+            state.fetchQueued = true
+            guard !state.fetchRunning else { return false }
+            state.fetchRunning = true
+            return true
+        }
+        guard start else { return }
+        Task { [weak self] in
+            while let self, self.state.withLock({ state in
+                defer { state.fetchQueued = false }
+                if !state.fetchQueued { state.fetchRunning = false }
+                return state.fetchQueued
+            }) {
+                _ = try? await self.refresh()
+            }
+        }
+    }
+
+    // MARK: - Requests
+
+    /// A `429`'s `Retry-After` date not reached yet refuses the request without sending it.
+    func checkRetryAfter() throws(RemoteError) {
+        let until = state.withLock { $0.retryAfter }
+        guard let until else { return }
+        if now() < until {
+            throw RemoteError(.httpStatus(429), "\(name): rate limited until \(until.formatted(.iso8601))")
+        }
+        state.withLock { $0.retryAfter = nil }
+    }
+
+    /// POSTs `context` to `url`; a `429` records its `Retry-After` and throws.
+    func post(_ url: URL, context: EvaluationContext, extraHeaders: HTTPHeaders = [:]) async throws(RemoteError) -> (HTTPResponseStatus, HTTPHeaders, Data) {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .POST
+        for (field, value) in configuration.headers { request.headers.replaceOrAdd(name: field, value: value) }
+        request.headers.add(contentsOf: extraHeaders)
+        request.headers.replaceOrAdd(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(string: OFREPWire.body(for: context)))
+        do {
+            let response = try await client.execute(request, timeout: Self.timeAmount(configuration.requestTimeout))
+            if response.status == .tooManyRequests {
+                let until = OFREPWire.retryDate(response.headers.first(name: "Retry-After"), now: now())
+                    ?? now().addingTimeInterval(Self.seconds(configuration.initialBackoff))
+                state.withLock { $0.retryAfter = until }
+                throw RemoteError(.httpStatus(429), "\(name): rate limited until \(until.formatted(.iso8601))")
+            }
+            let body = try await response.body.collect(upTo: configuration.maximumPayloadSize)
+            return (response.status, response.headers, Data(body.readableBytesView))
+        } catch let error as RemoteError {
+            throw error
+        } catch is NIOTooManyBytesError {
+            throw RemoteError(.tooLarge, "\(name): the answer is larger than \(configuration.maximumPayloadSize) bytes")
+        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
+            throw RemoteError(.timeout, "\(name): the request timed out")
+        } catch {
+            throw RemoteError(.network, "\(name): \(error)")
+        }
+    }
+
+    /// The `errorDetails` of an error answer, for messages.
+    static func details(_ data: Data) -> String {
+        if case .object(let fields)? = try? OFREPWire.object(data, source: ""), let details = fields["errorDetails"]?.stringValueIfString {
+            return "(\(details))"
+        }
+        return ""
+    }
+
+    private func recordSuccess() {
+        let waiters = state.withLock { state in
+            state.consecutiveFailures = 0
+            state.lastError = nil
+            state.fetchAttempts += 1
+            state.status = .ready
+            return takeWaiters(&state)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func recordFailure(_ error: RemoteError) {
+        logger.log(.warning, "\(error); serving what it had")
+        let waiters = state.withLock { state in
+            state.consecutiveFailures += 1
+            state.lastError = error
+            state.fetchAttempts += 1
+            state.status = state.fetchedContext == nil && state.single.isEmpty ? .error : .stale
+            return takeWaiters(&state)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private func takeWaiters(_ state: inout State) -> [CheckedContinuation<Void, Never>] {
+        defer { state.waiters.removeAll() }
+        return state.waiters
+    }
+
+    static func timeAmount(_ duration: Duration) -> TimeAmount {
+        let (seconds, attoseconds) = duration.components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+
+    static func seconds(_ duration: Duration) -> TimeInterval {
+        let (seconds, attoseconds) = duration.components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+
+    // MARK: - TweakProvider
+
+    /// Bulk mode: every flag of the answer in service that has a value; single mode: none (its
+    /// values depend on who asks).
+    public func allTweaks() -> [Tweak] {
+        state.withLock { $0.flags }.compactMap { key, evaluation in
+            guard let value = evaluation.value else { return nil }
+            let id = OFREPWire.id(forKey: key, isBoolean: value.kind == .bool)
+            return Tweak(feature: id.feature, variable: id.variable, value: value, source: name)
+        }
+    }
+
+    /// The tweaks the answer in service has (bulk), or the configured flags (single).
+    public func evaluatedTweakIDs() -> [TweakID] {
+        if configuration.mode != .bulk { return Array(singleKeys.keys) }
+        // A bare key without a value (a failure, a disabled flag) may be either `.enabled` or `.value`.
+        return state.withLock { $0.flags }.flatMap { key, evaluation in
+            guard let value = evaluation.value else {
+                return Set([OFREPWire.id(forKey: key, isBoolean: true), OFREPWire.id(forKey: key, isBoolean: false)]).sorted()
+            }
+            return [OFREPWire.id(forKey: key, isBoolean: value.kind == .bool)]
+        }
+    }
+
+    /// The server's evaluation of the tweak for `context`, from the answer in service; never waits.
+    public func evaluate(feature: String, variable: String, context: EvaluationContext) -> TweakEvaluation? {
+        let id = TweakID(feature: feature, variable: variable)
+        let wanted = configuration.context.merging(context)
+        if configuration.mode != .bulk { return cachedSingle(id, context: wanted) }
+        let (found, needsFetch, stale) = state.withLock { state in
+            let stale = state.fetchedContext != nil && state.fetchedContext != wanted
+            let needsFetch = state.wantedContext != wanted
+            state.wantedContext = wanted
+            return (Self.lookup(id, in: state.flags), needsFetch, stale)
+        }
+        if needsFetch { queueFetch() }
+        guard var evaluation = found else { return nil }
+        if stale && evaluation.errorCode == nil { evaluation.reason = .stale }
+        return evaluation
+    }
+
+    /// The answer for `id`: under `feature.variable`, or under the bare feature when the variable is
+    /// `enabled` (and the value a Bool, or none) or `value` (and the value not a Bool).
+    static func lookup(_ id: TweakID, in flags: [String: TweakEvaluation]) -> TweakEvaluation? {
+        if let found = flags[id.description] { return found }
+        guard let bare = flags[id.feature], !id.feature.contains(".") else { return nil }
+        let isBool = bare.value.map { $0.kind == .bool }
+        switch id.variable {
+        case Tweak.enabledVariable where isBool != false: return bare
+        case "value" where isBool != true: return bare
+        default: return nil
+        }
+    }
+
+    /// Called after each bulk answer that changed a flag.
+    public func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
+        notifier.observe(handler)
+    }
+}

@@ -1,0 +1,71 @@
+import HTTPTypes
+import TweakKit
+
+/// One flag's OFREP answer: a success (`key`, `value`, `reason`, `variant`, `metadata`) or a
+/// failure (`key`, `errorCode`, `errorDetails`), with the status the OpenAPI document gives it.
+struct OFREPEvaluation: Sendable, Equatable {
+    var status: HTTPResponse.Status
+    var body: TweakContent
+
+    /// The evaluation of the tweak at `id`, named `key` in the answer, over the manager's whole
+    /// stack with `context` laid over the manager's own.
+    ///
+    /// - A value: `200` with it, the provider's variant (`""` when the provider has no variants,
+    ///   as a tweaks file), its reason (`STATIC` for providers that do not evaluate per lookup)
+    ///   and the flag's metadata.
+    /// - No value and no error (a disabled flag, targeting with no default variant): `200`
+    ///   without `value`, so the caller's default applies, with the reason.
+    /// - No such tweak: `404` `FLAG_NOT_FOUND`; any other failure: `400` with its code.
+    static func evaluate(_ id: TweakID, key: String, manager: TweakManager, context: EvaluationContext) -> OFREPEvaluation {
+        let details = manager.evaluationDetails(for: TweakKey<TweakContent>(id.feature, id.variable, default: .bool(false)), context: context)
+        if let code = details.errorCode {
+            let status: HTTPResponse.Status = code == .flagNotFound ? .notFound : .badRequest
+            return failure(key: key, code: wireCode(code), details: details.errorMessage ?? "\(key): \(code.rawValue)", status: status)
+        }
+        var body: [String: TweakContent] = [
+            "key": .string(key),
+            "reason": .string(details.reason.rawValue),
+            "variant": .string(details.variant ?? ""),
+            "metadata": .object(details.flagMetadata.filter { $0.value.kind.isScalar }),
+        ]
+        if details.source != nil { body["value"] = details.value }
+        return OFREPEvaluation(status: .ok, body: .object(body))
+    }
+
+    /// A failure answer; `errorDetails` is always sent (OpenFeature's Python provider reads it unguarded).
+    static func failure(key: String?, code: String, details: String, status: HTTPResponse.Status = .badRequest) -> OFREPEvaluation {
+        var body: [String: TweakContent] = ["errorCode": .string(code), "errorDetails": .string(details)]
+        if let key { body["key"] = .string(key) }
+        return OFREPEvaluation(status: status, body: .object(body))
+    }
+
+    /// OFREP's error codes; a type mismatch cannot arise without a requested type, so it is GENERAL.
+    static func wireCode(_ code: EvaluationErrorCode) -> String {
+        code == .typeMismatch ? "GENERAL" : code.rawValue
+    }
+}
+
+extension OFREPEvaluation {
+    /// The flag `key` names (see ``OFREPFlagKey``): the first candidate the stack knows, or the
+    /// first candidate (answered `FLAG_NOT_FOUND`) when it knows none.
+    static func id(forKey key: String, in manager: TweakManager) -> TweakID? {
+        let candidates = OFREPFlagKey.candidates(for: key)
+        let known = candidates.first { id in
+            let resolved = manager.resolvedTweak(feature: id.feature, variable: id.variable)
+            return resolved.tweak != nil || !resolved.sources.isEmpty
+        }
+        return known ?? candidates.first
+    }
+
+    /// Every tweak the stack knows, evaluated for `context`, each under its bulk key; tweaks the
+    /// stack lists but cannot find (none, normally) are left out.
+    static func evaluateAll(manager: TweakManager, context: EvaluationContext) -> [TweakContent] {
+        let resolutions = manager.allResolvedTweaks()
+        let keys = OFREPFlagKey.keys(for: resolutions)
+        return resolutions.compactMap { resolved in
+            let key = keys[resolved.id] ?? resolved.id.description
+            let evaluation = evaluate(resolved.id, key: key, manager: manager, context: context)
+            return evaluation.status == .notFound ? nil : evaluation.body
+        }
+    }
+}

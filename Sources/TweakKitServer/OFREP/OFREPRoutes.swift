@@ -1,0 +1,175 @@
+import Foundation
+public import Hummingbird
+import HTTPTypes
+import NIOCore
+public import TweakKit
+
+/// OpenFeature's Remote Evaluation Protocol (OFREP) over a ``TweakManager``: any OpenFeature SDK
+/// (Python, JavaScript, Go, Java, …) with its OFREP provider reads the manager's flags, evaluated
+/// over its whole provider stack for the context each request sends.
+///
+/// Mount it in your own Hummingbird application, like the editor:
+///
+/// ```swift
+/// let ofrep = OFREPRoutes(manager: manager, apiKey: "k3y")
+/// router.addRoutes(ofrep.routes(context: BasicRequestContext.self))
+/// ```
+///
+/// and read a flag from Python:
+///
+/// ```python
+/// api.set_provider(OFREPProvider("http://127.0.0.1:8080", headers_factory=lambda: {"X-API-Key": "k3y"}))
+/// api.get_client().get_boolean_value("new-checkout", False, EvaluationContext("user-42"))
+/// ```
+///
+/// Routes: `POST /ofrep/v1/evaluate/flags/{key}` (one flag), `POST /ofrep/v1/evaluate/flags`
+/// (every flag, with an `ETag`; `If-None-Match` with the current one answers `304`) and
+/// `GET /ofrep/v1/configuration`. Flag keys name tweaks as ``OFREPRoutes`` documents below:
+/// `feature.variable`, or a flagd-style bare key (`new-checkout` is `new-checkout.enabled` when
+/// Boolean, `banner.value` otherwise).
+///
+/// Answers follow the OpenAPI document: `key`, `value`, `reason`, `variant` (always sent; `""`
+/// for providers without variants) and `metadata` on success; `errorCode` and `errorDetails` on
+/// failure — `404` for `FLAG_NOT_FOUND`, `400` for `PARSE_ERROR`, `TARGETING_KEY_MISSING`,
+/// `INVALID_CONTEXT` and `GENERAL`. Whole doubles are written `1.0`, so typed clients see a float.
+public struct OFREPRoutes: Sendable {
+    /// The manager whose stack every request is evaluated over.
+    public let manager: TweakManager
+    /// When set, every request must carry `Authorization: Bearer <token>` (the editor's rule: give
+    /// it when listening beyond loopback).
+    public var requiredToken: String?
+    /// When set, every request must carry it in ``apiKeyHeader`` (OFREP's `ApiKeyAuth`).
+    public var apiKey: String?
+    /// The header carrying ``apiKey``; `X-API-Key` as the OpenAPI document names it.
+    public var apiKeyHeader: String
+    /// The largest request body accepted.
+    public var maximumBodySize: Int
+    let changes: OFREPChangeCounter
+
+    /// - Parameters:
+    ///   - requiredToken: the bearer token every request must carry, or `nil` for none.
+    ///   - apiKey: the API key every request must carry in `apiKeyHeader`, or `nil` for none.
+    public init(
+        manager: TweakManager, requiredToken: String? = nil, apiKey: String? = nil,
+        apiKeyHeader: String = "X-API-Key", maximumBodySize: Int = 64 * 1024
+    ) {
+        self.manager = manager
+        self.requiredToken = requiredToken
+        self.apiKey = apiKey
+        self.apiKeyHeader = apiKeyHeader
+        self.maximumBodySize = maximumBodySize
+        self.changes = OFREPChangeCounter(providers: manager.tweakProviders)
+    }
+
+    /// The OFREP routes, to add to a router (they carry their own `/ofrep/v1/` prefix).
+    public func routes<Context: RequestContext>(context: Context.Type = BasicRequestContext.self) -> RouteCollection<Context> {
+        let routes = RouteCollection(context: Context.self)
+        routes.post("ofrep/v1/evaluate/flags/:key") { request, context in
+            let key = context.parameters.get("key").map { $0.removingPercentEncoding ?? $0 } ?? ""
+            return await self.single(request, key: key)
+        }
+        routes.post("ofrep/v1/evaluate/flags") { request, _ in await self.bulk(request) }
+        routes.get("ofrep/v1/configuration") { request, _ in
+            if let refusal = self.authorize(request) { return refusal }
+            return Self.response(Self.configuration)
+        }
+        return routes
+    }
+
+    func single(_ request: Request, key: String) async -> Response {
+        if let refusal = authorize(request) { return refusal }
+        let context: EvaluationContext
+        switch await evaluationContext(of: request) {
+        case .success(let found): context = found
+        case .failure(let problem): return Self.response(problem.withKey(key))
+        }
+        guard !key.isEmpty, let id = OFREPEvaluation.id(forKey: key, in: manager) else {
+            return Self.response(.failure(key: key, code: "FLAG_NOT_FOUND", details: "no flag has the key \"\(key)\"", status: .notFound))
+        }
+        return Self.response(OFREPEvaluation.evaluate(id, key: key, manager: manager, context: context))
+    }
+
+    func bulk(_ request: Request) async -> Response {
+        if let refusal = authorize(request) { return refusal }
+        let context: EvaluationContext
+        switch await evaluationContext(of: request) {
+        case .success(let found): context = found
+        case .failure(let problem): return Self.response(problem)
+        }
+        // The generation is read before evaluating: a change during evaluation gives the next request a new tag.
+        let generation = changes.generation
+        let body: TweakContent = .object(["flags": .array(OFREPEvaluation.evaluateAll(manager: manager, context: context))])
+        let text = Self.text(body)
+        let tag = changes.entityTag(for: text, generation: generation)
+        if let ifNoneMatch = request.headers[.ifNoneMatch], Self.matches(ifNoneMatch, tag) {
+            return Response(status: .notModified, headers: [.eTag: tag, .cacheControl: "no-cache"])
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/json", .eTag: tag, .cacheControl: "no-cache"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text))
+        )
+    }
+
+    /// Whether an `If-None-Match` list names `tag` (weak or strong), or is `*`.
+    static func matches(_ ifNoneMatch: String, _ tag: String) -> Bool {
+        ifNoneMatch.split(separator: ",").contains { candidate in
+            var trimmed = candidate.trimmingCharacters(in: .whitespaces)
+            if trimmed == "*" { return true }
+            if trimmed.hasPrefix("W/") { trimmed.removeFirst(2) }
+            return trimmed == tag
+        }
+    }
+
+    private func evaluationContext(of request: Request) async -> Result<EvaluationContext, OFREPEvaluation> {
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > maximumBodySize {
+            return .failure(.failure(key: nil, code: "GENERAL", details: "the request body is larger than \(maximumBodySize) bytes", status: .contentTooLarge))
+        }
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: maximumBodySize)
+        } catch is NIOTooManyBytesError {
+            return .failure(.failure(key: nil, code: "GENERAL", details: "the request body is larger than \(maximumBodySize) bytes", status: .contentTooLarge))
+        } catch {
+            return .failure(.failure(key: nil, code: "GENERAL", details: "cannot read the request body: \(error)"))
+        }
+        do {
+            return .success(try OFREPRequestBody.context(from: Array(buffer.readableBytesView)))
+        } catch {
+            return .failure(.failure(key: nil, code: error.code, details: error.details))
+        }
+    }
+
+    static let configuration: TweakContent = [
+        "name": "TweakKit",
+        "capabilities": [
+            "cacheInvalidation": ["polling": ["enabled": true, "minPollingIntervalMs": 1000]],
+            "flagEvaluation": ["supportedTypes": ["int", "float", "string", "boolean", "object"]],
+        ],
+    ]
+
+    static func text(_ body: TweakContent) -> String {
+        (try? body.jsonText()) ?? #"{"errorDetails":"the answer holds a number JSON cannot write"}"#
+    }
+
+    static func response(_ evaluation: OFREPEvaluation) -> Response {
+        Response(
+            status: evaluation.status,
+            headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text(evaluation.body)))
+        )
+    }
+
+    static func response(_ body: TweakContent) -> Response {
+        response(OFREPEvaluation(status: .ok, body: body))
+    }
+}
+
+extension OFREPEvaluation: Error {
+    /// The same failure naming the flag it was for.
+    func withKey(_ key: String) -> OFREPEvaluation {
+        guard case .object(var fields) = body else { return self }
+        fields["key"] = .string(key)
+        return OFREPEvaluation(status: status, body: .object(fields))
+    }
+}
