@@ -66,7 +66,7 @@ struct ResolvedTweakBuilder {
                 return
             }
             do {
-                tweak.value = try decrypt(tweak)
+                tweak.content = try decrypt(tweak)
             } catch {
                 resolved.issues.append(.decryptionFailed(feature: tweak.feature, variable: tweak.variable, reason: "\(error)"))
                 return

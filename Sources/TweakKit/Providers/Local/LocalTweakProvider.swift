@@ -4,7 +4,7 @@ import Foundation
 ///
 /// ```swift
 /// let url = Bundle.main.url(forResource: "LocalTweaks_example", withExtension: "json")!
-/// let defaults = try LocalTweakProvider(jsonURL: url)
+/// let defaults = try LocalTweakProvider(fileURL: url)
 /// ```
 ///
 /// Several files can be stacked; each reports its file name as the tweaks' source.
@@ -17,13 +17,14 @@ public final class LocalTweakProvider: TweakProvider {
     public let jsonURL: URL?
     private let tweaks: [Tweak]
     private let index: [TweakID: Int]
+    let justTweakHooks = JustTweakHooks()
 
-    /// Loads the file at `jsonURL`; `name` defaults to the file's name.
-    public convenience init(jsonURL: URL, name: String? = nil) throws(TweakFileError) {
-        let source = name ?? jsonURL.lastPathComponent
-        let result = TweakFileParser.parse(contentsOf: jsonURL, source: source)
+    /// Loads the file at `fileURL`; `name` defaults to the file's name.
+    public convenience init(fileURL: URL, name: String? = nil) throws(TweakFileError) {
+        let source = name ?? fileURL.lastPathComponent
+        let result = TweakFileParser.parse(contentsOf: fileURL, source: source)
         if let first = result.problems.first { throw first }
-        self.init(name: source, url: jsonURL, tweaks: result.tweaks)
+        self.init(name: source, url: fileURL, tweaks: result.tweaks)
     }
 
     /// Loads tweaks from `data` (for example a bundled resource already in memory).
@@ -33,7 +34,7 @@ public final class LocalTweakProvider: TweakProvider {
         self.init(name: name, url: nil, tweaks: result.tweaks)
     }
 
-    private init(name: String, url: URL?, tweaks: [Tweak]) {
+    init(name: String, url: URL?, tweaks: [Tweak]) {
         self.name = name
         self.jsonURL = url
         self.tweaks = tweaks
@@ -53,17 +54,17 @@ public final class LocalTweakProvider: TweakProvider {
         return features
     }
 
-    public func allTweaks() -> [Tweak] { tweaks }
+    public func allTweaks() -> [Tweak] { justTweakHooks.decryptionClosure == nil ? tweaks : tweaks.map(justTweakHooks.decrypted) }
 
     public func tweakWith(feature: String, variable: String) throws -> Tweak {
         guard let offset = index[TweakID(feature: feature, variable: variable)] else {
             throw TweakError.notFound(feature: feature, variable: variable)
         }
-        return tweaks[offset]
+        return justTweakHooks.decrypted(tweaks[offset])
     }
 
-    /// The file never changes under the provider, so there is nothing to observe.
+    /// The file never changes under the provider; only a new ``decryptionClosure`` is reported.
     public func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
-        TweakObservation()
+        justTweakHooks.notifier.observe(handler)
     }
 }

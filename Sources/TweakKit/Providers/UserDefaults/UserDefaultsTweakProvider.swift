@@ -20,6 +20,7 @@ public final class UserDefaultsTweakProvider: MutableTweakProvider {
     private let cache: Mutex<Result<[TweakID: TweakContent], TweakError>>
     private let writeLock = Mutex(())
     private let notifier = TweakChangeNotifier()
+    let justTweakHooks = JustTweakHooks()
     nonisolated(unsafe) private var defaultsObserver: (any NSObjectProtocol)?
 
     public init(userDefaults: UserDefaults, key: String = "TweakKit.overrides", name: String = "userDefaults") {
@@ -41,7 +42,7 @@ public final class UserDefaultsTweakProvider: MutableTweakProvider {
     }
 
     public func allTweaks() throws -> [Tweak] {
-        try cache.withLock { try $0.get() }.map { Tweak(feature: $0.key.feature, variable: $0.key.variable, value: $0.value, source: name) }
+        try cache.withLock { try $0.get() }.map { Tweak(feature: $0.key.feature, variable: $0.key.variable, content: $0.value, source: name) }
     }
 
     public func tweakWith(feature: String, variable: String) throws -> Tweak {
@@ -49,15 +50,15 @@ public final class UserDefaultsTweakProvider: MutableTweakProvider {
         guard let value = values[TweakID(feature: feature, variable: variable)] else {
             throw TweakError.notFound(feature: feature, variable: variable)
         }
-        return Tweak(feature: feature, variable: variable, value: value, source: name)
+        return Tweak(feature: feature, variable: variable, content: value, source: name)
     }
 
-    public func set(_ value: TweakContent, feature: String, variable: String) throws {
+    public func store(_ content: TweakContent, feature: String, variable: String) throws {
         let id = TweakID(feature: feature, variable: variable)
-        try modify(.set(Tweak(feature: feature, variable: variable, value: value, source: name))) { $0[id] = value }
+        try modify(.set(Tweak(feature: feature, variable: variable, content: content, source: name))) { $0[id] = content }
     }
 
-    public func deleteValue(feature: String, variable: String) throws {
+    public func removeValue(feature: String, variable: String) throws {
         let id = TweakID(feature: feature, variable: variable)
         try modify(.deleted(id)) { $0.removeValue(forKey: id) }
     }
