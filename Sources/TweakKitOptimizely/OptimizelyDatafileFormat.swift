@@ -61,7 +61,7 @@ public struct OptimizelyDocument: TweakDocument {
         datafile.flagKeys.compactMap { datafile.flags[$0] }.flatMap { flag in
             var tweaks: [Tweak] = []
             if flag.variablesByKey[Tweak.enabledVariable] == nil {
-                tweaks.append(Tweak(feature: flag.key, variable: Tweak.enabledVariable, value: .bool(false),
+                tweaks.append(Tweak(feature: flag.key, variable: Tweak.enabledVariable, content: .bool(false),
                                     title: "\(flag.key) enabled", group: "Optimizely", source: source))
             }
             for variable in flag.variables {

@@ -62,7 +62,7 @@ extension TweakEditor {
             throw EditorError(.conflict, "the stack has no mutable provider to write to")
         }
         do {
-            try manager.set(checked, feature: id.feature, variable: id.variable)
+            try manager.store(checked, feature: id.feature, variable: id.variable)
         } catch {
             throw EditorError(.internalServerError, "cannot store \(id): \(error)")
         }
@@ -89,7 +89,7 @@ extension TweakEditor {
             throw EditorError(.conflict, "the stack has no mutable provider to reset")
         }
         do {
-            try manager.deleteValue(feature: id.feature, variable: id.variable)
+            try manager.removeValue(feature: id.feature, variable: id.variable)
         } catch {
             throw EditorError(.internalServerError, "cannot reset \(id): \(error)")
         }

@@ -35,7 +35,7 @@ struct List: AsyncParsableCommand {
     static func unusableReason(_ entry: ResolvedTweak) -> String {
         switch entry.issues.first {
         case .decryptionClosureNotProvided?: "(encrypted; no decryption closure)"
-        case .decryptionFailed?: "(encrypted; decryption failed)"
+        case .notSupported(.decryptionFailed)?: "(encrypted; decryption failed)"
         default: "(no usable value)"
         }
     }

@@ -45,7 +45,7 @@ struct Set: AsyncParsableCommand {
             Output.printError("\(id): \(error)")
             throw ExitCode.failure
         }
-        try manager.set(parsed, feature: id.feature, variable: id.variable)
+        try manager.store(parsed, feature: id.feature, variable: id.variable)
         print("\(id) = \(parsed) (\(parsed.kind))")
     }
 }
@@ -64,7 +64,7 @@ struct Delete: AsyncParsableCommand {
 
     func run() async throws {
         let manager = try await stack.makeManager()
-        try manager.deleteValue(feature: tweak.id.feature, variable: tweak.id.variable)
+        try manager.removeValue(feature: tweak.id.feature, variable: tweak.id.variable)
         let now = manager.resolvedTweak(feature: tweak.id.feature, variable: tweak.id.variable).tweak
         print("\(tweak.id) override removed" + (now.map { "; now \($0.value) from \($0.source ?? "?")" } ?? ""))
     }

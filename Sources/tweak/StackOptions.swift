@@ -60,7 +60,7 @@ struct StackOptions: ParsableArguments {
             providers.append(provider)
         }
         for path in defaults {
-            providers.append(try LocalTweakProvider(jsonURL: URL(fileURLWithPath: path)))
+            providers.append(try LocalTweakProvider(fileURL: URL(fileURLWithPath: path)))
         }
         return TweakManager(tweakProviders: providers)
     }

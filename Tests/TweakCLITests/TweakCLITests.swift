@@ -89,7 +89,7 @@ struct TweakCLITests {
     func crossProcess() async throws {
         let overridesURL = try temporaryDirectory().appendingPathComponent("overrides.json")
         let store = try PersistentTweakProvider(fileURL: overridesURL, pollInterval: .milliseconds(20))
-        let manager = TweakManager(tweakProviders: [store, try LocalTweakProvider(jsonURL: URL(fileURLWithPath: exampleFile))])
+        let manager = TweakManager(tweakProviders: [store, try LocalTweakProvider(fileURL: URL(fileURLWithPath: exampleFile))])
         #expect(manager.value(for: TweakKey("ui_customization", "label_text", default: "")) == "Test value")
         #expect(try tweak("set", "ui_customization.label_text", "From the CLI", "--defaults", exampleFile, "--overrides", overridesURL.path).status == 0)
         var seen = false

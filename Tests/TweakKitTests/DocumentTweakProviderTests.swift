@@ -7,7 +7,7 @@ import TweakKit
 private struct MirrorDocument: TweakDocument {
     var suffix = ""
     func tweaks(source: String) -> [Tweak] {
-        [Tweak(feature: "mirror", variable: "name", value: .string("nobody" + suffix), source: source)]
+        [Tweak(feature: "mirror", variable: "name", content: .string("nobody" + suffix), source: source)]
     }
     /// No fixed value: without a targeting key the providers below answer.
     func tweak(_ id: TweakID, source: String) -> Tweak? { nil }

@@ -9,7 +9,7 @@ enum Fixtures {
     }
 
     static func example() throws -> LocalTweakProvider {
-        try LocalTweakProvider(jsonURL: url("LocalTweaks_example"))
+        try LocalTweakProvider(fileURL: url("LocalTweaks_example"))
     }
 }
 

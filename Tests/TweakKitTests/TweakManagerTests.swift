@@ -10,7 +10,7 @@ struct TweakManagerTests {
         let overrides = EphemeralTweakProvider(name: "overrides")
         let manager = TweakManager(tweakProviders: [overrides, try Fixtures.example()])
         #expect(try manager.tweakWith(feature: "ui_customization", variable: "label_text").value == "Test value")
-        try manager.set("Overridden", feature: "ui_customization", variable: "label_text")
+        try manager.store("Overridden", feature: "ui_customization", variable: "label_text")
         let tweak = try manager.tweakWith(feature: "ui_customization", variable: "label_text")
         #expect(tweak.value == "Overridden")
         #expect(tweak.source == "overrides")
@@ -18,7 +18,7 @@ struct TweakManagerTests {
         #expect(tweak.title == "Label Text")
         #expect(tweak.desc == "the title of the main label")
         #expect(tweak.group == "UI Customization")
-        try manager.deleteValue(feature: "ui_customization", variable: "label_text")
+        try manager.removeValue(feature: "ui_customization", variable: "label_text")
         #expect(try manager.tweakWith(feature: "ui_customization", variable: "label_text").value == "Test value")
     }
 
@@ -53,18 +53,18 @@ struct TweakManagerTests {
         let store = EphemeralTweakProvider()
         let manager = TweakManager(tweakProviders: [store])
         let flag = true, count = 7, ratio: Float = 0.25, alpha = 0.5, text = "hi"
-        try manager.set(flag, feature: "f", variable: "bool")
-        try manager.set(count, feature: "f", variable: "int")
-        try manager.set(ratio, feature: "f", variable: "float")
-        try manager.set(alpha, feature: "f", variable: "double")
-        try manager.set(text, feature: "f", variable: "string")
-        try manager.set(false, feature: "f", variable: "literal")
-        #expect(try manager.tweakWith(feature: "f", variable: "bool").value == .bool(true))
-        #expect(try manager.tweakWith(feature: "f", variable: "int").value == .int(7))
-        #expect(try manager.tweakWith(feature: "f", variable: "float").value == .float(0.25))
-        #expect(try manager.tweakWith(feature: "f", variable: "double").value == .double(0.5))
-        #expect(try manager.tweakWith(feature: "f", variable: "string").value == .string("hi"))
-        #expect(try manager.tweakWith(feature: "f", variable: "literal").value == .bool(false))
+        try manager.store(flag, feature: "f", variable: "bool")
+        try manager.store(count, feature: "f", variable: "int")
+        try manager.store(ratio, feature: "f", variable: "float")
+        try manager.store(alpha, feature: "f", variable: "double")
+        try manager.store(text, feature: "f", variable: "string")
+        try manager.store(false, feature: "f", variable: "literal")
+        #expect(try manager.tweakWith(feature: "f", variable: "bool").content == .bool(true))
+        #expect(try manager.tweakWith(feature: "f", variable: "int").content == .int(7))
+        #expect(try manager.tweakWith(feature: "f", variable: "float").content == .float(0.25))
+        #expect(try manager.tweakWith(feature: "f", variable: "double").content == .double(0.5))
+        #expect(try manager.tweakWith(feature: "f", variable: "string").content == .string("hi"))
+        #expect(try manager.tweakWith(feature: "f", variable: "literal").content == .bool(false))
     }
 
     @Test("writes go to the highest-priority mutable provider; none is an error")
@@ -72,7 +72,7 @@ struct TweakManagerTests {
         let low = EphemeralTweakProvider(name: "low")
         let high = EphemeralTweakProvider(name: "high")
         let manager = TweakManager(tweakProviders: [try Fixtures.example(), high, low])
-        try manager.set(1, feature: "f", variable: "v")
+        try manager.store(1, feature: "f", variable: "v")
         #expect(high.allTweaks().count == 1)
         #expect(low.allTweaks().isEmpty)
         try manager.deleteAllOverrides()
@@ -80,7 +80,7 @@ struct TweakManagerTests {
 
         let readOnly = TweakManager(tweakProviders: [try Fixtures.example()])
         #expect(throws: TweakError.notSupported("the stack has no mutable provider to write to")) {
-            try readOnly.set(1, feature: "f", variable: "v")
+            try readOnly.store(1, feature: "f", variable: "v")
         }
     }
 
@@ -162,7 +162,7 @@ struct TweakManagerTests {
         #expect(resolved.isOverridden)
         #expect(resolved.sources == ["overrides", "LocalTweaks_example.json"])
         #expect(!manager.resolvedTweak(feature: "extra", variable: "note").isOverridden)
-        #expect(all.map(\.id) == all.map(\.id).sorted())
+        #expect(all.map(\.displayTitle) == all.map(\.displayTitle).sorted()) // by title, as JustTweak sorts them
     }
 
     @Test("encrypted values go through the decryption closure")
@@ -171,7 +171,7 @@ struct TweakManagerTests {
         #expect(throws: TweakError.decryptionClosureNotProvided(feature: "general", variable: "encrypted_answer_to_the_universe")) {
             try manager.tweakWith(feature: "general", variable: "encrypted_answer_to_the_universe")
         }
-        manager.decryptionClosure = { tweak in .string(String((tweak.stringValue ?? "").reversed())) }
+        manager.decryptionHandler = { tweak in .string(String((tweak.stringValue ?? "").reversed())) }
         let tweak = try manager.tweakWith(feature: "general", variable: "encrypted_answer_to_the_universe")
         #expect(tweak.value == "Definitely not 42")
         #expect(tweak.title == "Encrypted definitive answer")
@@ -179,12 +179,12 @@ struct TweakManagerTests {
 
     @Test("an undecryptable value falls back to a lower provider")
     func decryptionFallback() throws {
-        let top = EphemeralTweakProvider(name: "remote", tweaks: [Tweak(feature: "s", variable: "key", value: "garbage", isEncrypted: true)])
+        let top = EphemeralTweakProvider(name: "remote", tweaks: [Tweak(feature: "s", variable: "key", content: "garbage", isEncrypted: true)])
         let bottom = EphemeralTweakProvider(name: "bundled", tweaks: [Tweak(feature: "s", variable: "key", value: "plain")])
         let manager = TweakManager(tweakProviders: [top, bottom])
-        manager.decryptionClosure = { _ in throw BrokenStore() }
+        manager.decryptionHandler = { _ in throw BrokenStore() }
         let resolved = manager.resolvedTweak(feature: "s", variable: "key")
-        #expect(resolved.tweak?.value == "plain")
+        #expect(resolved.tweak?.content == "plain")
         #expect(resolved.tweak?.source == "bundled")
         #expect(resolved.issues == [.decryptionFailed(feature: "s", variable: "key", reason: "disk unplugged")])
     }
@@ -224,7 +224,7 @@ struct TweakManagerTests {
                     for index in 0..<300 {
                         overrides.set(index, feature: "writer\(writer)", variable: "counter")
                         // Read-your-write: the value just written, never an older one.
-                        let read = (try? manager.tweakWith(feature: "writer\(writer)", variable: "counter"))?.value
+                        let read = (try? manager.tweakWith(feature: "writer\(writer)", variable: "counter"))?.content
                         if read != .int(index) { stale.increment() }
                     }
                 }
@@ -250,13 +250,13 @@ struct ReadPathTests {
     @Test("one thread reading many managers (more than its snapshot cache holds) gets each manager's values")
     func manyManagers() throws {
         let managers = (0..<20).map { index in
-            TweakManager(tweakProviders: [EphemeralTweakProvider(tweaks: [Tweak(feature: "f", variable: "v", value: .int(index))])])
+            TweakManager(tweakProviders: [EphemeralTweakProvider(tweaks: [Tweak(feature: "f", variable: "v", content: .int(index))])])
         }
         let key = TweakKey("f", "v", default: -1)
         for round in 0..<3 {
             for (index, manager) in managers.enumerated() {
                 #expect(manager.value(for: key) == index, "round \(round)")
-                #expect(try manager.tweakWith(feature: "f", variable: "v").value == .int(index))
+                #expect(try manager.tweakWith(feature: "f", variable: "v").content == .int(index))
             }
         }
     }

@@ -193,8 +193,8 @@ final class LookupFixture: Sendable {
         manager = TweakManager(tweakProviders: [
             ephemeral,
             try PersistentTweakProvider(fileURL: overridesURL, pollInterval: nil),
-            try LocalTweakProvider(jsonURL: remoteURL),
-            try LocalTweakProvider(jsonURL: defaultsURL),
+            try LocalTweakProvider(fileURL: remoteURL),
+            try LocalTweakProvider(fileURL: defaultsURL),
         ])
 
         let sources = ["ephemeral", "overrides", "remote", "defaults"]

@@ -55,7 +55,10 @@ extension TweakValue {
 /// ```
 /// JustTweak-compatible layer; TweakKit's preferred comparison is ``TweakContent``'s `==`,
 /// which requires the same type.
-public func == (lhs: any TweakValue, rhs: any TweakValue) -> Bool {
+///
+/// Generic, so that it never competes with a type's own `==` (`1 == 1` stays `Int`'s);
+/// `any TweakValue` operands are opened into it.
+public func == <Lhs: TweakValue, Rhs: TweakValue>(lhs: Lhs, rhs: Rhs) -> Bool {
     lhs.tweakContent.justTweakEquals(rhs.tweakContent)
 }
 

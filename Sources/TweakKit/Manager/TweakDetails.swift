@@ -58,7 +58,7 @@ extension TweakDetails {
         self.tweak = nil
         switch resolution.issues.first {
         case .decryptionClosureNotProvided?: reason = .decryptionClosureNotProvided
-        case .decryptionFailed(_, _, let message)?: reason = .decryptionFailed(reason: message)
+        case .notSupported(.decryptionFailed(_, _, let message))?: reason = .decryptionFailed(reason: message)
         default: reason = .notFound
         }
     }
