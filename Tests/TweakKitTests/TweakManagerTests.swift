@@ -28,11 +28,13 @@ struct TweakManagerTests {
         do {
             _ = try manager.tweakWith(feature: "nope", variable: "nothing")
             Issue.record("expected an error")
-        } catch {
+        } catch let error as TweakError {
             switch error {
             case .notFound: break
             default: Issue.record("unexpected \(error)")
             }
+        } catch {
+            Issue.record("unexpected \(error)")
         }
     }
 

@@ -56,9 +56,10 @@ extension TweakValue {
 /// JustTweak-compatible layer; TweakKit's preferred comparison is ``TweakContent``'s `==`,
 /// which requires the same type.
 ///
-/// Generic, so that it never competes with a type's own `==` (`1 == 1` stays `Int`'s);
-/// `any TweakValue` operands are opened into it.
-public func == <Lhs: TweakValue, Rhs: TweakValue>(lhs: Lhs, rhs: Rhs) -> Bool {
+/// Disfavoured, so that it never competes with a type's own `==`: `1 == 1` stays `Int`'s, and
+/// only comparisons with an `any TweakValue` operand come here.
+@_disfavoredOverload
+public func == (lhs: any TweakValue, rhs: any TweakValue) -> Bool {
     lhs.tweakContent.justTweakEquals(rhs.tweakContent)
 }
 
@@ -167,7 +168,7 @@ extension TweakContent {
         case (.int(let lhs), .int(let rhs)): return lhs == rhs
         default:
             guard let lhs = numericValue, let rhs = other.numericValue else { return self == other }
-            return lhs == rhs
+            return lhs.isEqual(to: rhs)
         }
     }
 

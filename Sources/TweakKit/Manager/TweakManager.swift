@@ -125,7 +125,7 @@ public final class TweakManager: Sendable {
     ///   ``TweakError/decryptionClosureNotProvided(feature:variable:)`` /
     ///   ``TweakError/decryptionFailed(feature:variable:reason:)`` when the only values are
     ///   encrypted and cannot be decrypted.
-    public func tweakWith(feature: String, variable: String) throws(TweakError) -> Tweak {
+    public func tweakWith(feature: String, variable: String) throws -> Tweak {
         let id = TweakID(feature: feature, variable: variable)
         if !ScopedTweakOverrides.isActive,
            let found = withCurrentSnapshot({ snapshot -> Tweak? in
