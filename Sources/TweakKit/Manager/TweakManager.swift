@@ -6,7 +6,7 @@ import Synchronization
 /// ```swift
 /// let manager = TweakManager(tweakProviders: [
 ///     try PersistentTweakProvider(fileURL: overridesURL),   // local overrides win
-///     try LocalTweakProvider(jsonURL: defaultsURL),          // the defaults
+///     try LocalTweakProvider(fileURL: defaultsURL),          // the defaults
 /// ])
 ///
 /// let tweak = try manager.tweakWith(feature: "ui_customization", variable: "label_text")

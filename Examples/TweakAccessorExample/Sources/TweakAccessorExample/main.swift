@@ -8,7 +8,7 @@ guard let tweaksURL = Bundle.module.url(forResource: "Tweaks", withExtension: "j
 let overrides = EphemeralTweakProvider(name: "session")
 let manager = TweakManager(tweakProviders: [overrides, try LocalTweakProvider(fileURL: tweaksURL)])
 // A stand-in cipher: the example's "encrypted" values are reversed text.
-manager.decryptionClosure = { tweak in
+manager.decryptionHandler = { tweak in
     let text = String((tweak.stringValue ?? "").reversed())
     return tweak.variable == AppTweaks.Variables.pinnedPort ? .int(Int(text) ?? 0) : .string(text)
 }

@@ -15,7 +15,7 @@ import Synchronization
 /// ```swift
 /// let overrides = try PersistentTweakProvider(fileURL: URL(filePath: "overrides.json"))
 /// let manager = TweakManager(tweakProviders: [overrides, defaults])
-/// try manager.set(true, feature: "ui_customization", variable: "display_red_view")
+/// try manager.store(true, feature: "ui_customization", variable: "display_red_view")
 /// ```
 ///
 /// The format is feature → variable → value: `{"ui_customization": {"display_red_view": true}}`.
