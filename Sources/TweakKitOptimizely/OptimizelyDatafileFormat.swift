@@ -66,7 +66,7 @@ public struct OptimizelyDocument: TweakDocument {
             }
             for variable in flag.variables {
                 guard case .success(let value) = datafile.typedValue(of: variable, in: flag, variation: nil) else { continue }
-                tweaks.append(Tweak(feature: flag.key, variable: variable.key, value: value, group: "Optimizely", source: source))
+                tweaks.append(Tweak(feature: flag.key, variable: variable.key, content: value, group: "Optimizely", source: source))
             }
             return tweaks
         }

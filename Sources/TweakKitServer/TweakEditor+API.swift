@@ -12,8 +12,8 @@ extension TweakEditor {
         var object: [String: TweakContent] = [
             "feature": .string(tweak.feature),
             "variable": .string(tweak.variable),
-            "value": tweak.value,
-            "type": .string(tweak.value.kind.rawValue),
+            "value": tweak.content,
+            "type": .string(tweak.content.kind.rawValue),
             "overridden": .bool(resolved.isOverridden),
             "sources": .array(resolved.sources.map(TweakContent.string)),
             "evaluatedPerLookup": .bool(resolved.isEvaluatedPerLookup),

@@ -21,6 +21,6 @@ struct Get: AsyncParsableCommand {
             Output.printError(error.description)
             throw ExitCode.failure
         }
-        print(json ? Output.render(Output.json(found)) : found.value.description)
+        print(json ? Output.render(Output.json(found)) : found.content.description)
     }
 }

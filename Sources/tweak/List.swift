@@ -24,7 +24,7 @@ struct List: AsyncParsableCommand {
                 continue
             }
             let source = (tweak.source ?? "") + (entry.isOverridden ? " (overridden)" : "")
-            rows.append([tweak.id.description, tweak.value.description, tweak.value.kind.rawValue, source, tweak.title ?? ""])
+            rows.append([tweak.id.description, tweak.content.description, tweak.content.kind.rawValue, source, tweak.title ?? ""])
         }
         print(Output.table(rows))
         for error in manager.providerErrors {

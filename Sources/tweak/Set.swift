@@ -29,7 +29,7 @@ struct Set: AsyncParsableCommand {
     func run() async throws {
         let manager = try await stack.makeManager()
         let id = tweak.id
-        let existing = manager.resolvedTweak(feature: id.feature, variable: id.variable).tweak?.value.kind
+        let existing = manager.resolvedTweak(feature: id.feature, variable: id.variable).tweak?.content.kind
         guard let kind = type ?? existing else {
             Output.printError("\(id) is not defined in any file; give its type with --type bool|int|float|double|string")
             throw ExitCode.failure
@@ -66,6 +66,6 @@ struct Delete: AsyncParsableCommand {
         let manager = try await stack.makeManager()
         try manager.removeValue(feature: tweak.id.feature, variable: tweak.id.variable)
         let now = manager.resolvedTweak(feature: tweak.id.feature, variable: tweak.id.variable).tweak
-        print("\(tweak.id) override removed" + (now.map { "; now \($0.value) from \($0.source ?? "?")" } ?? ""))
+        print("\(tweak.id) override removed" + (now.map { "; now \($0.content) from \($0.source ?? "?")" } ?? ""))
     }
 }

@@ -108,6 +108,6 @@ struct ChangeObservationTests {
         overrides.set(true, feature: "ui_customization", variable: "display_red_view")
         #expect(await eventually { changed.isSet })
         #expect(store.value(for: .redView) == true)
-        #expect(store.tweaks.contains { $0.id == TweakID(feature: "ui_customization", variable: "display_red_view") && $0.value == true })
+        #expect(store.tweaks.contains { $0.id == TweakID(feature: "ui_customization", variable: "display_red_view") && $0.content == true })
     }
 }

@@ -9,7 +9,7 @@ struct LocalTweakProviderTests {
         let provider = try Fixtures.example()
         #expect(provider.name == "LocalTweaks_example.json")
         let label = try provider.tweakWith(feature: "ui_customization", variable: "label_text")
-        #expect(label.value == "Test value")
+        #expect(label.content == "Test value")
         #expect(label.title == "Label Text")
         #expect(label.desc == "the title of the main label")
         #expect(label.group == "UI Customization")
@@ -99,7 +99,7 @@ struct LocalTweakProviderTests {
         let top = try LocalTweakProvider(data: Data(#"{"ui_customization": {"label_text": {"Value": "Top"}}}"#.utf8), name: "top.json")
         let manager = TweakManager(tweakProviders: [top, try Fixtures.example()])
         let label = try manager.tweakWith(feature: "ui_customization", variable: "label_text")
-        #expect(label.value == "Top")
+        #expect(label.content == "Top")
         #expect(label.source == "top.json")
         // Metadata from the lower file fills what the top file does not say.
         #expect(label.title == "Label Text")

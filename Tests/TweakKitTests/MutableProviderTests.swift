@@ -9,8 +9,8 @@ struct MutableProviderTests {
         let provider = EphemeralTweakProvider()
         provider.set(true, feature: "a", variable: "enabled")
         provider.set(false, feature: "b", variable: "enabled")
-        #expect(try provider.tweakWith(feature: "a", variable: "enabled").value == true)
-        #expect(try provider.tweakWith(feature: "b", variable: "enabled").value == false)
+        #expect(try provider.tweakWith(feature: "a", variable: "enabled").content == true)
+        #expect(try provider.tweakWith(feature: "b", variable: "enabled").content == false)
         provider.deleteValue(feature: "a", variable: "enabled")
         #expect(throws: TweakError.self) { try provider.tweakWith(feature: "a", variable: "enabled") }
         #expect(provider.allTweaks().count == 1)
@@ -45,15 +45,15 @@ struct MutableProviderTests {
         try provider.store(1.0, feature: "ui", variable: "alpha")
         try provider.store(1, feature: "ui", variable: "count")
         try provider.store("1", feature: "ui", variable: "text")
-        #expect(try provider.tweakWith(feature: "checkout", variable: "enabled").value == true)
-        #expect(try provider.tweakWith(feature: "search", variable: "enabled").value == false)
+        #expect(try provider.tweakWith(feature: "checkout", variable: "enabled").content == true)
+        #expect(try provider.tweakWith(feature: "search", variable: "enabled").content == false)
         #expect(try provider.tweakWith(feature: "ui", variable: "alpha").content == .double(1.0))
         #expect(try provider.tweakWith(feature: "ui", variable: "count").content == .int(1))
         #expect(try provider.tweakWith(feature: "ui", variable: "text").content == .string("1"))
 
         // A second provider over the same defaults sees the stored values.
         let again = UserDefaultsTweakProvider(userDefaults: defaults)
-        #expect(try again.tweakWith(feature: "search", variable: "enabled").value == false)
+        #expect(try again.tweakWith(feature: "search", variable: "enabled").content == false)
         try provider.removeValue(feature: "search", variable: "enabled")
         #expect(throws: TweakError.self) { try provider.tweakWith(feature: "search", variable: "enabled") }
     }
@@ -72,7 +72,7 @@ struct MutableProviderTests {
         #expect(manager.providerErrors.count == 1)
         try provider.deleteAll()
         try provider.store(true, feature: "a", variable: "b")
-        #expect(try provider.tweakWith(feature: "a", variable: "b").value == true)
+        #expect(try provider.tweakWith(feature: "a", variable: "b").content == true)
     }
 
     @Test("EnvironmentTweakProvider reads TWEAK_ variables and -tweak arguments")
@@ -88,7 +88,7 @@ struct MutableProviderTests {
             ],
             arguments: ["/app", "-tweak", "ui.count=7", "--tweak", "ui.label_text=From args", "-tweak=x.y=[1,2]", "-tweak", "oops"]
         )
-        #expect(try provider.tweakWith(feature: "ui", variable: "label_text").value == "From args")
+        #expect(try provider.tweakWith(feature: "ui", variable: "label_text").content == "From args")
         #expect(try provider.tweakWith(feature: "ui", variable: "alpha").content == .double(0.5))
         #expect(try provider.tweakWith(feature: "ui", variable: "count").content == .int(7))
         #expect(try provider.tweakWith(feature: "ui", variable: "code").content == .string("42"))

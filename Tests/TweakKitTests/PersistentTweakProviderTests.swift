@@ -78,7 +78,7 @@ struct PersistentTweakProviderTests {
         try a.store(5, feature: "f", variable: "v")
         #expect(throws: TweakError.self) { try manager.tweakWith(feature: "f", variable: "v") }
         try b.reloadIfChanged()
-        #expect(try manager.tweakWith(feature: "f", variable: "v").value == 5)
+        #expect(try manager.tweakWith(feature: "f", variable: "v").content == 5)
     }
 
     @Test("a write first takes in what another writer stored, so nothing is lost")
@@ -109,7 +109,7 @@ struct PersistentTweakProviderTests {
             #expect(error.location == SourceLocation(line: 2, column: 14))
         }
         #expect(provider.lastError != nil)
-        #expect(try provider.tweakWith(feature: "f", variable: "v").value == 1)
+        #expect(try provider.tweakWith(feature: "f", variable: "v").content == 1)
         #expect(throws: TweakFileError.self) { try provider.store(2, feature: "f", variable: "v") }
         #expect(FileManager.default.contents(atPath: url.path) == broken)
     }

@@ -7,7 +7,7 @@ struct TestingModuleTests {
     @Test("the fixture provider is written as a dictionary literal")
     func fixture() throws {
         let manager = TweakManager(tweakProviders: [TweakFixtureProvider(["ui.alpha": 0.5, "checkout": true])])
-        #expect(try manager.tweakWith(feature: "ui", variable: "alpha").value == 0.5)
+        #expect(try manager.tweakWith(feature: "ui", variable: "alpha").content == 0.5)
         #expect(manager.isFeatureEnabled("checkout"))
         #expect(try manager.tweakWith(feature: "ui", variable: "alpha").source == "fixture")
     }

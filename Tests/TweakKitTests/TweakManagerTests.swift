@@ -9,17 +9,17 @@ struct TweakManagerTests {
     func priority() throws {
         let overrides = EphemeralTweakProvider(name: "overrides")
         let manager = TweakManager(tweakProviders: [overrides, try Fixtures.example()])
-        #expect(try manager.tweakWith(feature: "ui_customization", variable: "label_text").value == "Test value")
+        #expect(try manager.tweakWith(feature: "ui_customization", variable: "label_text").content == "Test value")
         try manager.store("Overridden", feature: "ui_customization", variable: "label_text")
         let tweak = try manager.tweakWith(feature: "ui_customization", variable: "label_text")
-        #expect(tweak.value == "Overridden")
+        #expect(tweak.content == "Overridden")
         #expect(tweak.source == "overrides")
         // The description and the rest of the metadata are kept.
         #expect(tweak.title == "Label Text")
         #expect(tweak.desc == "the title of the main label")
         #expect(tweak.group == "UI Customization")
         try manager.removeValue(feature: "ui_customization", variable: "label_text")
-        #expect(try manager.tweakWith(feature: "ui_customization", variable: "label_text").value == "Test value")
+        #expect(try manager.tweakWith(feature: "ui_customization", variable: "label_text").content == "Test value")
     }
 
     @Test("a missing tweak throws notFound, matched as in JustTweak")
@@ -91,33 +91,33 @@ struct TweakManagerTests {
         let store = EphemeralTweakProvider()
         let manager = TweakManager(tweakProviders: [store, try Fixtures.example()])
         #expect(manager.useCache)
-        #expect(try manager.tweakWith(feature: "ui_customization", variable: "display_red_view").value == false)
+        #expect(try manager.tweakWith(feature: "ui_customization", variable: "display_red_view").content == false)
         store.set(true, feature: "ui_customization", variable: "display_red_view")
-        #expect(try manager.tweakWith(feature: "ui_customization", variable: "display_red_view").value == true)
+        #expect(try manager.tweakWith(feature: "ui_customization", variable: "display_red_view").content == true)
     }
 
     @Test("useCache off asks the providers each time; resetCache rebuilds for silent providers")
     func cacheSwitches() throws {
         let silent = SilentProvider(tweaks: [Tweak(feature: "f", variable: "v", value: 1)])
         let manager = TweakManager(tweakProviders: [silent])
-        #expect(try manager.tweakWith(feature: "f", variable: "v").value == 1)
+        #expect(try manager.tweakWith(feature: "f", variable: "v").content == 1)
         silent.replace(with: [Tweak(feature: "f", variable: "v", value: 2)])
-        #expect(try manager.tweakWith(feature: "f", variable: "v").value == 1, "a provider that does not report changes is cached")
+        #expect(try manager.tweakWith(feature: "f", variable: "v").content == 1, "a provider that does not report changes is cached")
         manager.resetCache()
-        #expect(try manager.tweakWith(feature: "f", variable: "v").value == 2)
+        #expect(try manager.tweakWith(feature: "f", variable: "v").content == 2)
         manager.useCache = false
         silent.replace(with: [Tweak(feature: "f", variable: "v", value: 3)])
-        #expect(try manager.tweakWith(feature: "f", variable: "v").value == 3)
+        #expect(try manager.tweakWith(feature: "f", variable: "v").content == 3)
     }
 
     @Test("a JustTweak-style notification from a custom provider refreshes the cache")
     func notificationRefreshes() throws {
         let silent = SilentProvider(tweaks: [Tweak(feature: "f", variable: "v", value: 1)])
         let manager = TweakManager(tweakProviders: [silent])
-        #expect(try manager.tweakWith(feature: "f", variable: "v").value == 1)
+        #expect(try manager.tweakWith(feature: "f", variable: "v").content == 1)
         silent.replace(with: [Tweak(feature: "f", variable: "v", value: 2)])
         NotificationCenter.default.post(name: TweakProviderDidChangeNotification, object: silent)
-        #expect(try manager.tweakWith(feature: "f", variable: "v").value == 2)
+        #expect(try manager.tweakWith(feature: "f", variable: "v").content == 2)
     }
 
     @Test("provider failures are visible, and the other providers still answer")
@@ -125,7 +125,7 @@ struct TweakManagerTests {
         let failing = SilentProvider(name: "flaky")
         failing.fail(with: BrokenStore())
         let manager = TweakManager(tweakProviders: [failing, try Fixtures.example()])
-        #expect(try manager.tweakWith(feature: "ui_customization", variable: "label_text").value == "Test value")
+        #expect(try manager.tweakWith(feature: "ui_customization", variable: "label_text").content == "Test value")
         #expect(manager.providerErrors == [.providerFailed(provider: "flaky", reason: "disk unplugged")])
         failing.fail(with: nil)
         manager.resetCache()
@@ -157,7 +157,7 @@ struct TweakManagerTests {
         let all = manager.displayableTweaks
         #expect(all.count == 11) // 10 usable from the file (the encrypted one is not) + 1 extra
         let max = try #require(all.first { $0.id == TweakID(feature: "checkout", variable: "max_items") })
-        #expect(max.value == 5)
+        #expect(max.content == 5)
         #expect(max.source == "overrides")
         #expect(max.title == "Maximum items")
         let resolved = manager.resolvedTweak(feature: "checkout", variable: "max_items")
@@ -175,7 +175,7 @@ struct TweakManagerTests {
         }
         manager.decryptionHandler = { tweak in .string(String((tweak.stringValue ?? "").reversed())) }
         let tweak = try manager.tweakWith(feature: "general", variable: "encrypted_answer_to_the_universe")
-        #expect(tweak.value == "Definitely not 42")
+        #expect(tweak.content == "Definitely not 42")
         #expect(tweak.title == "Encrypted definitive answer")
     }
 
@@ -206,13 +206,13 @@ struct TweakManagerTests {
             }
         }
         let manager = TweakManager(tweakProviders: [ChattyProvider()])
-        #expect(try manager.tweakWith(feature: "f", variable: "v").value == 1)
+        #expect(try manager.tweakWith(feature: "f", variable: "v").content == 1)
         manager.decryptionClosure = { tweak in
             // User code calling back into the manager from the decryption closure.
             _ = manager.isFeatureEnabled("x")
             return tweak.value
         }
-        #expect(try manager.tweakWith(feature: "f", variable: "v").value == 1)
+        #expect(try manager.tweakWith(feature: "f", variable: "v").content == 1)
     }
 
     @Test("a change is visible to the next lookup after it returns, under many concurrent readers and writers")

@@ -241,8 +241,8 @@ final class LookupFixture: Sendable {
             let expected = TweakSet.value(i, level: level)
             let key = keys[n]
             let tweak = try manager.tweakWith(feature: key.feature, variable: key.variable)
-            guard tweak.value == expected, dictionary[key]?.value == expected else {
-                throw FixtureError(description: "\(key): stack gave \(tweak.value), expected \(expected)")
+            guard tweak.content == expected, dictionary[key]?.content == expected else {
+                throw FixtureError(description: "\(key): stack gave \(tweak.content), expected \(expected)")
             }
             let typedValue: TweakContent = switch mixedKeys[n] {
             case .bool(let k): .bool(manager.value(for: k))
