@@ -57,7 +57,7 @@ extension TweakEditor {
         guard case .object(let fields) = parsed, let value = fields["value"] else {
             throw EditorError(.badRequest, #"send {"value": …}"#)
         }
-        let checked = try Self.check(value, against: current.value.kind, id: id)
+        let checked = try Self.check(value, against: current.content.kind, id: id)
         guard manager.mutableTweakProvider != nil else {
             throw EditorError(.conflict, "the stack has no mutable provider to write to")
         }

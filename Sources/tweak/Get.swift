@@ -18,7 +18,7 @@ struct Get: AsyncParsableCommand {
         do {
             found = try manager.tweakWith(feature: tweak.id.feature, variable: tweak.id.variable)
         } catch {
-            Output.printError(error.description)
+            Output.printError("\(error)")
             throw ExitCode.failure
         }
         print(json ? Output.render(Output.json(found)) : found.content.description)

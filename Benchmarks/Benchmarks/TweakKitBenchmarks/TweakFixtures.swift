@@ -90,7 +90,7 @@ enum TweakSet {
     static func tweak(_ i: Int, level: Int, source: String) -> Tweak {
         let key = key(i)
         return Tweak(
-            feature: key.feature, variable: key.variable, value: value(i, level: level),
+            feature: key.feature, variable: key.variable, content: value(i, level: level),
             title: "Tweak \(i)", description: "Synthetic tweak \(i)", group: "Group \(i % 20)", source: source
         )
     }

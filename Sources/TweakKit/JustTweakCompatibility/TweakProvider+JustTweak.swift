@@ -8,7 +8,12 @@
 /// JustTweak-compatible layer; TweakKit's preferred hook is a ``TweakLogger`` (swift-log's
 /// levels) passed to ``TweakManager/init(tweakProviders:logger:)``.
 public enum LogLevel: Int, Sendable {
-    case error, debug, verbose
+    /// A failure: TweakKit sends only these.
+    case error
+    /// What JustTweak logged once per resolved lookup; TweakKit does not.
+    case debug
+    /// What JustTweak logged per provider asked; TweakKit does not.
+    case verbose
 }
 
 /// JustTweak's log hook: a message and its level.

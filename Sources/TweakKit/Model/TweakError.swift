@@ -40,6 +40,7 @@ public enum TweakError: Error, Sendable, Hashable {
         /// An unsupported operation, described by `value`.
         public init(stringLiteral value: String) { self = .operation(value) }
 
+        /// The reason as a sentence naming the tweak or provider.
         public var description: String {
             switch self {
             case .operation(let reason):
@@ -91,6 +92,7 @@ public enum TweakError: Error, Sendable, Hashable {
 }
 
 extension TweakError: CustomStringConvertible {
+    /// The error as a sentence naming the tweak and the reason.
     public var description: String {
         switch self {
         case .notFound(let feature, let variable):
