@@ -128,6 +128,10 @@ let package = Package(
             name: "TweakCLITests",
             dependencies: ["tweak", "TweakKit", "TweakKitTestSupport", .product(name: "NIOHTTP1", package: "swift-nio")]
         ),
+        // JustTweak 10.1.1's API, spelled as JustTweak spells it (no ExistentialAny: `TweakValue` bare, as JustTweak code writes it).
+        .testTarget(name: "JustTweakCompatibilityTests", dependencies: ["TweakKit"], resources: [.copy("Resources")]),
+        // The code of JustTweak's README, as published, with `import TweakKit`.
+        .testTarget(name: "JustTweakReadmeTests", dependencies: ["TweakKit"], resources: [.copy("Resources")]),
         .testTarget(name: "TweakKitCodegenTests", dependencies: ["TweakKitCodegen", "TweakKit"], resources: [.copy("Golden")]),
         .testTarget(name: "TweakKitFlagdTests", dependencies: ["TweakKitFlagd", "TweakKit", "TweakKitTesting"]),
         .testTarget(
@@ -209,7 +213,7 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-for target in package.targets where target.type != .plugin {
+for target in package.targets where target.type != .plugin && !target.name.hasPrefix("JustTweak") {
     var settings = target.swiftSettings ?? []
     settings.append(contentsOf: [
         .enableUpcomingFeature("ExistentialAny"),

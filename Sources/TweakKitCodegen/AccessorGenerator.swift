@@ -91,7 +91,7 @@ public struct AccessorGenerator: Sendable {
 
     func typeAndDefault(_ definition: TweakDefinition) -> (String, String) {
         let kind = definition.valueType
-        let value = definition.tweak.value
+        let value = definition.tweak.content
         let encrypted = definition.tweak.isEncrypted
         switch kind {
         case .bool: return ("Bool", encrypted ? "false" : String(value.boolValue))

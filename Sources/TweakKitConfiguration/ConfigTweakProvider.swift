@@ -118,7 +118,7 @@ public final class ConfigTweakProvider: TweakProvider {
 
     private func read(_ id: TweakID) -> Tweak? {
         guard let kind = kinds[id], let value = value(id, kind: kind) else { return nil }
-        return Tweak(feature: id.feature, variable: id.variable, value: value, source: name)
+        return Tweak(feature: id.feature, variable: id.variable, content: value, source: name)
     }
 
     private func value(_ id: TweakID, kind: TweakContent.Kind) -> TweakContent? {

@@ -4,9 +4,9 @@ import TweakKit
 
 /// Converts between TweakKit's values and swift-configuration's, as its JSON files do.
 enum TweakContentReader {
-    /// A tweak's value as the enum: the one place this target reads `Tweak.value`.
+    /// A tweak's value as the enum: the one place this target reads a tweak's `content`.
     static func content(of tweak: Tweak) -> TweakContent {
-        tweak.value
+        tweak.content
     }
 
     /// `content` as `type`, or `nil` when it does not convert.

@@ -96,6 +96,6 @@ public struct FirebaseTemplateDocument: TweakDocument {
 
     private func defaultTweak(_ id: TweakID, source: String) -> Tweak? {
         guard let entry = entries[id], let value = entry.typedDefault else { return nil }
-        return Tweak(feature: id.feature, variable: id.variable, value: value, description: template.parameters[entry.offset].description, source: source)
+        return Tweak(feature: id.feature, variable: id.variable, content: value, description: template.parameters[entry.offset].description, source: source)
     }
 }

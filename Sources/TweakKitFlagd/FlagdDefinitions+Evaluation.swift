@@ -47,7 +47,7 @@ extension FlagdDefinitions {
 
     private static func defaultTweak(of flag: FlagdFlag, source: String) -> Tweak? {
         guard flag.state == .enabled, let value = flag.defaultValue else { return nil }
-        return Tweak(feature: flag.id.feature, variable: flag.id.variable, value: value,
+        return Tweak(feature: flag.id.feature, variable: flag.id.variable, content: value,
                      title: flag.metadata["title"]?.stringValue, description: flag.metadata["description"]?.stringValue,
                      group: flag.metadata["group"]?.stringValue, source: source)
     }

@@ -140,10 +140,10 @@ public struct GrowthBookDocument: TweakDocument {
     /// Each feature's default value and whether it is on: what a user no rule decides for gets.
     public func tweaks(source: String) -> [Tweak] {
         payload.featureKeys.compactMap { payload.features[$0] }.flatMap { feature in
-            var tweaks = [Tweak(feature: feature.key, variable: Tweak.enabledVariable, value: .bool(feature.defaultValue.isTruthy),
+            var tweaks = [Tweak(feature: feature.key, variable: Tweak.enabledVariable, content: .bool(feature.defaultValue.isTruthy),
                                 title: "\(feature.key) on", group: "GrowthBook", source: source)]
             if let value = feature.defaultValue.tweakContent {
-                tweaks.append(Tweak(feature: feature.key, variable: Self.valueVariable, value: value, group: "GrowthBook", source: source))
+                tweaks.append(Tweak(feature: feature.key, variable: Self.valueVariable, content: value, group: "GrowthBook", source: source))
             }
             return tweaks
         }

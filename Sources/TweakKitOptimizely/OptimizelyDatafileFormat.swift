@@ -109,12 +109,12 @@ public struct OptimizelyDocument: TweakDocument {
         datafile.flagKeys.compactMap { datafile.flags[$0] }.flatMap { flag in
             var tweaks: [Tweak] = []
             if flag.variablesByKey[Tweak.enabledVariable] == nil {
-                tweaks.append(Tweak(feature: flag.key, variable: Tweak.enabledVariable, value: .bool(false),
+                tweaks.append(Tweak(feature: flag.key, variable: Tweak.enabledVariable, content: .bool(false),
                                     title: "\(flag.key) enabled", group: "Optimizely", source: source))
             }
             for variable in flag.variables {
                 guard case .success(let value) = datafile.typedValue(of: variable, in: flag, variation: nil) else { continue }
-                tweaks.append(Tweak(feature: flag.key, variable: variable.key, value: value, group: "Optimizely", source: source))
+                tweaks.append(Tweak(feature: flag.key, variable: variable.key, content: value, group: "Optimizely", source: source))
             }
             return tweaks
         }

@@ -12,8 +12,8 @@ extension TweakEditor {
         var object: [String: TweakContent] = [
             "feature": .string(tweak.feature),
             "variable": .string(tweak.variable),
-            "value": tweak.value,
-            "type": .string(tweak.value.kind.rawValue),
+            "value": tweak.content,
+            "type": .string(tweak.content.kind.rawValue),
             "overridden": .bool(resolved.isOverridden),
             "sources": .array(resolved.sources.map(TweakContent.string)),
             "evaluatedPerLookup": .bool(resolved.isEvaluatedPerLookup),
@@ -57,12 +57,12 @@ extension TweakEditor {
         guard case .object(let fields) = parsed, let value = fields["value"] else {
             throw EditorError(.badRequest, #"send {"value": …}"#)
         }
-        let checked = try Self.check(value, against: current.value.kind, id: id)
+        let checked = try Self.check(value, against: current.content.kind, id: id)
         guard manager.mutableTweakProvider != nil else {
             throw EditorError(.conflict, "the stack has no mutable provider to write to")
         }
         do {
-            try manager.set(checked, feature: id.feature, variable: id.variable)
+            try manager.store(checked, feature: id.feature, variable: id.variable)
         } catch {
             throw EditorError(.internalServerError, "cannot store \(id): \(error)")
         }
@@ -89,7 +89,7 @@ extension TweakEditor {
             throw EditorError(.conflict, "the stack has no mutable provider to reset")
         }
         do {
-            try manager.deleteValue(feature: id.feature, variable: id.variable)
+            try manager.removeValue(feature: id.feature, variable: id.variable)
         } catch {
             throw EditorError(.internalServerError, "cannot reset \(id): \(error)")
         }

@@ -43,7 +43,7 @@ public struct TweakDocumentFormatConformance: Sendable {
             let fixed = document.tweak(tweak.id, source: source)
             // An evaluated tweak may have no fixed value (lookups without a context go below it).
             if fixed == nil && document.evaluatedTweakIDs.contains(tweak.id) { continue }
-            if fixed?.value != tweak.value {
+            if fixed?.content != tweak.content {
                 failures.append("tweak(\(tweak.id)) disagrees with tweaks(source:)")
             }
         }

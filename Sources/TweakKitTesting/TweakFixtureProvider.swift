@@ -18,7 +18,7 @@ public final class TweakFixtureProvider: MutableTweakProvider, ExpressibleByDict
     public init(_ values: [String: TweakContent], name: String = "fixture") {
         let tweaks = values.map { key, value in
             let id = TweakID(parsing: key) ?? TweakID(feature: key, variable: Tweak.enabledVariable)
-            return Tweak(feature: id.feature, variable: id.variable, value: value)
+            return Tweak(feature: id.feature, variable: id.variable, content: value)
         }
         storage = EphemeralTweakProvider(name: name, tweaks: tweaks)
     }
@@ -38,12 +38,12 @@ public final class TweakFixtureProvider: MutableTweakProvider, ExpressibleByDict
         try storage.tweakWith(feature: feature, variable: variable)
     }
 
-    public func set(_ value: TweakContent, feature: String, variable: String) {
-        storage.set(value, feature: feature, variable: variable)
+    public func store(_ content: TweakContent, feature: String, variable: String) {
+        storage.store(content, feature: feature, variable: variable)
     }
 
-    public func deleteValue(feature: String, variable: String) {
-        storage.deleteValue(feature: feature, variable: variable)
+    public func removeValue(feature: String, variable: String) {
+        storage.removeValue(feature: feature, variable: variable)
     }
 
     public func deleteAll() {

@@ -30,5 +30,5 @@ public func withTweakOverride<Value: TweakValueConvertible, Result>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: () async throws -> Result
 ) async rethrows -> Result {
-    try await ScopedTweakOverrides.with([key.id: value.tweakValue], isolation: isolation, body)
+    try await ScopedTweakOverrides.with([key.id: value.tweakContent], isolation: isolation, body)
 }

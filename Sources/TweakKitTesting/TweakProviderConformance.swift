@@ -65,7 +65,7 @@ public struct TweakProviderConformance: Sendable {
             }
             do {
                 let found = try provider.tweakWith(feature: tweak.feature, variable: tweak.variable)
-                if found.value != tweak.value { failures.append("tweakWith(\(tweak.id)) is \(found.value), the listing says \(tweak.value)") }
+                if found.content != tweak.content { failures.append("tweakWith(\(tweak.id)) is \(found.content), the listing says \(tweak.content)") }
             } catch TweakError.notFound where evaluated.contains(tweak.id) {
                 // Decided per lookup only.
             } catch {
@@ -79,7 +79,7 @@ public struct TweakProviderConformance: Sendable {
         let missing = Self.unusedID(besides: tweaks)
         do {
             let found = try provider.tweakWith(feature: missing.feature, variable: missing.variable)
-            return ["tweakWith(\(missing)) found \(found.value) for a tweak the provider does not list"]
+            return ["tweakWith(\(missing)) found \(found.content) for a tweak the provider does not list"]
         } catch TweakError.notFound(let feature, let variable) where feature == missing.feature && variable == missing.variable {
             return []
         } catch {
@@ -89,12 +89,12 @@ public struct TweakProviderConformance: Sendable {
 
     private func checkTypedMismatch(_ tweaks: [Tweak]) -> [String] {
         let evaluated = Set((provider as? any ContextualTweakProvider)?.evaluatedTweakIDs() ?? [])
-        guard let tweak = tweaks.first(where: { !evaluated.contains($0.id) && $0.value.kind != .string }) else { return [] }
+        guard let tweak = tweaks.first(where: { !evaluated.contains($0.id) && $0.content.kind != .string }) else { return [] }
         let manager = TweakManager(tweakProviders: [provider])
         let key = TweakKey<String>(tweak.feature, tweak.variable, default: "conformance-default")
         let details = manager.details(for: key)
         guard case .typeMismatch = details.reason, details.value == "conformance-default" else {
-            return ["a String key for \(tweak.id), a \(tweak.value.kind), read \(details.value) with reason \(details.reason)"]
+            return ["a String key for \(tweak.id), a \(tweak.content.kind), read \(details.value) with reason \(details.reason)"]
         }
         return []
     }
@@ -125,16 +125,16 @@ public struct TweakProviderConformance: Sendable {
         let probe = TweakID(feature: "conformance", variable: "probe")
         do {
             if let mutable {
-                try mutable.set(.string("probe"), feature: probe.feature, variable: probe.variable)
-                if (try? provider.tweakWith(feature: probe.feature, variable: probe.variable))?.value != .string("probe") {
+                try mutable.store(.string("probe"), feature: probe.feature, variable: probe.variable)
+                if (try? provider.tweakWith(feature: probe.feature, variable: probe.variable))?.content != .string("probe") {
                     failures.append("set did not make the value readable")
                 }
-                if manager.resolvedTweak(feature: probe.feature, variable: probe.variable).tweak?.value != .string("probe") {
+                if manager.resolvedTweak(feature: probe.feature, variable: probe.variable).tweak?.content != .string("probe") {
                     failures.append("a manager did not see the value set")
                 }
                 if await nextUpdate(&updates)?.id != probe { failures.append("the manager's change stream did not report the set") }
-                try mutable.deleteValue(feature: probe.feature, variable: probe.variable)
-                try mutable.deleteValue(feature: probe.feature, variable: probe.variable)  // absent: no error
+                try mutable.removeValue(feature: probe.feature, variable: probe.variable)
+                try mutable.removeValue(feature: probe.feature, variable: probe.variable)  // absent: no error
                 if (try? provider.tweakWith(feature: probe.feature, variable: probe.variable)) != nil {
                     failures.append("deleteValue left the value readable")
                 }
@@ -183,7 +183,7 @@ public struct TweakProviderConformance: Sendable {
                     for round in 0..<20 {
                         do {
                             if let mutable = provider as? any MutableTweakProvider {
-                                try mutable.set(.int(round), feature: "conformance", variable: "writer\(writer)")
+                                try mutable.store(.int(round), feature: "conformance", variable: "writer\(writer)")
                             } else {
                                 try change?()
                             }
@@ -197,7 +197,7 @@ public struct TweakProviderConformance: Sendable {
             return await group.reduce(into: [String]()) { $0 += $1 }
         }
         if let mutable = provider as? any MutableTweakProvider {
-            for writer in 0..<2 { try? mutable.deleteValue(feature: "conformance", variable: "writer\(writer)") }
+            for writer in 0..<2 { try? mutable.removeValue(feature: "conformance", variable: "writer\(writer)") }
         }
         return Array(Set(failures)).sorted()
     }

@@ -116,8 +116,8 @@ public struct UnleashDocument: TweakDocument {
     public func tweaks(source: String) -> [Tweak] {
         features.featureNames.flatMap { name in
             [
-                Tweak(feature: name, variable: Self.enabledVariable, value: .bool(false), title: "\(name) enabled", group: "Unleash", source: source),
-                Tweak(feature: name, variable: Self.variantVariable, value: .string("disabled"), title: "\(name) variant", group: "Unleash", source: source),
+                Tweak(feature: name, variable: Self.enabledVariable, content: .bool(false), title: "\(name) enabled", group: "Unleash", source: source),
+                Tweak(feature: name, variable: Self.variantVariable, content: .string("disabled"), title: "\(name) variant", group: "Unleash", source: source),
             ]
         }
     }

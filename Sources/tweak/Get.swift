@@ -15,6 +15,6 @@ struct Get: AsyncParsableCommand {
     func run() async throws {
         let manager = try await stack.makeManager()
         let found = try manager.tweakWith(feature: tweak.id.feature, variable: tweak.id.variable)
-        print(json ? Output.render(Output.json(found)) : found.value.description)
+        print(json ? Output.render(Output.json(found)) : found.content.description)
     }
 }

@@ -25,7 +25,7 @@ struct List: AsyncParsableCommand {
                 continue
             }
             let source = (tweak.source ?? "") + (entry.isOverridden ? " (overridden)" : "")
-            rows.append([tweak.id.description, tweak.value.description, tweak.value.kind.rawValue, source, tweak.title ?? ""])
+            rows.append([tweak.id.description, tweak.content.description, tweak.content.kind.rawValue, source, tweak.title ?? ""])
         }
         print(Output.table(rows))
         for error in manager.providerErrors {
@@ -36,7 +36,7 @@ struct List: AsyncParsableCommand {
     static func unusableReason(_ entry: ResolvedTweak) -> String {
         switch entry.issues.first {
         case .decryptionClosureNotProvided?: "(encrypted; no decryption closure)"
-        case .decryptionFailed?: "(encrypted; decryption failed)"
+        case .notSupported(.decryptionFailed)?: "(encrypted; decryption failed)"
         default: "(no usable value)"
         }
     }

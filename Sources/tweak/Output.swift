@@ -7,8 +7,8 @@ enum Output {
         var object: [String: TweakContent] = [
             "feature": .string(tweak.feature),
             "variable": .string(tweak.variable),
-            "value": tweak.value,
-            "type": .string(tweak.value.kind.rawValue),
+            "value": tweak.content,
+            "type": .string(tweak.content.kind.rawValue),
         ]
         if let source = tweak.source { object["source"] = .string(source) }
         if let title = tweak.title { object["title"] = .string(title) }

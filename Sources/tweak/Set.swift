@@ -30,7 +30,7 @@ struct Set: AsyncParsableCommand {
     func run() async throws {
         let manager = try await stack.makeManager()
         let id = tweak.id
-        let existing = manager.resolvedTweak(feature: id.feature, variable: id.variable).tweak?.value.kind
+        let existing = manager.resolvedTweak(feature: id.feature, variable: id.variable).tweak?.content.kind
         guard let kind = type ?? existing else {
             throw CommandFailure("\(id) is not defined in any file; give its type with --type bool|int|float|double|string")
         }
@@ -43,7 +43,7 @@ struct Set: AsyncParsableCommand {
         } catch {
             throw CommandFailure("\(id): \(error)")
         }
-        try manager.set(parsed, feature: id.feature, variable: id.variable)
+        try manager.store(parsed, feature: id.feature, variable: id.variable)
         print("\(id) = \(parsed) (\(parsed.kind))")
     }
 }
@@ -62,8 +62,8 @@ struct Delete: AsyncParsableCommand {
 
     func run() async throws {
         let manager = try await stack.makeManager()
-        try manager.deleteValue(feature: tweak.id.feature, variable: tweak.id.variable)
+        try manager.removeValue(feature: tweak.id.feature, variable: tweak.id.variable)
         let now = manager.resolvedTweak(feature: tweak.id.feature, variable: tweak.id.variable).tweak
-        print("\(tweak.id) override removed" + (now.map { "; now \($0.value) from \($0.source ?? "?")" } ?? ""))
+        print("\(tweak.id) override removed" + (now.map { "; now \($0.content) from \($0.source ?? "?")" } ?? ""))
     }
 }

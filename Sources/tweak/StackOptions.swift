@@ -68,7 +68,7 @@ struct StackOptions: ParsableArguments {
             providers.append(try file.provider())
         }
         for url in defaults {
-            providers.append(try LocalTweakProvider(jsonURL: url))
+            providers.append(try LocalTweakProvider(fileURL: url))
         }
         return TweakManager(tweakProviders: providers)
     }

@@ -132,11 +132,11 @@ struct ConcurrentWritersTests {
         let stored = try PersistentTweakProvider(fileURL: overrides, pollInterval: nil)
         var lost: [String] = []
         for writer in 0..<writers {
-            for round in 0..<rounds where (try? stored.tweakWith(feature: "w\(writer)", variable: "r\(round)").value) != .int(round) {
+            for round in 0..<rounds where (try? stored.tweakWith(feature: "w\(writer)", variable: "r\(round)").content) != .int(round) {
                 lost.append("w\(writer).r\(round)")
             }
         }
-        for round in 0..<editorWrites where (try? stored.tweakWith(feature: "editor", variable: "r\(round)").value) != .int(1000 + round) {
+        for round in 0..<editorWrites where (try? stored.tweakWith(feature: "editor", variable: "r\(round)").content) != .int(1000 + round) {
             lost.append("editor.r\(round)")
         }
         #expect(lost.isEmpty, "\(lost.count) of \(writers * rounds + editorWrites) acknowledged writes lost: \(lost.prefix(20))")

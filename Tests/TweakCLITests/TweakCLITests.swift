@@ -63,10 +63,10 @@ struct TweakCLITests {
         #expect(try tweak("set", "ui_customization.label_text", "42", "--defaults", exampleFile, "--overrides", overrides).status == 0)
 
         let stored = try PersistentTweakProvider(fileURL: URL(fileURLWithPath: overrides), pollInterval: nil)
-        #expect(try stored.tweakWith(feature: "general", variable: "answer_to_the_universe").value == .int(7))
-        #expect(try stored.tweakWith(feature: "ui_customization", variable: "red_view_alpha_component").value == .double(-0.5))
-        #expect(try stored.tweakWith(feature: "ui_customization", variable: "display_red_view").value == .bool(true))
-        #expect(try stored.tweakWith(feature: "ui_customization", variable: "label_text").value == .string("42"))
+        #expect(try stored.tweakWith(feature: "general", variable: "answer_to_the_universe").content == .int(7))
+        #expect(try stored.tweakWith(feature: "ui_customization", variable: "red_view_alpha_component").content == .double(-0.5))
+        #expect(try stored.tweakWith(feature: "ui_customization", variable: "display_red_view").content == .bool(true))
+        #expect(try stored.tweakWith(feature: "ui_customization", variable: "label_text").content == .string("42"))
 
         result = try tweak("delete", "general.answer_to_the_universe", "--defaults", exampleFile, "--overrides", overrides)
         #expect(result.status == 0)
@@ -89,7 +89,7 @@ struct TweakCLITests {
     func crossProcess() async throws {
         let overridesURL = try temporaryDirectory().appendingPathComponent("overrides.json")
         let store = try PersistentTweakProvider(fileURL: overridesURL, pollInterval: .milliseconds(20))
-        let manager = TweakManager(tweakProviders: [store, try LocalTweakProvider(jsonURL: URL(fileURLWithPath: exampleFile))])
+        let manager = TweakManager(tweakProviders: [store, try LocalTweakProvider(fileURL: URL(fileURLWithPath: exampleFile))])
         #expect(manager.value(for: TweakKey("ui_customization", "label_text", default: "")) == "Test value")
         #expect(try tweak("set", "ui_customization.label_text", "From the CLI", "--defaults", exampleFile, "--overrides", overridesURL.path).status == 0)
         var seen = false

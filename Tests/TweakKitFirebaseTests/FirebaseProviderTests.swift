@@ -65,7 +65,7 @@ struct FirebaseProviderTests {
         // The document offers no context-free value where an evaluation can defer to the app.
         #expect(throws: TweakError.self) { try firebase.tweakWith(feature: "checkout", variable: "enabled") }
         #expect(throws: TweakError.self) { try firebase.tweakWith(feature: "remote_config", variable: "welcome_text") }
-        #expect(try firebase.tweakWith(feature: "checkout", variable: "max_items").value == 10)
+        #expect(try firebase.tweakWith(feature: "checkout", variable: "max_items").content == 10)
     }
 
     @Test("reasons, variants and metadata")

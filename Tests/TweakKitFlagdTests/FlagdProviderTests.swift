@@ -49,7 +49,7 @@ struct FlagdProviderTests {
     func mapping() throws {
         #expect(!manager.isFeatureEnabled("new-checkout"))
         #expect(manager.isFeatureEnabled("new-checkout", context: ["country": "NL"]))
-        #expect(try manager.tweakWith(feature: "max-items", variable: "value").value == 10)
+        #expect(try manager.tweakWith(feature: "max-items", variable: "value").content == 10)
         #expect(manager.value(for: TweakKey("checkout", "theme", default: "?")) == "light")
         #expect(manager.value(for: TweakKey("checkout", "theme", default: "?"), context: ["appVersion": "v5.3"]) == "ocean")
     }

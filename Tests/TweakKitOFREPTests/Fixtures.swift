@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import TweakKit
 import TweakKitFlagd
 import TweakKitServer
@@ -46,6 +46,6 @@ struct Stack {
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 func jsonObject(_ text: String) throws -> [String: TweakContent] {
-    guard case .object(let object) = try TweakContent(jsonText: text) else { throw TweakError.notSupported("not an object: \(text)") }
+    guard case .object(let object) = try TweakContent(jsonText: text) else { throw TweakError.notSupported(.operation("not an object: \(text)")) }
     return object
 }

@@ -29,13 +29,13 @@ struct OptimizelyProviderTests {
         manager.evaluationContext = EvaluationContext(targetingKey: "user-1", attributes: ["plan": "pro"])
         #expect(manager.isFeatureEnabled("checkout_redesign"))
         let color = try manager.tweakWith(feature: "checkout_redesign", variable: "color")
-        #expect(color.value == "green")
+        #expect(color.content == "green")
         #expect(color.source == "optimizely")
         #expect(color.title == "Checkout colour")  // metadata from the bundled definition
         #expect(manager.value(for: TweakKey("checkout_redesign", "discount", default: -1)) == 15)
         #expect(manager.value(for: TweakKey("checkout_redesign", "ratio", default: 0.0)) == 0.5)
         // Variables the datafile does not have come from below.
-        #expect(try manager.tweakWith(feature: "checkout_redesign", variable: "banner").value == "local only")
+        #expect(try manager.tweakWith(feature: "checkout_redesign", variable: "banner").content == "local only")
 
         // Per task and per lookup contexts.
         EvaluationContext.$current.withValue(EvaluationContext(targetingKey: "user-3")) {
@@ -93,15 +93,15 @@ struct OptimizelyProviderTests {
         #expect(manager.isFeatureEnabled("checkout_redesign") == false)
 
         overrides.set("red", feature: "checkout_redesign", variable: "color")
-        #expect(try manager.tweakWith(feature: "checkout_redesign", variable: "color").value == "red")
+        #expect(try manager.tweakWith(feature: "checkout_redesign", variable: "color").content == "red")
     }
 
     @Test("listings show every flag off with its defaults")
     func listing() throws {
         let (manager, _) = try makeManager()
         let tweaks = manager.displayableTweaks
-        #expect(tweaks.contains { $0.feature == "search_ranking" && $0.variable == "algorithm" && $0.value == "bm25" })
-        #expect(tweaks.contains { $0.feature == "kids_mode" && $0.variable == "enabled" && $0.value == false })
+        #expect(tweaks.contains { $0.feature == "search_ranking" && $0.variable == "algorithm" && $0.content == "bm25" })
+        #expect(tweaks.contains { $0.feature == "kids_mode" && $0.variable == "enabled" && $0.content == false })
     }
 
     @Test("a bad file update is refused and the good datafile stays in service")

@@ -64,7 +64,7 @@ struct RemoteTweakProviderTests {
         #expect(try await stack.remote.refresh())
         #expect(stack.remote.status == .ready)
         let tweak = try stack.manager.tweakWith(feature: "ui", variable: "label")
-        #expect(tweak.value == "remote v1")
+        #expect(tweak.content == "remote v1")
         #expect(tweak.source == "remote")
         #expect(tweak.desc == "bundled")
         #expect(stack.manager.isFeatureEnabled("missing") == false)
@@ -273,7 +273,7 @@ struct RemoteTweakProviderTests {
             seen.append(update)
         }
         latencies.append(ContinuousClock.now - pushed)
-        #expect(seen.contains { $0.id == TweakID(feature: "ui", variable: "label") && $0.newTweak?.value == "remote v2" })
+        #expect(seen.contains { $0.id == TweakID(feature: "ui", variable: "label") && $0.newTweak?.content == "remote v2" })
         #expect(manager[label] == "remote v2")
         // A bad push is refused and reported; the good payload stays.
         push.yield("data: {not json\n\n")

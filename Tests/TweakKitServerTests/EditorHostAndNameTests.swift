@@ -117,7 +117,7 @@ struct EditorNameTests {
             try await client.execute(uri: name.path, method: .put, headers: auth, body: ByteBuffer(string: name.body)) { (response: TestResponse) async throws in
                 #expect(response.status == .ok, "\(String(buffer: response.body))")
             }
-            #expect(try overrides.tweakWith(feature: name.feature, variable: name.variable).value == name.stored)
+            #expect(try overrides.tweakWith(feature: name.feature, variable: name.variable).content == name.stored)
             try await client.execute(uri: name.path, method: .delete, headers: auth) { (response: TestResponse) async throws in
                 #expect(response.status == .ok)
             }

@@ -103,7 +103,7 @@ struct TweakEditorTests {
             }
         }
         let parts = path.split(separator: "/").map(String.init)
-        #expect(try setup.overrides.tweakWith(feature: parts[0], variable: parts[1]).value == stored)
+        #expect(try setup.overrides.tweakWith(feature: parts[0], variable: parts[1]).content == stored)
     }
 
     struct Rejected: Sendable, CustomTestStringConvertible {

@@ -24,8 +24,8 @@ struct ChangeDeliveryTests {
         #expect(await next(of: &values) == "platinum")
         let update = try #require(await next(of: &changes))
         #expect(update.id == Self.banner.id)
-        #expect(update.oldTweak?.value == "gold")
-        #expect(update.newTweak?.value == "platinum")
+        #expect(update.oldTweak?.content == "gold")
+        #expect(update.newTweak?.content == "platinum")
     }
 
     @Test("a new evaluation context is a change for the targeted tweaks it changes")
@@ -86,7 +86,7 @@ struct ChangeDeliveryTests {
         manager.exposureHandler = { _ in exposures.increment() }
         var changes = manager.changes().makeAsyncIterator()
         provider.update(TargetedDocument(everyone: "blue", vip: "gold"))
-        #expect(await next(of: &changes)?.newTweak?.value == "blue")
+        #expect(await next(of: &changes)?.newTweak?.content == "blue")
         #expect(exposures.value == 0)
         _ = manager[Self.banner]
         #expect(exposures.value == 1)
@@ -110,8 +110,8 @@ struct ChangeDeliveryTests {
         }
         #expect(finished, "writing to UserDefaults deadlocked")
         #expect(reentered.isSet)
-        #expect(try provider.tweakWith(feature: "f", variable: "v").value == "x")
-        #expect(try provider.tweakWith(feature: "audit", variable: "seen").value == true)
+        #expect(try provider.tweakWith(feature: "f", variable: "v").content == "x")
+        #expect(try provider.tweakWith(feature: "audit", variable: "seen").content == true)
         // Both writes reached UserDefaults: a fresh provider over the same defaults reads them.
         let reread = UserDefaultsTweakProvider(userDefaults: defaults)
         #expect(try reread.allTweaks().count == 2)
@@ -187,7 +187,7 @@ struct TargetedDocument: TweakDocument {
     var vip: TweakContent
 
     func tweaks(source: String) -> [Tweak] {
-        [Tweak(feature: Self.id.feature, variable: Self.id.variable, value: everyone, source: source)]
+        [Tweak(feature: Self.id.feature, variable: Self.id.variable, content: everyone, source: source)]
     }
 
     var evaluatedTweakIDs: [TweakID] { [Self.id] }

@@ -37,8 +37,8 @@ struct ChangeObservationTests {
             forName: TweakProviderDidChangeNotification, object: provider, queue: nil
         ) { _ in received.increment() }
         defer { NotificationCenter.default.removeObserver(observer) }
-        try provider.set(true, feature: "f", variable: "v")
-        try provider.deleteValue(feature: "f", variable: "v")
+        try provider.store(true, feature: "f", variable: "v")
+        try provider.removeValue(feature: "f", variable: "v")
         #expect(received.value == 2)
     }
 
@@ -51,12 +51,12 @@ struct ChangeObservationTests {
         overrides.set(true, feature: "ui_customization", variable: "display_red_view")
         let update = try #require(await iterator.next())
         #expect(update.id == TweakID(feature: "ui_customization", variable: "display_red_view"))
-        #expect(update.oldTweak?.value == false)
-        #expect(update.newTweak?.value == true)
+        #expect(update.oldTweak?.content == false)
+        #expect(update.newTweak?.content == true)
         #expect(update.newTweak?.source == "overrides")
         overrides.deleteValue(feature: "ui_customization", variable: "display_red_view")
         let back = try #require(await iterator.next())
-        #expect(back.newTweak?.value == false)
+        #expect(back.newTweak?.content == false)
         #expect(back.newTweak?.source == "LocalTweaks_example.json")
         overrides.set("new", feature: "brand", variable: "new")
         let added = try #require(await iterator.next())
@@ -87,9 +87,9 @@ struct ChangeObservationTests {
         let manager = TweakManager(tweakProviders: [store, try Fixtures.example()])
         var iterator = manager.changes().makeAsyncIterator()
         let other = try PersistentTweakProvider(fileURL: url, pollInterval: nil)
-        try other.set("elsewhere", feature: "ui_customization", variable: "label_text")
+        try other.store("elsewhere", feature: "ui_customization", variable: "label_text")
         let update = try #require(await iterator.next())
-        #expect(update.newTweak?.value == "elsewhere")
+        #expect(update.newTweak?.content == "elsewhere")
     }
 
     @MainActor
@@ -108,6 +108,6 @@ struct ChangeObservationTests {
         overrides.set(true, feature: "ui_customization", variable: "display_red_view")
         #expect(await eventually { changed.isSet })
         #expect(store.value(for: .redView) == true)
-        #expect(store.tweaks.contains { $0.id == TweakID(feature: "ui_customization", variable: "display_red_view") && $0.value == true })
+        #expect(store.tweaks.contains { $0.id == TweakID(feature: "ui_customization", variable: "display_red_view") && $0.content == true })
     }
 }

@@ -13,7 +13,7 @@ struct ConformanceTests {
 
     @Test("EphemeralTweakProvider")
     func ephemeral() async throws {
-        try await TweakProviderConformance(provider: EphemeralTweakProvider(tweaks: [Tweak(feature: "f", variable: "v", value: true, source: "ephemeral")])).run()
+        try await TweakProviderConformance(provider: EphemeralTweakProvider(tweaks: [Tweak(feature: "f", variable: "v", content: true, source: "ephemeral")])).run()
     }
 
     @Test("PersistentTweakProvider")
@@ -62,8 +62,8 @@ struct ConformanceTests {
     @Test("a provider that breaks the contract is caught, every rule named")
     func catchesBreakage() async throws {
         let broken = SilentProvider(name: "broken", tweaks: [
-            Tweak(feature: "f", variable: "v", value: true, source: "elsewhere"),
-            Tweak(feature: "f", variable: "v", value: false, source: "broken"),
+            Tweak(feature: "f", variable: "v", content: true, source: "elsewhere"),
+            Tweak(feature: "f", variable: "v", content: false, source: "broken"),
         ])
         do {
             try await TweakProviderConformance(provider: broken).run()

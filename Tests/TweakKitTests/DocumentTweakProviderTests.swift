@@ -7,7 +7,7 @@ import TweakKit
 private struct MirrorDocument: TweakDocument {
     var suffix = ""
     func tweaks(source: String) -> [Tweak] {
-        [Tweak(feature: "mirror", variable: "name", value: .string("nobody" + suffix), source: source)]
+        [Tweak(feature: "mirror", variable: "name", content: .string("nobody" + suffix), source: source)]
     }
     /// No fixed value: without a targeting key the providers below answer.
     func tweak(_ id: TweakID, source: String) -> Tweak? { nil }
@@ -32,21 +32,21 @@ struct DocumentTweakProviderTests {
         let manager = TweakManager(tweakProviders: [provider])
         let changes = Mutex(0)
         let observation = provider.observeChanges { _ in changes.withLock { $0 += 1 } }
-        #expect(try manager.tweakWith(feature: "ui", variable: "label").value == "one")
+        #expect(try manager.tweakWith(feature: "ui", variable: "label").content == "one")
         #expect(try manager.tweakWith(feature: "ui", variable: "label").source == "tweaks.json")
 
         try Data(#"{"ui": {"label": {"Value": "two"}}}"#.utf8).write(to: url)
         try provider.reload()
-        #expect(try manager.tweakWith(feature: "ui", variable: "label").value == "two")
+        #expect(try manager.tweakWith(feature: "ui", variable: "label").content == "two")
         #expect(changes.withLock { $0 } == 1)
 
         try Data("{\"ui\": {\"label\": {\"Value\": }}}".utf8).write(to: url)
         let error = #expect(throws: TweakFileError.self) { try provider.reload() }
         #expect(error?.description.hasPrefix("\(url.path):1:") == true)
         // The provider itself still serves the good document, and told nobody of a change.
-        #expect(try provider.tweakWith(feature: "ui", variable: "label").value == "two")
+        #expect(try provider.tweakWith(feature: "ui", variable: "label").content == "two")
         #expect(changes.withLock { $0 } == 1)
-        #expect(try manager.tweakWith(feature: "ui", variable: "label").value == "two")
+        #expect(try manager.tweakWith(feature: "ui", variable: "label").content == "two")
         withExtendedLifetime(observation) {}
     }
 

@@ -9,15 +9,15 @@ struct LocalTweakProviderTests {
         let provider = try Fixtures.example()
         #expect(provider.name == "LocalTweaks_example.json")
         let label = try provider.tweakWith(feature: "ui_customization", variable: "label_text")
-        #expect(label.value == "Test value")
+        #expect(label.content == "Test value")
         #expect(label.title == "Label Text")
         #expect(label.desc == "the title of the main label")
         #expect(label.group == "UI Customization")
         #expect(label.source == "LocalTweaks_example.json")
         let answer = try provider.tweakWith(feature: "general", variable: "answer_to_the_universe")
-        #expect(answer.value == .int(42))
+        #expect(answer.content == .int(42))
         #expect(answer.generatedPropertyName == "definitiveAnswer")
-        #expect(try provider.tweakWith(feature: "ui_customization", variable: "red_view_alpha_component").value == .double(1.0))
+        #expect(try provider.tweakWith(feature: "ui_customization", variable: "red_view_alpha_component").content == .double(1.0))
         let encrypted = try provider.tweakWith(feature: "general", variable: "encrypted_answer_to_the_universe")
         #expect(encrypted.isEncrypted)
         #expect(provider.features["ui_customization"]?.first == "display_red_view")
@@ -28,10 +28,10 @@ struct LocalTweakProviderTests {
 
     @Test("reads the feature toggle list format")
     func toggleList() throws {
-        let provider = try LocalTweakProvider(jsonURL: Fixtures.url("FeatureToggles"))
-        #expect(provider.isFeatureEnabled("addItem") == true)
-        #expect(provider.isFeatureEnabled("addCategory") == false)
-        #expect(provider.isFeatureEnabled("unknown") == nil)
+        let provider = try LocalTweakProvider(fileURL: Fixtures.url("FeatureToggles"))
+        #expect(provider.featureEnabledState("addItem") == true)
+        #expect(provider.featureEnabledState("addCategory") == false)
+        #expect(provider.featureEnabledState("unknown") == nil)
         let manager = TweakManager(tweakProviders: [provider])
         #expect(manager.isFeatureEnabled("addItem"))
         #expect(!manager.isFeatureEnabled("addCategory"))
@@ -40,7 +40,7 @@ struct LocalTweakProviderTests {
     func fileError(_ text: String) throws -> TweakFileError {
         let url = try writeTemporaryFile(text)
         do {
-            _ = try LocalTweakProvider(jsonURL: url)
+            _ = try LocalTweakProvider(fileURL: url)
             Issue.record("expected an error")
             return TweakFileError(file: "", message: "")
         } catch {
@@ -53,7 +53,7 @@ struct LocalTweakProviderTests {
     func missingFile() throws {
         let url = try makeTemporaryDirectory().appendingPathComponent("absent.json")
         #expect(throws: TweakFileError(file: url.path, message: "file not found")) {
-            try LocalTweakProvider(jsonURL: url)
+            try LocalTweakProvider(fileURL: url)
         }
     }
 
@@ -99,7 +99,7 @@ struct LocalTweakProviderTests {
         let top = try LocalTweakProvider(data: Data(#"{"ui_customization": {"label_text": {"Value": "Top"}}}"#.utf8), name: "top.json")
         let manager = TweakManager(tweakProviders: [top, try Fixtures.example()])
         let label = try manager.tweakWith(feature: "ui_customization", variable: "label_text")
-        #expect(label.value == "Top")
+        #expect(label.content == "Top")
         #expect(label.source == "top.json")
         // Metadata from the lower file fills what the top file does not say.
         #expect(label.title == "Label Text")

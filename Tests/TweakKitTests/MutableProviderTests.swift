@@ -9,8 +9,8 @@ struct MutableProviderTests {
         let provider = EphemeralTweakProvider()
         provider.set(true, feature: "a", variable: "enabled")
         provider.set(false, feature: "b", variable: "enabled")
-        #expect(try provider.tweakWith(feature: "a", variable: "enabled").value == true)
-        #expect(try provider.tweakWith(feature: "b", variable: "enabled").value == false)
+        #expect(try provider.tweakWith(feature: "a", variable: "enabled").content == true)
+        #expect(try provider.tweakWith(feature: "b", variable: "enabled").content == false)
         provider.deleteValue(feature: "a", variable: "enabled")
         #expect(throws: TweakError.self) { try provider.tweakWith(feature: "a", variable: "enabled") }
         #expect(provider.allTweaks().count == 1)
@@ -40,21 +40,21 @@ struct MutableProviderTests {
         let defaults = try #require(UserDefaults(suiteName: suite))
         defer { defaults.removePersistentDomain(forName: suite) }
         let provider = UserDefaultsTweakProvider(userDefaults: defaults)
-        try provider.set(true, feature: "checkout", variable: "enabled")
-        try provider.set(false, feature: "search", variable: "enabled")
-        try provider.set(1.0, feature: "ui", variable: "alpha")
-        try provider.set(1, feature: "ui", variable: "count")
-        try provider.set("1", feature: "ui", variable: "text")
-        #expect(try provider.tweakWith(feature: "checkout", variable: "enabled").value == true)
-        #expect(try provider.tweakWith(feature: "search", variable: "enabled").value == false)
-        #expect(try provider.tweakWith(feature: "ui", variable: "alpha").value == .double(1.0))
-        #expect(try provider.tweakWith(feature: "ui", variable: "count").value == .int(1))
-        #expect(try provider.tweakWith(feature: "ui", variable: "text").value == .string("1"))
+        try provider.store(true, feature: "checkout", variable: "enabled")
+        try provider.store(false, feature: "search", variable: "enabled")
+        try provider.store(1.0, feature: "ui", variable: "alpha")
+        try provider.store(1, feature: "ui", variable: "count")
+        try provider.store("1", feature: "ui", variable: "text")
+        #expect(try provider.tweakWith(feature: "checkout", variable: "enabled").content == true)
+        #expect(try provider.tweakWith(feature: "search", variable: "enabled").content == false)
+        #expect(try provider.tweakWith(feature: "ui", variable: "alpha").content == .double(1.0))
+        #expect(try provider.tweakWith(feature: "ui", variable: "count").content == .int(1))
+        #expect(try provider.tweakWith(feature: "ui", variable: "text").content == .string("1"))
 
         // A second provider over the same defaults sees the stored values.
         let again = UserDefaultsTweakProvider(userDefaults: defaults)
-        #expect(try again.tweakWith(feature: "search", variable: "enabled").value == false)
-        try provider.deleteValue(feature: "search", variable: "enabled")
+        #expect(try again.tweakWith(feature: "search", variable: "enabled").content == false)
+        try provider.removeValue(feature: "search", variable: "enabled")
         #expect(throws: TweakError.self) { try provider.tweakWith(feature: "search", variable: "enabled") }
     }
 
@@ -66,13 +66,13 @@ struct MutableProviderTests {
         defaults.set(Data("{not json".utf8), forKey: "TweakKit.overrides")
         let provider = UserDefaultsTweakProvider(userDefaults: defaults)
         #expect(throws: TweakError.self) { try provider.allTweaks() }
-        #expect(throws: TweakError.self) { try provider.set(true, feature: "a", variable: "b") }
+        #expect(throws: TweakError.self) { try provider.store(true, feature: "a", variable: "b") }
         #expect(defaults.data(forKey: "TweakKit.overrides") == Data("{not json".utf8))
         let manager = TweakManager(tweakProviders: [provider])
         #expect(manager.providerErrors.count == 1)
         try provider.deleteAll()
-        try provider.set(true, feature: "a", variable: "b")
-        #expect(try provider.tweakWith(feature: "a", variable: "b").value == true)
+        try provider.store(true, feature: "a", variable: "b")
+        #expect(try provider.tweakWith(feature: "a", variable: "b").content == true)
     }
 
     @Test("EnvironmentTweakProvider reads TWEAK_ variables and -tweak arguments")
@@ -88,12 +88,12 @@ struct MutableProviderTests {
             ],
             arguments: ["/app", "-tweak", "ui.count=7", "--tweak", "ui.label_text=From args", "-tweak=x.y=[1,2]", "-tweak", "oops"]
         )
-        #expect(try provider.tweakWith(feature: "ui", variable: "label_text").value == "From args")
-        #expect(try provider.tweakWith(feature: "ui", variable: "alpha").value == .double(0.5))
-        #expect(try provider.tweakWith(feature: "ui", variable: "count").value == .int(7))
-        #expect(try provider.tweakWith(feature: "ui", variable: "code").value == .string("42"))
-        #expect(try provider.tweakWith(feature: "x", variable: "y").value == [1, 2])
-        #expect(provider.isFeatureEnabled("checkout") == true)
+        #expect(try provider.tweakWith(feature: "ui", variable: "label_text").content == "From args")
+        #expect(try provider.tweakWith(feature: "ui", variable: "alpha").content == .double(0.5))
+        #expect(try provider.tweakWith(feature: "ui", variable: "count").content == .int(7))
+        #expect(try provider.tweakWith(feature: "ui", variable: "code").content == .string("42"))
+        #expect(try provider.tweakWith(feature: "x", variable: "y").content == [1, 2])
+        #expect(provider.featureEnabledState("checkout") == true)
         #expect(provider.problems.count == 2)
         #expect(provider.allTweaks().allSatisfy { $0.source == "environment" })
     }

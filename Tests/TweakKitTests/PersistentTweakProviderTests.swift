@@ -9,14 +9,14 @@ struct PersistentTweakProviderTests {
     func persists() throws {
         let url = try makeTemporaryDirectory().appendingPathComponent("overrides.json")
         let first = try PersistentTweakProvider(fileURL: url, pollInterval: nil)
-        try first.set(true, feature: "ui", variable: "red")
-        try first.set(2.0, feature: "ui", variable: "alpha")
-        try first.set(3, feature: "ui", variable: "count")
-        try first.set("3", feature: "ui", variable: "label")
+        try first.store(true, feature: "ui", variable: "red")
+        try first.store(2.0, feature: "ui", variable: "alpha")
+        try first.store(3, feature: "ui", variable: "count")
+        try first.store("3", feature: "ui", variable: "label")
         let second = try PersistentTweakProvider(fileURL: url, pollInterval: nil)
-        #expect(Set(second.allTweaks().map(\.value)) == [.bool(true), .double(2.0), .int(3), .string("3")])
+        #expect(Set(second.allTweaks().map(\.content)) == [.bool(true), .double(2.0), .int(3), .string("3")])
         #expect(second.name == "overrides.json")
-        try second.deleteValue(feature: "ui", variable: "red")
+        try second.removeValue(feature: "ui", variable: "red")
         let third = try PersistentTweakProvider(fileURL: url, pollInterval: nil)
         #expect(third.allTweaks().count == 3)
     }
@@ -44,7 +44,7 @@ struct PersistentTweakProviderTests {
         // Write until the reader has raced many writes (it may start late on a busy machine).
         var index = 0
         while index < 200 || (reads.value < 100 && index < 20_000) {
-            try provider.set("\(index)\(long)", feature: "big", variable: "v\(index % 5)")
+            try provider.store("\(index)\(long)", feature: "big", variable: "v\(index % 5)")
             index += 1
         }
         done.set()
@@ -115,7 +115,7 @@ struct PersistentTweakProviderTests {
         // Another process writes the file (a plain write, as an editor or script would).
         try Data(#"{"ui": {"label": "from elsewhere"}}"#.utf8).write(to: url)
         let seen = await eventually {
-            (try? manager.tweakWith(feature: "ui", variable: "label").value) == "from elsewhere"
+            (try? manager.tweakWith(feature: "ui", variable: "label").content) == "from elsewhere"
         }
         #expect(seen)
     }
@@ -126,10 +126,10 @@ struct PersistentTweakProviderTests {
         let a = try PersistentTweakProvider(fileURL: url, pollInterval: nil)
         let b = try PersistentTweakProvider(fileURL: url, pollInterval: nil)
         let manager = TweakManager(tweakProviders: [b])
-        try a.set(5, feature: "f", variable: "v")
+        try a.store(5, feature: "f", variable: "v")
         #expect(throws: TweakError.self) { try manager.tweakWith(feature: "f", variable: "v") }
         try b.reloadIfChanged()
-        #expect(try manager.tweakWith(feature: "f", variable: "v").value == 5)
+        #expect(try manager.tweakWith(feature: "f", variable: "v").content == 5)
     }
 
     @Test("a write first takes in what another writer stored, so nothing is lost")
@@ -137,8 +137,8 @@ struct PersistentTweakProviderTests {
         let url = try makeTemporaryDirectory().appendingPathComponent("overrides.json")
         let a = try PersistentTweakProvider(fileURL: url, pollInterval: nil)
         let b = try PersistentTweakProvider(fileURL: url, pollInterval: nil)
-        try a.set(1, feature: "f", variable: "a")
-        try b.set(2, feature: "f", variable: "b")
+        try a.store(1, feature: "f", variable: "a")
+        try b.store(2, feature: "f", variable: "b")
         let c = try PersistentTweakProvider(fileURL: url, pollInterval: nil)
         #expect(c.allTweaks().count == 2)
     }
@@ -160,8 +160,8 @@ struct PersistentTweakProviderTests {
             #expect(error.location == SourceLocation(line: 2, column: 14))
         }
         #expect(provider.lastError != nil)
-        #expect(try provider.tweakWith(feature: "f", variable: "v").value == 1)
-        #expect(throws: TweakFileError.self) { try provider.set(2, feature: "f", variable: "v") }
+        #expect(try provider.tweakWith(feature: "f", variable: "v").content == 1)
+        #expect(throws: TweakFileError.self) { try provider.store(2, feature: "f", variable: "v") }
         #expect(FileManager.default.contents(atPath: url.path) == broken)
     }
 
@@ -177,7 +177,7 @@ struct PersistentTweakProviderTests {
         }
         let good = try makeTemporaryDirectory().appendingPathComponent("o.json")
         let provider = try PersistentTweakProvider(fileURL: good, pollInterval: nil)
-        #expect(throws: TweakError.self) { try provider.set(Double.nan, feature: "f", variable: "v") }
+        #expect(throws: TweakError.self) { try provider.store(Double.nan, feature: "f", variable: "v") }
         #expect(!FileManager.default.fileExists(atPath: good.path))
     }
 }

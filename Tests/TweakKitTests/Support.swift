@@ -14,7 +14,7 @@ enum Fixtures {
     }
 
     static func example() throws -> LocalTweakProvider {
-        try LocalTweakProvider(jsonURL: url("LocalTweaks_example"))
+        try LocalTweakProvider(fileURL: url("LocalTweaks_example"))
     }
 }
 

@@ -7,14 +7,14 @@ struct TestingModuleTests {
     @Test("the fixture provider is written as a dictionary literal")
     func fixture() throws {
         let manager = TweakManager(tweakProviders: [TweakFixtureProvider(["ui.alpha": 0.5, "checkout": true])])
-        #expect(try manager.tweakWith(feature: "ui", variable: "alpha").value == 0.5)
+        #expect(try manager.tweakWith(feature: "ui", variable: "alpha").content == 0.5)
         #expect(manager.isFeatureEnabled("checkout"))
         #expect(try manager.tweakWith(feature: "ui", variable: "alpha").source == "fixture")
     }
 
     @Test("scoped overrides are seen only inside their task tree")
     func scoped() async throws {
-        let manager = TweakManager(tweakProviders: [try LocalTweakProvider(jsonURL: Fixtures.url("LocalTweaks_example"))])
+        let manager = TweakManager(tweakProviders: [try LocalTweakProvider(fileURL: Fixtures.url("LocalTweaks_example"))])
         let id = TweakID(feature: "ui_customization", variable: "display_red_view")
         await withTaskGroup(of: (Bool, Bool).self) { group in
             for index in 0..<20 {
@@ -42,7 +42,7 @@ struct TestingModuleTests {
         }
         try await withTweakOverride(.redViewAlpha, 0.1) { () async throws in
             #expect(manager[.redViewAlpha] == 0.1)
-            #expect(try manager.tweakWith(feature: "ui_customization", variable: "red_view_alpha_component").value == .double(0.1))
+            #expect(try manager.tweakWith(feature: "ui_customization", variable: "red_view_alpha_component").content == .double(0.1))
         }
     }
 }

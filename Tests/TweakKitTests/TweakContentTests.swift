@@ -65,7 +65,7 @@ struct TweakValueTests {
         let data = try JSONEncoder().encode(value)
         let decoded = try JSONDecoder().decode(TweakContent.self, from: data)
         #expect(decoded == value)
-        let tweak = Tweak(feature: "f", variable: "v", value: 1.5, title: "T", description: "D", group: "G", source: "s")
+        let tweak = Tweak(feature: "f", variable: "v", content: 1.5, title: "T", description: "D", group: "G", source: "s")
         #expect(try JSONDecoder().decode(Tweak.self, from: JSONEncoder().encode(tweak)) == tweak)
     }
 
@@ -81,24 +81,24 @@ struct TweakValueTests {
 
     @Test("typed reads are strict about kind but accept lossless numbers")
     func convertible() {
-        #expect(Bool(tweakValue: .bool(true)) == true)
-        #expect(Bool(tweakValue: .int(1)) == nil)
-        #expect(Int(tweakValue: .double(2.0)) == 2)
-        #expect(Int(tweakValue: .double(2.5)) == nil)
-        #expect(Int(tweakValue: .double(1e300)) == nil)
-        #expect(Double(tweakValue: .int(3)) == 3.0)
-        #expect(Float(tweakValue: .double(0.5)) == 0.5)
-        #expect(String(tweakValue: .int(1)) == nil)
-        #expect(String(tweakValue: .string("1")) == "1")
+        #expect(Bool(tweakContent: .bool(true)) == true)
+        #expect(Bool(tweakContent: .int(1)) == nil)
+        #expect(Int(tweakContent: .double(2.0)) == 2)
+        #expect(Int(tweakContent: .double(2.5)) == nil)
+        #expect(Int(tweakContent: .double(1e300)) == nil)
+        #expect(Double(tweakContent: .int(3)) == 3.0)
+        #expect(Float(tweakContent: .double(0.5)) == 0.5)
+        #expect(String(tweakContent: .int(1)) == nil)
+        #expect(String(tweakContent: .string("1")) == "1")
     }
 
     enum Theme: String, TweakValueConvertible { case light, dark }
 
     @Test("RawRepresentable types convert through their raw value")
     func rawRepresentable() {
-        #expect(Theme(tweakValue: "dark") == .dark)
-        #expect(Theme(tweakValue: "purple") == nil)
-        #expect(Theme.light.tweakValue == .string("light"))
+        #expect(Theme(tweakContent: "dark") == .dark)
+        #expect(Theme(tweakContent: "purple") == nil)
+        #expect(Theme.light.tweakContent == .string("light"))
     }
 
     @Test("TweakID parses feature.variable at the first dot")

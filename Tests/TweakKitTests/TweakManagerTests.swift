@@ -9,17 +9,17 @@ struct TweakManagerTests {
     func priority() throws {
         let overrides = EphemeralTweakProvider(name: "overrides")
         let manager = TweakManager(tweakProviders: [overrides, try Fixtures.example()])
-        #expect(try manager.tweakWith(feature: "ui_customization", variable: "label_text").value == "Test value")
-        try manager.set("Overridden", feature: "ui_customization", variable: "label_text")
+        #expect(try manager.tweakWith(feature: "ui_customization", variable: "label_text").content == "Test value")
+        try manager.store("Overridden", feature: "ui_customization", variable: "label_text")
         let tweak = try manager.tweakWith(feature: "ui_customization", variable: "label_text")
-        #expect(tweak.value == "Overridden")
+        #expect(tweak.content == "Overridden")
         #expect(tweak.source == "overrides")
         // The description and the rest of the metadata are kept.
         #expect(tweak.title == "Label Text")
         #expect(tweak.desc == "the title of the main label")
         #expect(tweak.group == "UI Customization")
-        try manager.deleteValue(feature: "ui_customization", variable: "label_text")
-        #expect(try manager.tweakWith(feature: "ui_customization", variable: "label_text").value == "Test value")
+        try manager.removeValue(feature: "ui_customization", variable: "label_text")
+        #expect(try manager.tweakWith(feature: "ui_customization", variable: "label_text").content == "Test value")
     }
 
     @Test("a missing tweak throws notFound, matched as in JustTweak")
@@ -28,11 +28,13 @@ struct TweakManagerTests {
         do {
             _ = try manager.tweakWith(feature: "nope", variable: "nothing")
             Issue.record("expected an error")
-        } catch {
+        } catch let error as TweakError {
             switch error {
             case .notFound: break
             default: Issue.record("unexpected \(error)")
             }
+        } catch {
+            Issue.record("unexpected \(error)")
         }
     }
 
@@ -53,18 +55,18 @@ struct TweakManagerTests {
         let store = EphemeralTweakProvider()
         let manager = TweakManager(tweakProviders: [store])
         let flag = true, count = 7, ratio: Float = 0.25, alpha = 0.5, text = "hi"
-        try manager.set(flag, feature: "f", variable: "bool")
-        try manager.set(count, feature: "f", variable: "int")
-        try manager.set(ratio, feature: "f", variable: "float")
-        try manager.set(alpha, feature: "f", variable: "double")
-        try manager.set(text, feature: "f", variable: "string")
-        try manager.set(false, feature: "f", variable: "literal")
-        #expect(try manager.tweakWith(feature: "f", variable: "bool").value == .bool(true))
-        #expect(try manager.tweakWith(feature: "f", variable: "int").value == .int(7))
-        #expect(try manager.tweakWith(feature: "f", variable: "float").value == .float(0.25))
-        #expect(try manager.tweakWith(feature: "f", variable: "double").value == .double(0.5))
-        #expect(try manager.tweakWith(feature: "f", variable: "string").value == .string("hi"))
-        #expect(try manager.tweakWith(feature: "f", variable: "literal").value == .bool(false))
+        try manager.store(flag, feature: "f", variable: "bool")
+        try manager.store(count, feature: "f", variable: "int")
+        try manager.store(ratio, feature: "f", variable: "float")
+        try manager.store(alpha, feature: "f", variable: "double")
+        try manager.store(text, feature: "f", variable: "string")
+        try manager.store(false, feature: "f", variable: "literal")
+        #expect(try manager.tweakWith(feature: "f", variable: "bool").content == .bool(true))
+        #expect(try manager.tweakWith(feature: "f", variable: "int").content == .int(7))
+        #expect(try manager.tweakWith(feature: "f", variable: "float").content == .float(0.25))
+        #expect(try manager.tweakWith(feature: "f", variable: "double").content == .double(0.5))
+        #expect(try manager.tweakWith(feature: "f", variable: "string").content == .string("hi"))
+        #expect(try manager.tweakWith(feature: "f", variable: "literal").content == .bool(false))
     }
 
     @Test("writes go to the highest-priority mutable provider; none is an error")
@@ -72,7 +74,7 @@ struct TweakManagerTests {
         let low = EphemeralTweakProvider(name: "low")
         let high = EphemeralTweakProvider(name: "high")
         let manager = TweakManager(tweakProviders: [try Fixtures.example(), high, low])
-        try manager.set(1, feature: "f", variable: "v")
+        try manager.store(1, feature: "f", variable: "v")
         #expect(high.allTweaks().count == 1)
         #expect(low.allTweaks().isEmpty)
         try manager.deleteAllOverrides()
@@ -80,7 +82,7 @@ struct TweakManagerTests {
 
         let readOnly = TweakManager(tweakProviders: [try Fixtures.example()])
         #expect(throws: TweakError.notSupported("the stack has no mutable provider to write to")) {
-            try readOnly.set(1, feature: "f", variable: "v")
+            try readOnly.store(1, feature: "f", variable: "v")
         }
     }
 
@@ -89,33 +91,33 @@ struct TweakManagerTests {
         let store = EphemeralTweakProvider()
         let manager = TweakManager(tweakProviders: [store, try Fixtures.example()])
         #expect(manager.useCache)
-        #expect(try manager.tweakWith(feature: "ui_customization", variable: "display_red_view").value == false)
+        #expect(try manager.tweakWith(feature: "ui_customization", variable: "display_red_view").content == false)
         store.set(true, feature: "ui_customization", variable: "display_red_view")
-        #expect(try manager.tweakWith(feature: "ui_customization", variable: "display_red_view").value == true)
+        #expect(try manager.tweakWith(feature: "ui_customization", variable: "display_red_view").content == true)
     }
 
     @Test("useCache off asks the providers each time; resetCache rebuilds for silent providers")
     func cacheSwitches() throws {
-        let silent = SilentProvider(tweaks: [Tweak(feature: "f", variable: "v", value: 1)])
+        let silent = SilentProvider(tweaks: [Tweak(feature: "f", variable: "v", content: 1)])
         let manager = TweakManager(tweakProviders: [silent])
-        #expect(try manager.tweakWith(feature: "f", variable: "v").value == 1)
-        silent.replace(with: [Tweak(feature: "f", variable: "v", value: 2)])
-        #expect(try manager.tweakWith(feature: "f", variable: "v").value == 1, "a provider that does not report changes is cached")
+        #expect(try manager.tweakWith(feature: "f", variable: "v").content == 1)
+        silent.replace(with: [Tweak(feature: "f", variable: "v", content: 2)])
+        #expect(try manager.tweakWith(feature: "f", variable: "v").content == 1, "a provider that does not report changes is cached")
         manager.resetCache()
-        #expect(try manager.tweakWith(feature: "f", variable: "v").value == 2)
+        #expect(try manager.tweakWith(feature: "f", variable: "v").content == 2)
         manager.useCache = false
-        silent.replace(with: [Tweak(feature: "f", variable: "v", value: 3)])
-        #expect(try manager.tweakWith(feature: "f", variable: "v").value == 3)
+        silent.replace(with: [Tweak(feature: "f", variable: "v", content: 3)])
+        #expect(try manager.tweakWith(feature: "f", variable: "v").content == 3)
     }
 
     @Test("a JustTweak-style notification from a custom provider refreshes the cache")
     func notificationRefreshes() throws {
-        let silent = SilentProvider(tweaks: [Tweak(feature: "f", variable: "v", value: 1)])
+        let silent = SilentProvider(tweaks: [Tweak(feature: "f", variable: "v", content: 1)])
         let manager = TweakManager(tweakProviders: [silent])
-        #expect(try manager.tweakWith(feature: "f", variable: "v").value == 1)
-        silent.replace(with: [Tweak(feature: "f", variable: "v", value: 2)])
+        #expect(try manager.tweakWith(feature: "f", variable: "v").content == 1)
+        silent.replace(with: [Tweak(feature: "f", variable: "v", content: 2)])
         NotificationCenter.default.post(name: TweakProviderDidChangeNotification, object: silent)
-        #expect(try manager.tweakWith(feature: "f", variable: "v").value == 2)
+        #expect(try manager.tweakWith(feature: "f", variable: "v").content == 2)
     }
 
     @Test("provider failures are visible, and the other providers still answer")
@@ -123,7 +125,7 @@ struct TweakManagerTests {
         let failing = SilentProvider(name: "flaky")
         failing.fail(with: BrokenStore())
         let manager = TweakManager(tweakProviders: [failing, try Fixtures.example()])
-        #expect(try manager.tweakWith(feature: "ui_customization", variable: "label_text").value == "Test value")
+        #expect(try manager.tweakWith(feature: "ui_customization", variable: "label_text").content == "Test value")
         #expect(manager.providerErrors == [.providerFailed(provider: "flaky", reason: "disk unplugged")])
         failing.fail(with: nil)
         manager.resetCache()
@@ -141,7 +143,7 @@ struct TweakManagerTests {
 
     @Test("sources are always the provider's name")
     func sources() throws {
-        let silent = SilentProvider(name: "custom", tweaks: [Tweak(feature: "f", variable: "v", value: 1, source: "lies")])
+        let silent = SilentProvider(name: "custom", tweaks: [Tweak(feature: "f", variable: "v", content: 1, source: "lies")])
         let manager = TweakManager(tweakProviders: [silent])
         #expect(try manager.tweakWith(feature: "f", variable: "v").source == "custom")
     }
@@ -155,14 +157,14 @@ struct TweakManagerTests {
         let all = manager.displayableTweaks
         #expect(all.count == 11) // 10 usable from the file (the encrypted one is not) + 1 extra
         let max = try #require(all.first { $0.id == TweakID(feature: "checkout", variable: "max_items") })
-        #expect(max.value == 5)
+        #expect(max.content == 5)
         #expect(max.source == "overrides")
         #expect(max.title == "Maximum items")
         let resolved = manager.resolvedTweak(feature: "checkout", variable: "max_items")
         #expect(resolved.isOverridden)
         #expect(resolved.sources == ["overrides", "LocalTweaks_example.json"])
         #expect(!manager.resolvedTweak(feature: "extra", variable: "note").isOverridden)
-        #expect(all.map(\.id) == all.map(\.id).sorted())
+        #expect(all.map(\.displayTitle) == all.map(\.displayTitle).sorted()) // by title, as JustTweak sorts them
     }
 
     @Test("encrypted values go through the decryption closure")
@@ -171,20 +173,20 @@ struct TweakManagerTests {
         #expect(throws: TweakError.decryptionClosureNotProvided(feature: "general", variable: "encrypted_answer_to_the_universe")) {
             try manager.tweakWith(feature: "general", variable: "encrypted_answer_to_the_universe")
         }
-        manager.decryptionClosure = { tweak in .string(String((tweak.stringValue ?? "").reversed())) }
+        manager.decryptionHandler = { tweak in .string(String((tweak.stringValue ?? "").reversed())) }
         let tweak = try manager.tweakWith(feature: "general", variable: "encrypted_answer_to_the_universe")
-        #expect(tweak.value == "Definitely not 42")
+        #expect(tweak.content == "Definitely not 42")
         #expect(tweak.title == "Encrypted definitive answer")
     }
 
     @Test("an undecryptable value falls back to a lower provider")
     func decryptionFallback() throws {
-        let top = EphemeralTweakProvider(name: "remote", tweaks: [Tweak(feature: "s", variable: "key", value: "garbage", isEncrypted: true)])
-        let bottom = EphemeralTweakProvider(name: "bundled", tweaks: [Tweak(feature: "s", variable: "key", value: "plain")])
+        let top = EphemeralTweakProvider(name: "remote", tweaks: [Tweak(feature: "s", variable: "key", content: "garbage", isEncrypted: true)])
+        let bottom = EphemeralTweakProvider(name: "bundled", tweaks: [Tweak(feature: "s", variable: "key", content: "plain")])
         let manager = TweakManager(tweakProviders: [top, bottom])
-        manager.decryptionClosure = { _ in throw BrokenStore() }
+        manager.decryptionHandler = { _ in throw BrokenStore() }
         let resolved = manager.resolvedTweak(feature: "s", variable: "key")
-        #expect(resolved.tweak?.value == "plain")
+        #expect(resolved.tweak?.content == "plain")
         #expect(resolved.tweak?.source == "bundled")
         #expect(resolved.issues == [.decryptionFailed(feature: "s", variable: "key", reason: "disk unplugged")])
     }
@@ -197,20 +199,20 @@ struct TweakManagerTests {
             func allTweaks() -> [Tweak] {
                 // Announcing a change while the manager is building its snapshot.
                 notifier.post(.reloaded, from: self)
-                return [Tweak(feature: "f", variable: "v", value: 1)]
+                return [Tweak(feature: "f", variable: "v", content: 1)]
             }
             func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
                 notifier.observe(handler)
             }
         }
         let manager = TweakManager(tweakProviders: [ChattyProvider()])
-        #expect(try manager.tweakWith(feature: "f", variable: "v").value == 1)
+        #expect(try manager.tweakWith(feature: "f", variable: "v").content == 1)
         manager.decryptionClosure = { tweak in
             // User code calling back into the manager from the decryption closure.
             _ = manager.isFeatureEnabled("x")
             return tweak.value
         }
-        #expect(try manager.tweakWith(feature: "f", variable: "v").value == 1)
+        #expect(try manager.tweakWith(feature: "f", variable: "v").content == 1)
     }
 
     @Test("a change is visible to the next lookup after it returns, under many concurrent readers and writers")
@@ -224,7 +226,7 @@ struct TweakManagerTests {
                     for index in 0..<300 {
                         overrides.set(index, feature: "writer\(writer)", variable: "counter")
                         // Read-your-write: the value just written, never an older one.
-                        let read = (try? manager.tweakWith(feature: "writer\(writer)", variable: "counter"))?.value
+                        let read = (try? manager.tweakWith(feature: "writer\(writer)", variable: "counter"))?.content
                         if read != .int(index) { stale.increment() }
                     }
                 }
@@ -250,21 +252,21 @@ struct ReadPathTests {
     @Test("one thread reading many managers (more than its snapshot cache holds) gets each manager's values")
     func manyManagers() throws {
         let managers = (0..<20).map { index in
-            TweakManager(tweakProviders: [EphemeralTweakProvider(tweaks: [Tweak(feature: "f", variable: "v", value: .int(index))])])
+            TweakManager(tweakProviders: [EphemeralTweakProvider(tweaks: [Tweak(feature: "f", variable: "v", content: .int(index))])])
         }
         let key = TweakKey("f", "v", default: -1)
         for round in 0..<3 {
             for (index, manager) in managers.enumerated() {
                 #expect(manager.value(for: key) == index, "round \(round)")
-                #expect(try manager.tweakWith(feature: "f", variable: "v").value == .int(index))
+                #expect(try manager.tweakWith(feature: "f", variable: "v").content == .int(index))
             }
         }
     }
 
     @Test("a key used with two managers reads each one's value")
     func keyAcrossManagers() {
-        let a = TweakManager(tweakProviders: [EphemeralTweakProvider(tweaks: [Tweak(feature: "x", variable: "pad", value: 0), Tweak(feature: "f", variable: "v", value: 1)])])
-        let b = TweakManager(tweakProviders: [EphemeralTweakProvider(tweaks: [Tweak(feature: "f", variable: "v", value: 2)])])
+        let a = TweakManager(tweakProviders: [EphemeralTweakProvider(tweaks: [Tweak(feature: "x", variable: "pad", content: 0), Tweak(feature: "f", variable: "v", content: 1)])])
+        let b = TweakManager(tweakProviders: [EphemeralTweakProvider(tweaks: [Tweak(feature: "f", variable: "v", content: 2)])])
         let key = TweakKey("f", "v", default: 0)
         for _ in 0..<3 {
             #expect(a[key] == 1)

@@ -49,7 +49,7 @@ struct TypedAPITests {
         #expect(found.source == "LocalTweaks_example.json")
         #expect(!found.isDefault)
 
-        try manager.set(0.5, for: .redViewAlpha)
+        try manager.store(0.5, for: .redViewAlpha)
         let overridden = manager.details(for: .redViewAlpha)
         #expect(overridden.value == 0.5)
         #expect(overridden.source == "overrides")
@@ -63,9 +63,9 @@ struct TypedAPITests {
         let secret = manager.details(for: .secret)
         #expect(secret.reason == .decryptionClosureNotProvided)
         #expect(secret.value == "fallback")
-        manager.decryptionClosure = { _ in throw BrokenStore() }
+        manager.decryptionHandler = { _ in throw BrokenStore() }
         #expect(manager.details(for: .secret).reason == .decryptionFailed(reason: "disk unplugged"))
-        manager.decryptionClosure = { tweak in .string(String((tweak.stringValue ?? "").reversed())) }
+        manager.decryptionHandler = { tweak in .string(String((tweak.stringValue ?? "").reversed())) }
         #expect(manager.value(for: .secret) == "Definitely not 42")
     }
 
@@ -87,9 +87,9 @@ struct TypedAPITests {
 
     @Test("deleting through a key restores the lower value")
     func deleteThroughKey() throws {
-        try manager.set(7, for: .answer)
+        try manager.store(7, for: .answer)
         #expect(manager[.answer] == 7)
-        try manager.deleteValue(for: .answer)
+        try manager.removeValue(for: .answer)
         #expect(manager[.answer] == 42)
     }
 }

@@ -30,11 +30,11 @@ struct UnleashProviderTests {
     func variants() throws {
         let manager = try makeManager()
         manager.evaluationContext = EvaluationContext(targetingKey: "u2", attributes: ["appName": "shop", "plan": "pro"])
-        #expect(try manager.tweakWith(feature: "new-checkout", variable: "variant").value == "blue")
-        #expect(try manager.tweakWith(feature: "new-checkout", variable: "payload").value == .object(["color": "#00f"]))
-        #expect(try manager.tweakWith(feature: "beta-banner", variable: "variant").value == "long")   // the override
-        #expect(try manager.tweakWith(feature: "beta-banner", variable: "payload").value == 42)
-        #expect(try manager.tweakWith(feature: "kill-switch", variable: "variant").value == "disabled")
+        #expect(try manager.tweakWith(feature: "new-checkout", variable: "variant").content == "blue")
+        #expect(try manager.tweakWith(feature: "new-checkout", variable: "payload").content == .object(["color": "#00f"]))
+        #expect(try manager.tweakWith(feature: "beta-banner", variable: "variant").content == "long")   // the override
+        #expect(try manager.tweakWith(feature: "beta-banner", variable: "payload").content == 42)
+        #expect(try manager.tweakWith(feature: "kill-switch", variable: "variant").content == "disabled")
         #expect(throws: TweakError.self) { try manager.tweakWith(feature: "kill-switch", variable: "payload") }
     }
 

@@ -90,7 +90,7 @@ enum TweakSet {
     static func tweak(_ i: Int, level: Int, source: String) -> Tweak {
         let key = key(i)
         return Tweak(
-            feature: key.feature, variable: key.variable, value: value(i, level: level),
+            feature: key.feature, variable: key.variable, content: value(i, level: level),
             title: "Tweak \(i)", description: "Synthetic tweak \(i)", group: "Group \(i % 20)", source: source
         )
     }
@@ -193,8 +193,8 @@ final class LookupFixture: Sendable {
         manager = TweakManager(tweakProviders: [
             ephemeral,
             try PersistentTweakProvider(fileURL: overridesURL, pollInterval: nil),
-            try LocalTweakProvider(jsonURL: remoteURL),
-            try LocalTweakProvider(jsonURL: defaultsURL),
+            try LocalTweakProvider(fileURL: remoteURL),
+            try LocalTweakProvider(fileURL: defaultsURL),
         ])
 
         let sources = ["ephemeral", "overrides", "remote", "defaults"]
@@ -241,8 +241,8 @@ final class LookupFixture: Sendable {
             let expected = TweakSet.value(i, level: level)
             let key = keys[n]
             let tweak = try manager.tweakWith(feature: key.feature, variable: key.variable)
-            guard tweak.value == expected, dictionary[key]?.value == expected else {
-                throw FixtureError(description: "\(key): stack gave \(tweak.value), expected \(expected)")
+            guard tweak.content == expected, dictionary[key]?.content == expected else {
+                throw FixtureError(description: "\(key): stack gave \(tweak.content), expected \(expected)")
             }
             let typedValue: TweakContent = switch mixedKeys[n] {
             case .bool(let k): .bool(manager.value(for: k))

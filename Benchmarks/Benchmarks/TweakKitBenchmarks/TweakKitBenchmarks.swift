@@ -148,7 +148,7 @@ private func registerColdLoadBenchmarks() {
     let loads: [(String, @Sendable (ColdLoadFixture) -> Void)] = [
         ("JSONSerialization", { blackHole(try? JSONSerialization.jsonObject(with: $0.data)) }),
         ("LocalTweakProvider-data", { blackHole(try? LocalTweakProvider(data: $0.data, name: "cold-load")) }),
-        ("LocalTweakProvider-jsonURL", { blackHole(try? LocalTweakProvider(jsonURL: $0.url)) }),
+        ("LocalTweakProvider-jsonURL", { blackHole(try? LocalTweakProvider(fileURL: $0.url)) }),
     ]
     for (loader, load) in loads {
         Benchmark("ColdLoad.\(loader).\(count)", configuration: configuration) { _, fixture in

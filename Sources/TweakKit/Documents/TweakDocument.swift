@@ -11,7 +11,7 @@ public import Foundation
 /// struct BuildInfoDocument: TweakDocument {
 ///     var version: String
 ///     func tweaks(source: String) -> [Tweak] {
-///         [Tweak(feature: "build", variable: "version", value: .string(version), source: source)]
+///         [Tweak(feature: "build", variable: "version", content: .string(version), source: source)]
 ///     }
 /// }
 /// ```
@@ -110,7 +110,7 @@ extension TweakDocumentFormat {
         }
         let context = try request.evaluationContext()
         let evaluation = document.evaluate(id, context: context)
-            ?? document.tweak(id, source: name).map { TweakEvaluation(value: $0.value, reason: .static) }
+            ?? document.tweak(id, source: name).map { TweakEvaluation(value: $0.content, reason: .static) }
             ?? TweakEvaluation(value: nil, reason: .error, errorCode: .flagNotFound, errorMessage: "\(name) has no \(key)")
         return TweakEvaluationReport.openFeature(key: key, evaluation: evaluation)
     }

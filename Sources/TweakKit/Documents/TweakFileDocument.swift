@@ -13,11 +13,11 @@ public struct TweakFileDocument: TweakDocument {
     }
 
     public func tweaks(source: String) -> [Tweak] {
-        definitions.map { $0.with(value: $0.value, source: source) }
+        definitions.map { $0.with(content: $0.content, source: source) }
     }
 
     public func tweak(_ id: TweakID, source: String) -> Tweak? {
-        index[id].map { definitions[$0].with(value: definitions[$0].value, source: source) }
+        index[id].map { definitions[$0].with(content: definitions[$0].content, source: source) }
     }
 }
 

@@ -2,7 +2,7 @@
 ///
 /// ```swift
 /// let resolved = manager.resolvedTweak(feature: "ui_customization", variable: "label_text")
-/// resolved.tweak?.value     // the value lookups return
+/// resolved.tweak?.content     // the value lookups return
 /// resolved.tweak?.source    // "overrides.json"
 /// resolved.sources          // ["overrides.json", "LocalTweaks_example.json"]
 /// resolved.isOverridden     // true
@@ -66,7 +66,7 @@ struct ResolvedTweakBuilder {
                 return
             }
             do {
-                tweak.value = try decrypt(tweak)
+                tweak.content = try decrypt(tweak)
             } catch {
                 resolved.issues.append(.decryptionFailed(feature: tweak.feature, variable: tweak.variable, reason: "\(error)"))
                 return

@@ -43,14 +43,14 @@ extension TweakDetails {
     init(tweak: Tweak?, resolution: ResolvedTweak, defaultValue: Value) {
         self.resolution = resolution
         if let tweak {
-            if let value = Value(tweakValue: tweak.value) {
+            if let value = Value(tweakContent: tweak.content) {
                 self.value = value
                 self.tweak = tweak
                 self.reason = .found
             } else {
                 self.value = defaultValue
                 self.tweak = nil
-                self.reason = .typeMismatch(actual: tweak.value.kind, source: tweak.source ?? "")
+                self.reason = .typeMismatch(actual: tweak.content.kind, source: tweak.source ?? "")
             }
             return
         }
@@ -58,7 +58,7 @@ extension TweakDetails {
         self.tweak = nil
         switch resolution.issues.first {
         case .decryptionClosureNotProvided?: reason = .decryptionClosureNotProvided
-        case .decryptionFailed(_, _, let message)?: reason = .decryptionFailed(reason: message)
+        case .notSupported(.decryptionFailed(_, _, let message))?: reason = .decryptionFailed(reason: message)
         default: reason = .notFound
         }
     }

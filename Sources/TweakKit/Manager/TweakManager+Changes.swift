@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// One tweak whose resolved value (or source, or metadata) changed.
 public struct TweakUpdate: Sendable, Hashable {
@@ -47,7 +47,7 @@ extension TweakManager {
     ///
     /// ```swift
     /// for await update in manager.changes() {
-    ///     print("\(update.id) is now \(update.newTweak?.value.description ?? "unset")")
+    ///     print("\(update.id) is now \(update.newTweak?.content.description ?? "unset")")
     /// }
     /// ```
     /// Tweaks a contextual provider decides (flagd, Optimizely, …) are reported as a lookup with the
@@ -104,7 +104,7 @@ extension TweakManager {
             context: context,
             deliver: { updates in
                 guard let update = updates.last(where: { $0.id == keyID }) else { return }
-                continuation.yield(update.newTweak.flatMap { Value(tweakValue: $0.value) } ?? defaultValue)
+                continuation.yield(update.newTweak.flatMap { Value(tweakContent: $0.content) } ?? defaultValue)
             },
             finish: { continuation.finish() }
         )

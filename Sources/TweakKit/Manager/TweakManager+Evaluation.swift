@@ -60,8 +60,8 @@ extension TweakManager {
                 guard let value = evaluation.value else {
                     return Evaluated(tweak: nil, evaluation: evaluation, resolution: resolution)
                 }
-                let base = resolution.tweak ?? Tweak(feature: id.feature, variable: id.variable, value: value)
-                var tweak = base.with(value: value, source: provider.name)
+                let base = resolution.tweak ?? Tweak(feature: id.feature, variable: id.variable, content: value)
+                var tweak = base.with(content: value, source: provider.name)
                 tweak.isEncrypted = false
                 return Evaluated(tweak: tweak, evaluation: evaluation, resolution: resolution)
             }
@@ -78,7 +78,7 @@ extension TweakManager {
 
     /// The key's value for one evaluation context, laid over the manager's and the task's.
     public func value<Value>(for key: TweakKey<Value>, context: EvaluationContext) -> Value {
-        evaluatedTweak(key.id, context: context).tweak.flatMap { Value(tweakValue: $0.value) } ?? key.defaultValue
+        evaluatedTweak(key.id, context: context).tweak.flatMap { Value(tweakContent: $0.content) } ?? key.defaultValue
     }
 
     /// The key's value with the variant, reason and error in OpenFeature's vocabulary.
@@ -103,10 +103,10 @@ extension TweakManager {
             }
             return details
         }
-        guard let value = Value(tweakValue: tweak.value) else {
+        guard let value = Value(tweakContent: tweak.content) else {
             details.reason = .error
             details.errorCode = .typeMismatch
-            details.errorMessage = "\(key.id) is \(tweak.value.kind), not \(Value.tweakValueKind?.rawValue ?? "\(Value.self)")"
+            details.errorMessage = "\(key.id) is \(tweak.content.kind), not \(Value.tweakValueKind?.rawValue ?? "\(Value.self)")"
             details.variant = nil
             return details
         }

@@ -26,7 +26,7 @@ extension TweakManager {
     @inlinable
     public func optionalValue<Value>(for key: TweakKey<Value>) -> Value? {
         guard let value = currentValue(for: key.slot) else { return nil }
-        return Value(tweakValue: value)
+        return Value(tweakContent: value)
     }
 
     /// The stack's value for the key, or an error saying why there is none.
@@ -35,9 +35,9 @@ extension TweakManager {
         guard let tweak = evaluated.tweak else {
             throw evaluated.resolution.issues.first ?? .notFound(feature: key.feature, variable: key.variable)
         }
-        guard let value = Value(tweakValue: tweak.value) else {
+        guard let value = Value(tweakContent: tweak.content) else {
             throw .typeMismatch(feature: key.feature, variable: key.variable,
-                                expected: Value.tweakValueKind ?? .string, actual: tweak.value.kind)
+                                expected: Value.tweakValueKind ?? .string, actual: tweak.content.kind)
         }
         return value
     }
@@ -54,16 +54,16 @@ extension TweakManager {
     }
 
     /// Stores a typed value in the highest-priority mutable provider.
-    public func set<Value>(_ value: Value, for key: TweakKey<Value>) throws {
-        try set(value, feature: key.feature, variable: key.variable)
+    public func store<Value>(_ value: Value, for key: TweakKey<Value>) throws {
+        try store(value, feature: key.feature, variable: key.variable)
     }
 
     /// Removes the key's override from the highest-priority mutable provider.
-    public func deleteValue<Value>(for key: TweakKey<Value>) throws {
-        try deleteValue(feature: key.feature, variable: key.variable)
+    public func removeValue<Value>(for key: TweakKey<Value>) throws {
+        try removeValue(feature: key.feature, variable: key.variable)
     }
 
-    /// Stores a typed value like ``set(_:for:)`` but, for setters that cannot throw, logs a failure
+    /// Stores a typed value like ``store(_:for:)`` but, for setters that cannot throw, logs a failure
     /// through ``logger`` instead of throwing. Returns whether the value was stored.
     ///
     /// ```swift
@@ -75,7 +75,7 @@ extension TweakManager {
     @discardableResult
     public func update<Value>(_ value: Value, for key: TweakKey<Value>) -> Bool {
         do {
-            try set(value, for: key)
+            try store(value, for: key)
             return true
         } catch {
             logger.log(.error, "cannot set \(key.id): \(error)")
@@ -83,11 +83,11 @@ extension TweakManager {
         }
     }
 
-    /// Removes the key's override like ``deleteValue(for:)``, logging a failure instead of throwing.
+    /// Removes the key's override like ``removeValue(for:)``, logging a failure instead of throwing.
     @discardableResult
     public func removeOverride<Value>(for key: TweakKey<Value>) -> Bool {
         do {
-            try deleteValue(for: key)
+            try removeValue(for: key)
             return true
         } catch {
             logger.log(.error, "cannot delete \(key.id): \(error)")

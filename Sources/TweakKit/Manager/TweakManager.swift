@@ -6,12 +6,12 @@ import Synchronization
 /// ```swift
 /// let manager = TweakManager(tweakProviders: [
 ///     try PersistentTweakProvider(fileURL: overridesURL),   // local overrides win
-///     try LocalTweakProvider(jsonURL: defaultsURL),          // the defaults
+///     try LocalTweakProvider(fileURL: defaultsURL),          // the defaults
 /// ])
 ///
 /// let tweak = try manager.tweakWith(feature: "ui_customization", variable: "label_text")
 /// if manager.isFeatureEnabled("addItem") { … }
-/// try manager.set(true, feature: "ui_customization", variable: "display_red_view")
+/// try manager.store(true, feature: "ui_customization", variable: "display_red_view")
 /// ```
 ///
 /// Reads go through an immutable snapshot that merges all providers; it is rebuilt after any
@@ -44,6 +44,8 @@ public final class TweakManager: Sendable {
     let publishedGeneration = Atomic<UInt64>(0)
     private static let nextID = Atomic<UInt64>(1)
     private let registrations = Mutex<[TweakObservation]>([])
+    /// What JustTweak's API adds: the log hook, its decryption closure, `lastError`, observers.
+    let justTweakState = JustTweakManagerState()
     nonisolated(unsafe) private var notificationObserver: (any NSObjectProtocol)?
 
     /// Creates a manager; priority follows array order, the first provider wins.
@@ -94,13 +96,15 @@ public final class TweakManager: Sendable {
     /// Preprocesses every tweak whose `Encrypted` flag is set, e.g. to decrypt it.
     ///
     /// ```swift
-    /// manager.decryptionClosure = { tweak in
+    /// manager.decryptionHandler = { tweak in
     ///     .string(String((tweak.stringValue ?? "").reversed()))
     /// }
     /// ```
     /// Without a closure, an encrypted tweak is skipped (the next provider answers) and its
     /// details say ``TweakError/decryptionClosureNotProvided(feature:variable:)``.
-    public var decryptionClosure: (@Sendable (Tweak) throws -> TweakContent)? {
+    ///
+    /// JustTweak's non-throwing ``decryptionClosure`` maps to this.
+    public var decryptionHandler: (@Sendable (Tweak) throws -> TweakContent)? {
         get { state.withLock { $0.decryptionClosure } }
         set {
             invalidate { $0.decryptionClosure = newValue }
@@ -121,7 +125,7 @@ public final class TweakManager: Sendable {
     ///   ``TweakError/decryptionClosureNotProvided(feature:variable:)`` /
     ///   ``TweakError/decryptionFailed(feature:variable:reason:)`` when the only values are
     ///   encrypted and cannot be decrypted.
-    public func tweakWith(feature: String, variable: String) throws(TweakError) -> Tweak {
+    public func tweakWith(feature: String, variable: String) throws -> Tweak {
         let id = TweakID(feature: feature, variable: variable)
         if !ScopedTweakOverrides.isActive,
            let found = withCurrentSnapshot({ snapshot -> Tweak? in
@@ -146,33 +150,36 @@ public final class TweakManager: Sendable {
         if !ScopedTweakOverrides.isActive,
            let found = withCurrentSnapshot({ snapshot -> Bool? in
                guard let entry = snapshot.entries[id] else { return false }
-               return entry.needsEvaluation ? nil : (entry.tweak?.value.boolValue ?? false)
+               return entry.needsEvaluation ? nil : (entry.tweak?.content.boolValue ?? false)
            }) ?? nil {
             return found
         }
-        return evaluatedTweak(id, context: nil).tweak?.value.boolValue ?? false
+        return evaluatedTweak(id, context: nil).tweak?.content.boolValue ?? false
     }
 
     /// ``isFeatureEnabled(_:)`` for one evaluation context, laid over the manager's and the task's.
     public func isFeatureEnabled(_ feature: String, context: EvaluationContext) -> Bool {
-        evaluatedTweak(TweakID(feature: feature, variable: Tweak.enabledVariable), context: context).tweak?.value.boolValue ?? false
+        evaluatedTweak(TweakID(feature: feature, variable: Tweak.enabledVariable), context: context).tweak?.content.boolValue ?? false
     }
 
     /// Stores `value` in the highest-priority mutable provider.
     ///
     /// ```swift
-    /// try manager.set(42, feature: "general", variable: "answer_to_the_universe")
+    /// try manager.store(42, feature: "general", variable: "answer_to_the_universe")
     /// let alpha: Double = 0.5
-    /// try manager.set(alpha, feature: "ui_customization", variable: "red_view_alpha_component")
+    /// try manager.store(alpha, feature: "ui_customization", variable: "red_view_alpha_component")
     /// ```
+    /// JustTweak's non-throwing ``set(_:feature:variable:)`` maps to this.
     /// - Throws: ``TweakError/notSupported(_:)`` when the stack has no mutable provider, or what the provider throws.
-    public func set<Value: TweakValueConvertible>(_ value: Value, feature: String, variable: String) throws {
-        try mutableProvider().set(value.tweakValue, feature: feature, variable: variable)
+    public func store<Value: TweakValueConvertible>(_ value: Value, feature: String, variable: String) throws {
+        try mutableProvider().store(value.tweakContent, feature: feature, variable: variable)
     }
 
     /// Removes the override of the highest-priority mutable provider; lower providers answer again.
-    public func deleteValue(feature: String, variable: String) throws {
-        try mutableProvider().deleteValue(feature: feature, variable: variable)
+    ///
+    /// JustTweak's non-throwing ``deleteValue(feature:variable:)`` maps to this.
+    public func removeValue(feature: String, variable: String) throws {
+        try mutableProvider().removeValue(feature: feature, variable: variable)
     }
 
     /// Removes every override of the highest-priority mutable provider.
@@ -180,7 +187,7 @@ public final class TweakManager: Sendable {
         try mutableProvider().deleteAll()
     }
 
-    /// The highest-priority mutable provider: where ``set(_:feature:variable:)`` writes.
+    /// The highest-priority mutable provider: where ``store(_:feature:variable:)`` writes.
     public var mutableTweakProvider: (any MutableTweakProvider)? {
         for provider in tweakProviders {
             if let mutable = provider as? any MutableTweakProvider { return mutable }
@@ -197,10 +204,10 @@ public final class TweakManager: Sendable {
 
     // MARK: - Enumeration
 
-    /// Every tweak with a usable value, sorted by feature then variable: the winning value, its
-    /// source and all metadata (JustTweak's `displayableTweaks`).
+    /// Every tweak with a usable value, sorted by ``Tweak/displayTitle`` as JustTweak sorts them
+    /// (then by feature and variable): the winning value, its source and all metadata.
     public var displayableTweaks: [Tweak] {
-        allResolvedTweaks().compactMap(\.tweak)
+        allResolvedTweaks().compactMap(\.tweak).sorted { ($0.displayTitle, $0.id) < ($1.displayTitle, $1.id) }
     }
 
     /// Everything the stack knows, one entry per tweak, sorted by feature then variable.
@@ -228,7 +235,7 @@ public final class TweakManager: Sendable {
     /// The winning value for a typed key: the hot path of ``value(for:)``.
     @usableFromInline
     func currentValue(for key: TweakKeySlot) -> TweakContent? {
-        guard !ScopedTweakOverrides.isActive else { return evaluatedTweak(key.id, context: nil).tweak?.value }
+        guard !ScopedTweakOverrides.isActive else { return evaluatedTweak(key.id, context: nil).tweak?.content }
         let slot: Int
         if let cached = key.slot(for: id) {
             slot = cached
@@ -243,13 +250,13 @@ public final class TweakManager: Sendable {
             return .some(snapshot.values[slot])
         } ?? nil
         if let found { return found }
-        return evaluatedTweak(key.id, context: nil).tweak?.value
+        return evaluatedTweak(key.id, context: nil).tweak?.content
     }
 
     private func scopedResolution(_ id: TweakID, value: TweakContent) -> ResolvedTweak {
         var resolved = currentSnapshot().map { $0.resolution(for: id) ?? ResolvedTweak(id: id) } ?? walkProviders(for: id)
-        var tweak = resolved.tweak ?? Tweak(feature: id.feature, variable: id.variable, value: value)
-        tweak.value = value
+        var tweak = resolved.tweak ?? Tweak(feature: id.feature, variable: id.variable, content: value)
+        tweak.content = value
         tweak.source = ScopedTweakOverrides.sourceName
         tweak.isEncrypted = false
         resolved.tweak = tweak

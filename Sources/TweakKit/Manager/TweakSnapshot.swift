@@ -34,7 +34,7 @@ final class TweakSnapshot: Sendable {
         self.resolutions = resolutions
         self.hasContextualProviders = hasContextualProviders
         self.needsEvaluation = ContiguousArray(resolutions.map { $0?.isEvaluatedPerLookup ?? false })
-        self.values = ContiguousArray(resolutions.map { $0?.tweak?.value })
+        self.values = ContiguousArray(resolutions.map { $0?.tweak?.content })
         self.providerErrors = providerErrors
         self.generation = generation
     }

@@ -2,32 +2,52 @@
 ///
 /// ```swift
 /// let tweak = try manager.tweakWith(feature: "ui_customization", variable: "label_text")
-/// tweak.value         // .string("Test value")
+/// tweak.content       // .string("Test value"): TweakKit's typed, lossless value
+/// tweak.value as? String   // "Test value": JustTweak's view of the same value
 /// tweak.title         // "Label Text"
 /// tweak.source        // "LocalTweaks_example.json": the provider that answered
 /// ```
+///
+/// ``content`` is the stored value and TweakKit's preferred API. ``value`` is JustTweak's
+/// ``TweakValue`` view of it: a `Bool`, `Int`, `Float`, `Double` or `String`, so
+/// `tweak.value as? Bool` works as it does in JustTweak. Structured content (a JSON array or
+/// object, which JustTweak never had) reads through ``value`` as its JSON text.
 public struct Tweak: Sendable, Hashable, Codable {
     /// The variable that, when it holds a Bool, decides ``TweakManager/isFeatureEnabled(_:)``.
     public static let enabledVariable = "enabled"
 
+    /// The feature the tweak belongs to.
     public var feature: String
+    /// The variable within the feature.
     public var variable: String
-    public var value: TweakContent
+    /// The value, typed and lossless (TweakKit's preferred API).
+    ///
+    /// ```swift
+    /// if case .int(let answer) = tweak.content { … }
+    /// ```
+    public var content: TweakContent
+    /// The title an editor shows.
     public var title: String?
     /// The description (JustTweak's name for it).
     public var desc: String?
+    /// The group an editor files the tweak under.
     public var group: String?
     /// The name of the provider the value comes from.
     public var source: String?
-    /// Whether ``value`` is encrypted and must go through a decryption closure before use.
+    /// Whether ``content`` is encrypted and must go through a decryption closure before use.
     public var isEncrypted: Bool
     /// The property name the code generator uses for this tweak (JustTweak's `GeneratedPropertyName`).
     public var generatedPropertyName: String?
 
+    /// A tweak holding `content` (TweakKit's preferred initializer).
+    ///
+    /// ```swift
+    /// let tweak = Tweak(feature: "general", variable: "answer", content: .int(42))
+    /// ```
     public init(
         feature: String,
         variable: String,
-        value: TweakContent,
+        content: TweakContent,
         title: String? = nil,
         description: String? = nil,
         group: String? = nil,
@@ -37,7 +57,7 @@ public struct Tweak: Sendable, Hashable, Codable {
     ) {
         self.feature = feature
         self.variable = variable
-        self.value = value
+        self.content = content
         self.title = title
         self.desc = description
         self.group = group
@@ -52,16 +72,10 @@ public struct Tweak: Sendable, Hashable, Codable {
     /// The title, or `feature:variable` when there is none (as in JustTweak).
     public var displayTitle: String { title ?? "\(feature):\(variable)" }
 
-    public var boolValue: Bool { value.boolValue }
-    public var intValue: Int { value.intValue }
-    public var floatValue: Float { value.floatValue }
-    public var doubleValue: Double { value.doubleValue }
-    public var stringValue: String? { value.stringValue }
-
-    /// The same tweak with another value (and source).
-    public func with(value: TweakContent, source: String?) -> Tweak {
+    /// The same tweak with other content (and source).
+    public func with(content: TweakContent, source: String?) -> Tweak {
         var copy = self
-        copy.value = value
+        copy.content = content
         copy.source = source
         return copy
     }
@@ -75,10 +89,15 @@ public struct Tweak: Sendable, Hashable, Codable {
         copy.generatedPropertyName = copy.generatedPropertyName ?? definition.generatedPropertyName
         return copy
     }
+
+    // The encoded form keeps the key "value" for the content.
+    private enum CodingKeys: String, CodingKey {
+        case feature, variable, content = "value", title, desc, group, source, isEncrypted, generatedPropertyName
+    }
 }
 
 extension Tweak: CustomStringConvertible {
     public var description: String {
-        "\(feature).\(variable) = \(value) (\(value.kind))" + (source.map { " from \($0)" } ?? "")
+        "\(feature).\(variable) = \(content) (\(content.kind))" + (source.map { " from \($0)" } ?? "")
     }
 }

@@ -10,7 +10,7 @@
 ///
 /// `stringValue` keeps JustTweak's meaning (the string, only for string values); use
 /// `description` for any value as text. For strict, type-checked reads use
-/// ``TweakValueConvertible/init(tweakValue:)`` or a ``TweakKey``.
+/// ``TweakValueConvertible/init(tweakContent:)`` or a ``TweakKey``.
 extension TweakContent {
     public var boolValue: Bool {
         switch self {

@@ -111,3 +111,20 @@ extension TweakContent: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }
+
+extension TweakContent {
+    /// Equal when both the type and the content are: `.double(1) != .int(1)`.
+    public static func == (lhs: TweakContent, rhs: TweakContent) -> Bool {
+        switch (lhs, rhs) {
+        case (.bool(let lhs), .bool(let rhs)): return lhs == rhs
+        case (.int(let lhs), .int(let rhs)): return lhs == rhs
+        case (.float(let lhs), .float(let rhs)): return lhs.isEqual(to: rhs)
+        case (.double(let lhs), .double(let rhs)): return lhs.isEqual(to: rhs)
+        case (.string(let lhs), .string(let rhs)): return lhs == rhs
+        case (.array(let lhs), .array(let rhs)): return lhs == rhs
+        case (.object(let lhs), .object(let rhs)): return lhs == rhs
+        case (.null, .null): return true
+        default: return false
+        }
+    }
+}

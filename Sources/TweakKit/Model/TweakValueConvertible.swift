@@ -13,10 +13,10 @@
 /// let theme = manager.value(for: TweakKey<Theme>("ui", "theme", default: .light))
 /// ```
 public protocol TweakValueConvertible: Sendable {
-    /// Reads a value of this type, or `nil` when `tweakValue` holds another type.
-    init?(tweakValue: TweakContent)
+    /// Reads a value of this type, or `nil` when `tweakContent` holds another type.
+    init?(tweakContent: TweakContent)
     /// The value to store.
-    var tweakValue: TweakContent { get }
+    var tweakContent: TweakContent { get }
 }
 
 /// A tweak type with a natural empty value (`false`, `0`, `0.0`, `""`), used by
@@ -26,17 +26,17 @@ public protocol TweakEmptyRepresentable: TweakValueConvertible {
 }
 
 extension Bool: TweakValueConvertible, TweakEmptyRepresentable {
-    public init?(tweakValue: TweakContent) {
-        guard case .bool(let value) = tweakValue else { return nil }
+    public init?(tweakContent: TweakContent) {
+        guard case .bool(let value) = tweakContent else { return nil }
         self = value
     }
-    public var tweakValue: TweakContent { .bool(self) }
+    public var tweakContent: TweakContent { .bool(self) }
     public static var emptyTweakValue: Bool { false }
 }
 
 extension Int: TweakValueConvertible, TweakEmptyRepresentable {
-    public init?(tweakValue: TweakContent) {
-        switch tweakValue {
+    public init?(tweakContent: TweakContent) {
+        switch tweakContent {
         case .int(let value): self = value
         case .double(let value):
             guard let exact = Int(exactly: value) else { return nil }
@@ -47,56 +47,56 @@ extension Int: TweakValueConvertible, TweakEmptyRepresentable {
         default: return nil
         }
     }
-    public var tweakValue: TweakContent { .int(self) }
+    public var tweakContent: TweakContent { .int(self) }
     public static var emptyTweakValue: Int { 0 }
 }
 
 extension Double: TweakValueConvertible, TweakEmptyRepresentable {
-    public init?(tweakValue: TweakContent) {
-        switch tweakValue {
+    public init?(tweakContent: TweakContent) {
+        switch tweakContent {
         case .double(let value): self = value
         case .int(let value): self = Double(value)
         case .float(let value): self = Double(value)
         default: return nil
         }
     }
-    public var tweakValue: TweakContent { .double(self) }
+    public var tweakContent: TweakContent { .double(self) }
     public static var emptyTweakValue: Double { 0 }
 }
 
 extension Float: TweakValueConvertible, TweakEmptyRepresentable {
-    public init?(tweakValue: TweakContent) {
-        switch tweakValue {
+    public init?(tweakContent: TweakContent) {
+        switch tweakContent {
         case .float(let value): self = value
         case .double(let value): self = Float(value)
         case .int(let value): self = Float(value)
         default: return nil
         }
     }
-    public var tweakValue: TweakContent { .float(self) }
+    public var tweakContent: TweakContent { .float(self) }
     public static var emptyTweakValue: Float { 0 }
 }
 
 extension String: TweakValueConvertible, TweakEmptyRepresentable {
-    public init?(tweakValue: TweakContent) {
-        guard case .string(let value) = tweakValue else { return nil }
+    public init?(tweakContent: TweakContent) {
+        guard case .string(let value) = tweakContent else { return nil }
         self = value
     }
-    public var tweakValue: TweakContent { .string(self) }
+    public var tweakContent: TweakContent { .string(self) }
     public static var emptyTweakValue: String { "" }
 }
 
 extension TweakContent: TweakValueConvertible {
-    public init?(tweakValue: TweakContent) { self = tweakValue }
-    public var tweakValue: TweakContent { self }
+    public init?(tweakContent: TweakContent) { self = tweakContent }
+    public var tweakContent: TweakContent { self }
 }
 
 extension TweakValueConvertible where Self: RawRepresentable, RawValue: TweakValueConvertible {
-    public init?(tweakValue: TweakContent) {
-        guard let raw = RawValue(tweakValue: tweakValue) else { return nil }
+    public init?(tweakContent: TweakContent) {
+        guard let raw = RawValue(tweakContent: tweakContent) else { return nil }
         self.init(rawValue: raw)
     }
-    public var tweakValue: TweakContent { rawValue.tweakValue }
+    public var tweakContent: TweakContent { rawValue.tweakContent }
 }
 
 extension TweakValueConvertible {

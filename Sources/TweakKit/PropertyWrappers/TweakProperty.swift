@@ -62,10 +62,10 @@ public struct OptionalTweakProperty<T: TweakValueConvertible>: Sendable {
     }
 
     public var wrappedValue: T? {
-        get { tweakManager.optionalValue(for: key).flatMap { T(tweakValue: $0) } ?? fallbackValue }
+        get { tweakManager.optionalValue(for: key).flatMap { T(tweakContent: $0) } ?? fallbackValue }
         nonmutating set {
             if let newValue {
-                tweakManager.update(newValue.tweakValue, for: key)
+                tweakManager.update(newValue.tweakContent, for: key)
             } else {
                 tweakManager.removeOverride(for: key)
             }

@@ -9,9 +9,9 @@ import Synchronization
 ///     func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
 ///         notifier.observe(handler)
 ///     }
-///     func set(_ value: TweakContent, feature: String, variable: String) throws {
+///     func store(_ content: TweakContent, feature: String, variable: String) throws {
 ///         // … store it, then, outside any lock of yours:
-///         notifier.post(.set(Tweak(feature: feature, variable: variable, value: value)), from: self)
+///         notifier.post(.set(Tweak(feature: feature, variable: variable, content: content)), from: self)
 ///     }
 /// }
 /// ```

@@ -6,7 +6,7 @@
 /// final class BuildSettingsProvider: TweakProvider {
 ///     let name = "build-settings"
 ///     func allTweaks() -> [Tweak] {
-///         [Tweak(feature: "api", variable: "host", value: "staging.example.com", source: name)]
+///         [Tweak(feature: "api", variable: "host", content: "staging.example.com", source: name)]
 ///     }
 ///     // Its tweaks never change.
 ///     func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
@@ -35,6 +35,14 @@ public protocol TweakProvider: AnyObject, Sendable {
     /// Registers `handler` to be called, outside any lock, after each change to the provider's tweaks.
     /// The registration lasts as long as the returned ``TweakObservation`` is alive.
     func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation
+
+    /// JustTweak's log hook; providers that log nothing ignore it (the default).
+    /// ``TweakManager/logClosure`` sets it on every provider of the stack.
+    var logClosure: LogClosure? { get set }
+
+    /// JustTweak's preprocessing of tweaks marked `Encrypted`; providers with no encrypted tweaks
+    /// ignore it (the default). ``TweakManager/decryptionClosure`` sets it on every provider.
+    var decryptionClosure: (@Sendable (Tweak) -> any TweakValue)? { get set }
 }
 
 extension TweakProvider {
@@ -47,9 +55,13 @@ extension TweakProvider {
 
     /// What this provider alone says of `feature`: the Bool value of its `enabled` variable,
     /// or `nil` when the provider has no Bool `enabled` variable for it.
-    public func isFeatureEnabled(_ feature: String) -> Bool? {
+    ///
+    /// ```swift
+    /// provider.featureEnabledState("addItem")   // true, false, or nil: not decided here
+    /// ```
+    public func featureEnabledState(_ feature: String) -> Bool? {
         guard let tweak = try? tweakWith(feature: feature, variable: Tweak.enabledVariable),
-              case .bool(let enabled) = tweak.value
+              case .bool(let enabled) = tweak.content
         else { return nil }
         return enabled
     }
@@ -57,30 +69,42 @@ extension TweakProvider {
 
 /// A provider the manager can write overrides to.
 ///
-/// ``TweakManager/set(_:feature:variable:)`` and ``TweakManager/deleteValue(feature:variable:)``
-/// go to the first mutable provider in the stack.
+/// ``TweakManager/store(_:feature:variable:)`` and ``TweakManager/removeValue(feature:variable:)``
+/// go to the first mutable provider in the stack. Implement ``store(_:feature:variable:)``,
+/// ``removeValue(feature:variable:)`` and, when it is cheaper than removing each value,
+/// ``deleteAll()``; JustTweak's non-throwing `set` and `deleteValue` come with them.
 public protocol MutableTweakProvider: TweakProvider {
-    /// Stores `value` for the tweak, replacing any value the provider had.
-    func set(_ value: TweakContent, feature: String, variable: String) throws
+    /// Stores `content` for the tweak, replacing any value the provider had.
+    ///
+    /// ```swift
+    /// try overrides.store(.bool(true), feature: "ui_customization", variable: "display_red_view")
+    /// ```
+    func store(_ content: TweakContent, feature: String, variable: String) throws
     /// Removes the provider's value for the tweak; removing a value that is not there is not an error.
-    func deleteValue(feature: String, variable: String) throws
+    func removeValue(feature: String, variable: String) throws
     /// Removes every value the provider holds.
     func deleteAll() throws
+    /// JustTweak's write: stores `value` and never throws; a failure goes to ``TweakProvider/logClosure``
+    /// (and, for TweakKit's providers, their `lastError`). Maps to ``store(_:feature:variable:)``.
+    func set(_ value: any TweakValue, feature: String, variable: String)
+    /// JustTweak's removal: never throws; a failure goes to ``TweakProvider/logClosure``
+    /// (and, for TweakKit's providers, their `lastError`). Maps to ``removeValue(feature:variable:)``.
+    func deleteValue(feature: String, variable: String)
 }
 
 extension MutableTweakProvider {
-    /// Stores a Bool, Int, Float, Double or String (or any ``TweakValueConvertible``).
+    /// Stores a Bool, Int, Float, Double, String, ``TweakContent`` or any ``TweakValueConvertible``.
     ///
     /// ```swift
-    /// try overrides.set(true, feature: "ui_customization", variable: "display_red_view")
+    /// try overrides.store(true, feature: "ui_customization", variable: "display_red_view")
     /// ```
-    public func set<Value: TweakValueConvertible>(_ value: Value, feature: String, variable: String) throws {
-        try set(value.tweakValue, feature: feature, variable: variable)
+    public func store<Value: TweakValueConvertible>(_ value: Value, feature: String, variable: String) throws {
+        try store(value.tweakContent, feature: feature, variable: variable)
     }
 
     public func deleteAll() throws {
         for tweak in try allTweaks() {
-            try deleteValue(feature: tweak.feature, variable: tweak.variable)
+            try removeValue(feature: tweak.feature, variable: tweak.variable)
         }
     }
 }

@@ -346,7 +346,7 @@ public final class OFREPTweakProvider: ContextualTweakProvider {
         state.withLock { $0.flags }.compactMap { key, evaluation in
             guard let value = evaluation.value else { return nil }
             let id = OFREPWire.id(forKey: key, isBoolean: value.kind == .bool)
-            return Tweak(feature: id.feature, variable: id.variable, value: value, source: name)
+            return Tweak(feature: id.feature, variable: id.variable, content: value, source: name)
         }
     }
 

@@ -34,8 +34,8 @@ enum OFREPFlagKey {
         return keys
     }
 
-    /// A tweak's value as the enum: the one place the OFREP routes read `Tweak.value`.
+    /// A tweak's value as the enum: the one place the OFREP routes read a tweak's `content`.
     static func content(of tweak: Tweak) -> TweakContent {
-        tweak.value
+        tweak.content
     }
 }

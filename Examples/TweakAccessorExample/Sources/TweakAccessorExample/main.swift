@@ -6,9 +6,9 @@ guard let tweaksURL = Bundle.module.url(forResource: "Tweaks", withExtension: "j
     fatalError("Tweaks.json is not bundled")
 }
 let overrides = EphemeralTweakProvider(name: "session")
-let manager = TweakManager(tweakProviders: [overrides, try LocalTweakProvider(jsonURL: tweaksURL)])
+let manager = TweakManager(tweakProviders: [overrides, try LocalTweakProvider(fileURL: tweaksURL)])
 // A stand-in cipher: the example's "encrypted" values are reversed text.
-manager.decryptionClosure = { tweak in
+manager.decryptionHandler = { tweak in
     let text = String((tweak.stringValue ?? "").reversed())
     return tweak.variable == AppTweaks.Variables.pinnedPort ? .int(Int(text) ?? 0) : .string(text)
 }
@@ -53,7 +53,7 @@ check("maxItems after set", tweaks.maxItems, 40)
 check("fontScale after set", tweaks.fontScale, 1.25)
 check("baseUrl after set", tweaks.baseUrl, "https://staging.example.com")
 check("source of maxItems", manager.details(for: AppTweaks.Keys.maxItems).source, "session")
-try manager.deleteValue(for: AppTweaks.Keys.maxItems)
+try manager.removeValue(for: AppTweaks.Keys.maxItems)
 check("maxItems after delete", tweaks.maxItems, 25)
 
 // This tweak has expired: the build warns here, which is the point.

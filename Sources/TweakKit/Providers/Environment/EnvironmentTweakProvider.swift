@@ -42,7 +42,7 @@ public final class EnvironmentTweakProvider: TweakProvider {
                 continue
             }
             let id = TweakID(feature: String(rest[..<separator.lowerBound]), variable: String(rest[separator.upperBound...]))
-            tweaks[id] = Tweak(feature: id.feature, variable: id.variable, value: Self.parseValue(text), source: name)
+            tweaks[id] = Tweak(feature: id.feature, variable: id.variable, content: Self.parseValue(text), source: name)
         }
         var index = arguments.startIndex
         while index < arguments.endIndex {
@@ -69,7 +69,7 @@ public final class EnvironmentTweakProvider: TweakProvider {
                 continue
             }
             let text = String(assignment[assignment.index(after: equals)...])
-            tweaks[id] = Tweak(feature: id.feature, variable: id.variable, value: Self.parseValue(text), source: name)
+            tweaks[id] = Tweak(feature: id.feature, variable: id.variable, content: Self.parseValue(text), source: name)
         }
         self.tweaks = tweaks
         self.problems = problems

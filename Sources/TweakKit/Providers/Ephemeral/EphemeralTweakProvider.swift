@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// ```swift
 /// let ephemeral = EphemeralTweakProvider()
-/// try ephemeral.set(true, feature: "ui_customization", variable: "display_red_view")
+/// ephemeral.store(.bool(true), feature: "ui_customization", variable: "display_red_view")
 /// let manager = TweakManager(tweakProviders: [ephemeral, localProvider])
 /// ```
 public final class EphemeralTweakProvider: MutableTweakProvider {
@@ -40,11 +40,12 @@ public final class EphemeralTweakProvider: MutableTweakProvider {
         return tweak
     }
 
-    public func set(_ value: TweakContent, feature: String, variable: String) {
+    /// Stores `content`; never fails.
+    public func store(_ content: TweakContent, feature: String, variable: String) {
         let id = TweakID(feature: feature, variable: variable)
         let tweak = storage.withLock { storage in
-            var tweak = storage[id] ?? Tweak(feature: feature, variable: variable, value: value)
-            tweak.value = value
+            var tweak = storage[id] ?? Tweak(feature: feature, variable: variable, content: content)
+            tweak.content = content
             tweak.source = name
             tweak.isEncrypted = false
             storage[id] = tweak
@@ -53,12 +54,8 @@ public final class EphemeralTweakProvider: MutableTweakProvider {
         notifier.post(.set(tweak), from: self)
     }
 
-    /// Stores a Bool, Int, Float, Double or String; never fails.
-    public func set<Value: TweakValueConvertible>(_ value: Value, feature: String, variable: String) {
-        set(value.tweakValue, feature: feature, variable: variable)
-    }
-
-    public func deleteValue(feature: String, variable: String) {
+    /// Removes the value; never fails.
+    public func removeValue(feature: String, variable: String) {
         let id = TweakID(feature: feature, variable: variable)
         let removed = storage.withLock { $0.removeValue(forKey: id) }
         if removed != nil {

@@ -4,7 +4,7 @@ public import Foundation
 ///
 /// ```swift
 /// let url = Bundle.main.url(forResource: "LocalTweaks_example", withExtension: "json")!
-/// let defaults = try LocalTweakProvider(jsonURL: url)
+/// let defaults = try LocalTweakProvider(fileURL: url)
 /// ```
 ///
 /// Several files can be stacked; each reports its file name as the tweaks' source.
@@ -17,15 +17,14 @@ public final class LocalTweakProvider: DocumentBackedTweakProvider {
     public let jsonURL: URL?
     /// The file's tweaks.
     public let document: TweakFileDocument
-    /// The file never changes under the provider: nothing is ever posted.
-    public let changeNotifier = TweakChangeNotifier()
+    let justTweakHooks = JustTweakHooks()
 
-    /// Loads the file at `jsonURL`; `name` defaults to the file's name.
-    public convenience init(jsonURL: URL, name: String? = nil) throws(TweakFileError) {
-        let source = name ?? jsonURL.lastPathComponent
-        let result = TweakFileParser.parse(contentsOf: jsonURL, source: source)
+    /// Loads the file at `fileURL`; `name` defaults to the file's name.
+    public convenience init(fileURL: URL, name: String? = nil) throws(TweakFileError) {
+        let source = name ?? fileURL.lastPathComponent
+        let result = TweakFileParser.parse(contentsOf: fileURL, source: source)
         if let first = result.problems.first { throw first }
-        self.init(name: source, url: jsonURL, tweaks: result.tweaks)
+        self.init(name: source, url: fileURL, tweaks: result.tweaks)
     }
 
     /// Loads tweaks from `data` (for example a bundled resource already in memory).
@@ -35,7 +34,7 @@ public final class LocalTweakProvider: DocumentBackedTweakProvider {
         self.init(name: name, url: nil, tweaks: result.tweaks)
     }
 
-    private init(name: String, url: URL?, tweaks: [Tweak]) {
+    init(name: String, url: URL?, tweaks: [Tweak]) {
         self.name = name
         self.jsonURL = url
         self.document = TweakFileDocument(tweaks: tweaks)
@@ -51,4 +50,19 @@ public final class LocalTweakProvider: DocumentBackedTweakProvider {
     }
 
     public var currentDocument: (any TweakDocument)? { document }
+
+    /// The file never changes under the provider; only a new ``decryptionClosure`` is reported.
+    public var changeNotifier: TweakChangeNotifier { justTweakHooks.notifier }
+
+    public func allTweaks() -> [Tweak] {
+        let tweaks = document.tweaks(source: name)
+        return justTweakHooks.decryptionClosure == nil ? tweaks : tweaks.map(justTweakHooks.decrypted)
+    }
+
+    public func tweakWith(feature: String, variable: String) throws -> Tweak {
+        guard let tweak = document.tweak(TweakID(feature: feature, variable: variable), source: name) else {
+            throw TweakError.notFound(feature: feature, variable: variable)
+        }
+        return justTweakHooks.decrypted(tweak)
+    }
 }

@@ -81,7 +81,7 @@ public struct TweakDefinition: Sendable, Hashable {
 
     /// The type code sees: the declared `Type`, else String for an encrypted tweak, else the Value's type.
     public var valueType: TweakContent.Kind {
-        declaredType ?? (tweak.isEncrypted ? .string : tweak.value.kind)
+        declaredType ?? (tweak.isEncrypted ? .string : tweak.content.kind)
     }
 
     /// Whether the tweak's expiry date is before `day`.

@@ -155,7 +155,7 @@ public enum TweakFileParser {
                 }
             }
             guard ok else { return }
-            let tweak = Tweak(feature: feature, variable: variable, value: value, title: title, description: description,
+            let tweak = Tweak(feature: feature, variable: variable, content: value, title: title, description: description,
                               group: group, source: source, isEncrypted: encrypted, generatedPropertyName: propertyName)
             definitions.append(TweakDefinition(tweak: tweak, declaredType: declaredType, owner: owner, expires: expires, location: member.keyLocation))
         }
@@ -179,7 +179,7 @@ public enum TweakFileParser {
                     problem("feature \"\(feature)\" is listed twice", at: featureNode.location, feature: feature)
                     continue
                 }
-                let tweak = Tweak(feature: feature, variable: Tweak.enabledVariable, value: .bool(enabled), source: source)
+                let tweak = Tweak(feature: feature, variable: Tweak.enabledVariable, content: .bool(enabled), source: source)
                 definitions.append(TweakDefinition(tweak: tweak, location: entry.location))
             }
         }

@@ -19,7 +19,7 @@ import Synchronization
 /// ```swift
 /// let overrides = try PersistentTweakProvider(fileURL: URL(filePath: "overrides.json"))
 /// let manager = TweakManager(tweakProviders: [overrides, defaults])
-/// try manager.set(true, feature: "ui_customization", variable: "display_red_view")
+/// try manager.store(true, feature: "ui_customization", variable: "display_red_view")
 /// ```
 ///
 /// The format is feature → variable → value: `{"ui_customization": {"display_red_view": true}}`.
@@ -30,7 +30,7 @@ public final class PersistentTweakProvider: MutableTweakProvider {
     private struct State {
         var values: [TweakID: TweakContent] = [:]
         var stamp: FileStamp?
-        var lastError: TweakFileError?
+        var lastError: (any Error)?
     }
 
     private let state = Mutex(State())
@@ -40,6 +40,7 @@ public final class PersistentTweakProvider: MutableTweakProvider {
     private let fileLock: FileLock
     private let notifier = TweakChangeNotifier()
     private let pollTask: Mutex<Task<Void, Never>?> = Mutex(nil)
+    let justTweakHooks = JustTweakHooks()
 
     /// Opens (or prepares to create) the overrides file at `fileURL`.
     ///
@@ -65,12 +66,17 @@ public final class PersistentTweakProvider: MutableTweakProvider {
         pollTask.withLock { $0?.cancel() }
     }
 
-    /// The problem with the file on disk, when the last attempt to read it failed.
-    public var lastError: TweakFileError? { state.withLock { $0.lastError } }
+    /// The problem with the file on disk, when the last attempt to read it failed, or the failure
+    /// of the last non-throwing ``set(_:feature:variable:)``/``deleteValue(feature:variable:)``.
+    public var lastError: (any Error)? { state.withLock { $0.lastError } }
+
+    func recordJustTweakFailure(_ error: any Error) {
+        state.withLock { $0.lastError = error }
+    }
 
     public func allTweaks() -> [Tweak] {
         state.withLock { state in
-            state.values.map { Tweak(feature: $0.key.feature, variable: $0.key.variable, value: $0.value, source: name) }
+            state.values.map { Tweak(feature: $0.key.feature, variable: $0.key.variable, content: $0.value, source: name) }
         }
     }
 
@@ -78,17 +84,17 @@ public final class PersistentTweakProvider: MutableTweakProvider {
         guard let value = state.withLock({ $0.values[TweakID(feature: feature, variable: variable)] }) else {
             throw TweakError.notFound(feature: feature, variable: variable)
         }
-        return Tweak(feature: feature, variable: variable, value: value, source: name)
+        return Tweak(feature: feature, variable: variable, content: value, source: name)
     }
 
-    public func set(_ value: TweakContent, feature: String, variable: String) throws {
+    public func store(_ content: TweakContent, feature: String, variable: String) throws {
         let id = TweakID(feature: feature, variable: variable)
-        try modify(change: .set(Tweak(feature: feature, variable: variable, value: value, source: name))) { values in
-            values[id] = value
+        try modify(change: .set(Tweak(feature: feature, variable: variable, content: content, source: name))) { values in
+            values[id] = content
         }
     }
 
-    public func deleteValue(feature: String, variable: String) throws {
+    public func removeValue(feature: String, variable: String) throws {
         let id = TweakID(feature: feature, variable: variable)
         try modify(change: .deleted(id)) { values in
             values.removeValue(forKey: id)

@@ -19,6 +19,7 @@ public final class UserDefaultsTweakProvider: MutableTweakProvider {
     nonisolated(unsafe) private let userDefaults: UserDefaults
     private let storage: Mutex<Storage>
     private let notifier = TweakChangeNotifier()
+    let justTweakHooks = JustTweakHooks()
     nonisolated(unsafe) private var defaultsObserver: (any NSObjectProtocol)?
 
     /// The overrides as lookups see them, and what still has to reach UserDefaults.
@@ -57,7 +58,7 @@ public final class UserDefaultsTweakProvider: MutableTweakProvider {
     }
 
     public func allTweaks() throws -> [Tweak] {
-        try storage.withLock { try $0.values.get() }.map { Tweak(feature: $0.key.feature, variable: $0.key.variable, value: $0.value, source: name) }
+        try storage.withLock { try $0.values.get() }.map { Tweak(feature: $0.key.feature, variable: $0.key.variable, content: $0.value, source: name) }
     }
 
     public func tweakWith(feature: String, variable: String) throws -> Tweak {
@@ -65,15 +66,15 @@ public final class UserDefaultsTweakProvider: MutableTweakProvider {
         guard let value = values[TweakID(feature: feature, variable: variable)] else {
             throw TweakError.notFound(feature: feature, variable: variable)
         }
-        return Tweak(feature: feature, variable: variable, value: value, source: name)
+        return Tweak(feature: feature, variable: variable, content: value, source: name)
     }
 
-    public func set(_ value: TweakContent, feature: String, variable: String) throws {
+    public func store(_ content: TweakContent, feature: String, variable: String) throws {
         let id = TweakID(feature: feature, variable: variable)
-        try modify(.set(Tweak(feature: feature, variable: variable, value: value, source: name))) { $0[id] = value }
+        try modify(.set(Tweak(feature: feature, variable: variable, content: content, source: name))) { $0[id] = content }
     }
 
-    public func deleteValue(feature: String, variable: String) throws {
+    public func removeValue(feature: String, variable: String) throws {
         let id = TweakID(feature: feature, variable: variable)
         try modify(.deleted(id)) { $0.removeValue(forKey: id) }
     }

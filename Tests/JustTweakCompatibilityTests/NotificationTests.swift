@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+import TweakKit
+
+/// `TweakProviderDidChangeNotification`, its tweak key, and the manager's registration API.
+@Suite("Notifications", .serialized)
+struct NotificationTests {
+    @Test("a provider's set posts the notification with the tweak under TweakProviderDidChangeNotificationTweakKey")
+    func providerPosts() {
+        let provider = UserDefaultsTweakProvider(userDefaults: makeUserDefaults())
+        let received = Box<Tweak>()
+        let sender = Box<Bool>()
+        let observer = NotificationCenter.default.addObserver(forName: TweakProviderDidChangeNotification, object: provider, queue: nil) { notification in
+            sender.set(notification.object as AnyObject? === provider)
+            if let tweak = notification.userInfo?[TweakProviderDidChangeNotificationTweakKey] as? Tweak { received.set(tweak) }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        provider.set(42, feature: "feature_1", variable: "variable_1")
+        #expect(sender.value == true)
+        #expect(received.value?.feature == "feature_1")
+        #expect(received.value?.variable == "variable_1")
+        #expect(received.value?.intValue == 42)
+    }
+
+    @Test("a registered closure is called with the tweak of each notification, until deregistered")
+    func registration() {
+        let tweakManager = TweakManager(tweakProviders: [EphemeralTweakProvider()])
+        let observer = NSObject()
+        let calls = Counter()
+        let seen = Box<Tweak>()
+        tweakManager.registerForConfigurationsUpdates(observer) { tweak in
+            calls.increment()
+            seen.set(tweak)
+        }
+        let tweak = Tweak(feature: "feature", variable: "variable", value: "value")
+        let userInfo = [TweakProviderDidChangeNotificationTweakKey: tweak]
+        NotificationCenter.default.post(name: TweakProviderDidChangeNotification, object: self, userInfo: userInfo)
+        #expect(calls.value == 1)
+        #expect(seen.value == tweak)
+        tweakManager.deregisterFromConfigurationsUpdates(observer)
+        NotificationCenter.default.post(name: TweakProviderDidChangeNotification, object: self, userInfo: userInfo)
+        #expect(calls.value == 1)
+    }
+}

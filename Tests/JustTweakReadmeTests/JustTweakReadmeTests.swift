@@ -1,0 +1,230 @@
+// The code of JustTweak 10.1.1's README (seed 002), with `import TweakKit` for `import JustTweak`.
+//
+// Each block between `// README:` and `// END README` is the README's code as published. Where the
+// README has Xcode placeholders (`<#feature_key#>`) or a closure whose body is only a comment,
+// the values of this test are filled in, and nothing else is changed. Not here: the
+// `TweakViewController` snippets (UIKit) and the notification snippet, which uses the Swift 2 spelling
+// `NotificationCenter.defaultCenter()` and `#selector` (Objective-C runtime); its behaviour is in
+// JustTweakCompatibilityTests/NotificationTests.swift.
+import Foundation
+import Synchronization
+import Testing
+import TweakKit
+
+// The README loads its JSON from the app bundle; in this test the "app bundle" is this target's
+// Resources folder.
+private enum Bundle {
+    static let main = ReadmeAppBundle()
+}
+
+private struct ReadmeAppBundle {
+    func url(forResource name: String, withExtension ext: String) -> URL? {
+        Foundation.Bundle.module.url(forResource: name, withExtension: ext, subdirectory: "Resources")
+    }
+}
+
+/// The example app's remote providers are app code in JustTweak too (its Example folder), not part
+/// of the framework. These stand-ins hold no tweaks, as a remote provider before its first fetch.
+final class OptimizelyTweakProvider: TweakProvider {
+    private let user = Mutex<String?>(nil)
+    let name = "OptimizelyTweakProvider"
+    var userId: String? {
+        get { user.withLock { $0 } }
+        set { user.withLock { $0 = newValue } }
+    }
+    func allTweaks() -> [Tweak] { [] }
+    func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation { TweakObservation() }
+}
+
+/// See ``OptimizelyTweakProvider``.
+final class FirebaseTweakProvider: TweakProvider {
+    let name = "FirebaseTweakProvider"
+    func allTweaks() -> [Tweak] { [] }
+    func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation { TweakObservation() }
+}
+
+enum ReadmeStack {
+    // README: Manual integration
+    static let tweakManager: TweakManager = {
+        var tweakProviders: [TweakProvider] = []
+
+        // Mutable TweakProvider (to override tweaks from other TweakProviders)
+        let userDefaultsTweakProvider = UserDefaultsTweakProvider(userDefaults: UserDefaults.standard)
+        tweakProviders.append(userDefaultsTweakProvider)
+        
+        // Optimizely (remote TweakProvider)
+        let optimizelyTweakProvider = OptimizelyTweakProvider()
+        optimizelyTweakProvider.userId = UUID().uuidString
+        tweakProviders.append(optimizelyTweakProvider)
+
+        // Firebase Remote Config (remote TweakProvider)
+        let firebaseTweakProvider = FirebaseTweakProvider()
+        tweakProviders.append(firebaseTweakProvider)
+
+        // Local JSON-based TweakProvider (default TweakProvider)
+        let jsonFileURL = Bundle.main.url(forResource: "LocalTweaks_example", withExtension: "json")!
+        let localTweakProvider = LocalTweakProvider(jsonURL: jsonFileURL)
+        tweakProviders.append(localTweakProvider)
+        
+        return TweakManager(tweakProviders: tweakProviders)
+    }()
+    // END README
+}
+
+struct ReadmeSettings {
+    // README: property wrappers (placeholders filled in)
+    @TweakProperty(feature: "ui_customization",
+                   variable: "label_text",
+                   tweakManager: ReadmeStack.tweakManager)
+    var labelText: String
+    @OptionalTweakProperty(fallbackValue: nil,
+                           feature: "general",
+                           variable: "meaning_of_life",
+                           tweakManager: ReadmeStack.tweakManager)
+    var meaningOfLife: Int?
+    @FallbackTweakProperty(fallbackValue: false,
+                           feature: "ui_customization",
+                           variable: "show_feature_x",
+                           tweakManager: ReadmeStack.tweakManager)
+    var shouldShowFeatureX: Bool
+    // END README
+}
+
+/// The README's lookups, each in a function so the test can see what it did.
+enum ReadmeUsage {
+    static let tweakManager = ReadmeStack.tweakManager
+
+    static func featureCheck() -> Bool {
+        // README: Checking if a feature is enabled
+        // check for a feature to be enabled
+        let enabled = tweakManager.isFeatureEnabled("some_feature")
+        if enabled {
+            // enable the feature
+        } else {
+            // default behaviour
+        }
+        // END README
+        return enabled
+    }
+
+    static func optionalLookup() -> Tweak? {
+        // README: Get the value of a flag, with try?
+        // check for a tweak value
+        let tweak = try? tweakManager.tweakWith(feature: "some_feature", variable: "some_flag")
+        if let tweak = tweak {
+            // tweak was found in some tweak provider, use tweak.value
+        } else {
+            // tweak was not found in any tweak provider
+        }
+        // END README
+        return tweak
+    }
+
+    static func throwingLookup() -> Tweak? {
+        // README: Or with do-catch
+        // check for a tweak value
+        do {
+            let tweak = try tweakManager.tweakWith(feature: "some_feature", variable: "some_flag")
+            // tweak was found in some tweak provider, use tweak.value
+            return tweak    
+        } catch let error as TweakError {
+            switch error {
+            case .notFound: () // "Feature or variable is not found"
+            case .notSupported: () // "Variable type is not supported"
+            case .decryptionClosureNotProvided: () // "Value is encrypted but there's no decryption closure provided"
+            }
+        } catch let error { // add a default catch to satisfy the compiler
+            print(error.localizedDescription)
+        }
+        // END README
+        return nil
+    }
+
+    static func decryption(_ tweakProvider: TweakProvider) {
+        // README: Encryption or pre-processing (the closure's body filled in)
+        tweakProvider.decryptionClosure = { tweak in
+            // decrypt `tweak.value` with your cypher of choice and return the decrypted value
+            String((tweak.value.stringValue ?? "").reversed())
+        }
+        // END README
+    }
+}
+
+@Suite("JustTweak's README", .serialized)
+struct JustTweakReadmeTests {
+    @Test("the stack: priority follows the array, the UserDefaults provider is the mutable one")
+    func stack() throws {
+        let tweakManager = ReadmeStack.tweakManager
+        #expect(tweakManager.tweakProviders.map(\.name) == ["userDefaults", "OptimizelyTweakProvider", "FirebaseTweakProvider", "LocalTweaks_example.json"])
+        let mutable = try #require(tweakManager.mutableTweakProvider)
+        #expect(mutable is UserDefaultsTweakProvider)
+    }
+
+    @Test("isFeatureEnabled tells whether a feature is on")
+    func featureEnabled() {
+        #expect(ReadmeUsage.featureCheck())
+        #expect(!ReadmeStack.tweakManager.isFeatureEnabled("unknown_feature"))
+    }
+
+    @Test("tweakWith returns the highest-priority value and falls back to the others")
+    func lookups() throws {
+        let tweakManager = ReadmeStack.tweakManager
+        defer { tweakManager.deleteValue(feature: "some_feature", variable: "some_flag") }
+        #expect(ReadmeUsage.optionalLookup()?.stringValue == "a value")
+        #expect(ReadmeUsage.throwingLookup()?.stringValue == "a value")
+        tweakManager.set("overridden", feature: "some_feature", variable: "some_flag")
+        #expect(ReadmeUsage.optionalLookup()?.stringValue == "overridden")
+        #expect(ReadmeUsage.throwingLookup()?.source == "userDefaults")
+        tweakManager.deleteValue(feature: "some_feature", variable: "some_flag")
+        #expect(ReadmeUsage.throwingLookup()?.stringValue == "a value")
+    }
+
+    @Test("a missing tweak: try? gives nil, do-catch lands in .notFound")
+    func missing() {
+        #expect((try? ReadmeStack.tweakManager.tweakWith(feature: "some_feature", variable: "nope")) == nil)
+        #expect(throws: TweakError.notFound(feature: "some_feature", variable: "nope")) {
+            try ReadmeStack.tweakManager.tweakWith(feature: "some_feature", variable: "nope")
+        }
+    }
+
+    @Test("the property wrappers read the stack's values and the fallback")
+    func propertyWrappers() {
+        let settings = ReadmeSettings()
+        #expect(settings.labelText == "Test value")
+        #expect(settings.meaningOfLife == 42)
+        #expect(settings.shouldShowFeatureX)
+    }
+
+    @Test("caching: useCache can be turned on and off; resetCache and the notification rebuild it")
+    func caching() throws {
+        let tweakManager = ReadmeStack.tweakManager
+        tweakManager.useCache = true
+        tweakManager.resetCache()
+        NotificationCenter.default.post(name: TweakProviderDidChangeNotification, object: nil)
+        #expect(try tweakManager.tweakWith(feature: "ui_customization", variable: "label_text").value == "Test value")
+        tweakManager.useCache = false
+        #expect(try tweakManager.tweakWith(feature: "ui_customization", variable: "label_text").value == "Test value")
+        tweakManager.useCache = true
+    }
+
+    @Test("the decryption closure gives the decrypted value")
+    func decryption() throws {
+        let url = try #require(Bundle.main.url(forResource: "LocalTweaks_example", withExtension: "json"))
+        let tweakProvider: TweakProvider = LocalTweakProvider(jsonURL: url)
+        ReadmeUsage.decryption(tweakProvider)
+        let tweak = try tweakProvider.tweakWith(feature: "general", variable: "encrypted_answer_to_the_universe")
+        #expect(tweak.value == "Definitely not 42")
+        let tweakManager = TweakManager(tweakProviders: [tweakProvider])
+        #expect(try tweakManager.tweakWith(feature: "general", variable: "encrypted_answer_to_the_universe").stringValue == "Definitely not 42")
+    }
+
+    @Test("the three providers that come out of the box")
+    func outOfTheBox() {
+        let providers: [TweakProvider] = [
+            UserDefaultsTweakProvider(userDefaults: UserDefaults.standard),
+            LocalTweakProvider(jsonURL: Bundle.main.url(forResource: "LocalTweaks_example", withExtension: "json")!),
+            EphemeralTweakProvider(),
+        ]
+        #expect(providers.filter { $0 is MutableTweakProvider }.count == 2)
+    }
+}
