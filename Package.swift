@@ -137,7 +137,7 @@ let package = Package(
         .testTarget(
             name: "TweakKitConfigurationTests",
             dependencies: [
-                "TweakKitConfiguration", "TweakKit", "TweakKitFlagd",
+                "TweakKitConfiguration", "TweakKit", "TweakKitFlagd", "TweakKitTesting",
                 .product(name: "Configuration", package: "swift-configuration"),
             ]
         ),
@@ -179,14 +179,14 @@ let package = Package(
         .testTarget(
             name: "TweakKitUnleashTests",
             dependencies: [
-                "TweakKitUnleash", "TweakKit", "TweakKitRemote", "TweakKitTestSupport",
+                "TweakKitUnleash", "TweakKit", "TweakKitRemote", "TweakKitTestSupport", "TweakKitTesting",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .testTarget(
             name: "TweakKitGrowthBookTests",
             dependencies: [
-                "TweakKitGrowthBook", "TweakKit", "TweakKitRemote", "TweakKitTestSupport",
+                "TweakKitGrowthBook", "TweakKit", "TweakKitRemote", "TweakKitTestSupport", "TweakKitTesting",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TweakKit
 import TweakKitConfiguration
+import TweakKitTesting
 
 @Suite("swift-configuration providers in the tweak stack")
 struct ConfigTweakProviderTests {
@@ -26,6 +27,12 @@ struct ConfigTweakProviderTests {
         #expect(manager.value(for: TweakKey("ui", "alpha", default: 1.0)) == 0.25)
         #expect(manager.value(for: TweakKey("ui", "label", default: "")) == "from env")
         #expect(manager.resolvedTweak(feature: "ui", variable: "label").tweak?.source == "env")
+    }
+
+    @Test("ConfigTweakProvider passes the provider contract")
+    func conformance() async throws {
+        let memory = InMemoryProvider(values: ["ui.red": true, "ui.alpha": 0.75, "ui.count": 5, "ui.label": "Hi"])
+        try await TweakProviderConformance(provider: ConfigTweakProvider(provider: memory, kinds: kinds)).run()
     }
 
     @Test("in-memory values of every type; a missing or unconvertible value leaves the tweak to the providers below")
