@@ -1,6 +1,6 @@
 public import Configuration
-public import Foundation
-public import Synchronization
+import Foundation
+import Synchronization
 public import TweakKit
 
 /// Tweaks read from swift-configuration: environment variables, JSON or YAML files, reloading

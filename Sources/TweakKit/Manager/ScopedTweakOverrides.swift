@@ -1,4 +1,4 @@
-public import Synchronization
+package import Synchronization
 
 /// Overrides visible only inside one task tree (see `TweakKitTesting.withTweakOverrides`).
 package enum ScopedTweakOverrides {

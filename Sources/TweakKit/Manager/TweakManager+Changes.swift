@@ -1,4 +1,4 @@
-public import Synchronization
+import Synchronization
 
 /// One tweak whose resolved value (or source, or metadata) changed.
 public struct TweakUpdate: Sendable, Hashable {

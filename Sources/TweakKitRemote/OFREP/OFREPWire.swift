@@ -1,5 +1,5 @@
-public import Foundation
-public import TweakKit
+import Foundation
+import TweakKit
 
 /// OFREP's JSON, read and written: evaluation answers to ``TweakEvaluation``s, contexts to
 /// request bodies, `Retry-After` to a date.

@@ -1,4 +1,4 @@
-public import TweakKit
+import TweakKit
 
 /// Reads the evaluation context of an OFREP request body, `{"context": {"targetingKey": "…", …}}`.
 enum OFREPRequestBody {

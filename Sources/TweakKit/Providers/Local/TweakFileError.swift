@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// A problem in a tweaks file, saying where and what.
 ///

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The on-disk format of ``PersistentTweakProvider``: feature → variable → value.
 ///
