@@ -10,7 +10,7 @@ func paddedTweaksFile(size: Int) -> Data {
 
 @Suite("Input limits: oversized and deeply nested input is refused with a clear error")
 struct InputLimitTests {
-    @Test("a tweaks file at the 4 MiB limit loads; one byte more is refused, naming the file and the limit")
+    @Test("a tweaks file at the 16 MiB limit loads; one byte more is refused, naming the file and the limit")
     func tweaksFile() throws {
         let atLimit = paddedTweaksFile(size: TweakInputLimits.tweaksFile)
         #expect(atLimit.count == TweakInputLimits.tweaksFile)
@@ -18,7 +18,7 @@ struct InputLimitTests {
         #expect {
             try LocalTweakProvider(data: paddedTweaksFile(size: TweakInputLimits.tweaksFile + 1), name: "Tweaks.json")
         } throws: { error in
-            (error as? TweakFileError)?.description == "Tweaks.json: the input is 4194305 bytes, more than the 4 MiB limit for a tweaks file"
+            (error as? TweakFileError)?.description == "Tweaks.json: the input is 16777217 bytes, more than the 16 MiB limit for a tweaks file"
         }
     }
 
@@ -27,7 +27,7 @@ struct InputLimitTests {
         #expect {
             try TweakFileFormat().document(from: paddedTweaksFile(size: TweakInputLimits.tweaksFile + 10), source: "remote")
         } throws: { error in
-            (error as? TweakFileError)?.message.contains("more than the 4 MiB limit for a tweaks file") == true
+            (error as? TweakFileError)?.message.contains("more than the 16 MiB limit for a tweaks file") == true
         }
     }
 

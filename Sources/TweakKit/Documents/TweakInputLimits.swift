@@ -10,11 +10,12 @@
 ///
 /// ```swift
 /// let provider = try LocalTweakProvider(contentsOf: url)
-/// // a 50 MB file throws: "Tweaks.json: the input is 52428800 bytes, more than the 4 MiB limit for a tweaks file"
+/// // a 50 MB file throws: "Tweaks.json: the input is 52428800 bytes, more than the 16 MiB limit for a tweaks file"
 /// ```
 public enum TweakInputLimits {
-    /// A tweaks file (JustTweak format or toggle list): 4 MiB.
-    public static let tweaksFile = 4 << 20
+    /// A tweaks file (JustTweak format or toggle list): 16 MiB (100,000 tweaks with titles take
+    /// about 12 MB).
+    public static let tweaksFile = 16 << 20
     /// The overrides file of ``PersistentTweakProvider``: 4 MiB.
     public static let overridesFile = 4 << 20
     /// Any file read through TweakKit's file reader, whatever its format: 16 MiB, the largest
