@@ -46,7 +46,6 @@ public final class RemoteTweakProvider: DocumentBackedTweakProvider {
         var fetchAttempts = 0
         var statusObservers: [Int: AsyncStream<RemoteStatus>.Continuation] = [:]
         var nextObserverID = 0
-        var attemptWaiters: [CheckedContinuation<Void, Never>] = []
         /// The sequence number the next poll or push takes.
         var nextSequence: UInt64 = 1
         /// The sequence number of the payload in service (0: from disk, or none).
@@ -58,6 +57,7 @@ public final class RemoteTweakProvider: DocumentBackedTweakProvider {
     private let savedSequence = Mutex<UInt64>(0)
 
     private let state = Mutex(State())
+    private let firstAttempt = FirstAttemptGate()
     public let changeNotifier = TweakChangeNotifier()
     private let client: HTTPClient
     private let sleep: @Sendable (Duration) async throws -> Void
@@ -127,28 +127,7 @@ public final class RemoteTweakProvider: DocumentBackedTweakProvider {
     public func waitUntilReady(timeout: Duration) async -> RemoteStatus {
         let alreadyTried = state.withLock { $0.fetchAttempts > 0 || $0.status == .ready }
         guard !alreadyTried else { return status }
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { [self] in
-                await withCheckedContinuation { continuation in
-                    let done = state.withLock { state in
-                        if state.fetchAttempts > 0 { return true }
-                        state.attemptWaiters.append(continuation)
-                        return false
-                    }
-                    if done { continuation.resume() }
-                }
-            }
-            group.addTask { [sleep] in try? await sleep(timeout) }
-            await group.next()
-            group.cancelAll()
-            // Release a waiter the timeout left behind, taking it in the same lock that checks
-            // (a fetch finishing meanwhile resumes it itself).
-            let waiters = self.state.withLock { state in
-                state.fetchAttempts > 0 ? [] : self.takeWaiters(&state)
-            }
-            for waiter in waiters { waiter.resume() }
-            await group.waitForAll()
-        }
+        await firstAttempt.wait(timeout: timeout, sleep: sleep)
         return status
     }
 
@@ -340,27 +319,27 @@ public final class RemoteTweakProvider: DocumentBackedTweakProvider {
     }
 
     private func recordSuccess() {
-        let (observers, waiters) = state.withLock { state in
+        let observers = state.withLock { state in
             state.consecutiveFailures = 0
             state.lastError = nil
             state.fetchAttempts += 1
-            return (update(&state, to: .ready), takeWaiters(&state))
+            return update(&state, to: .ready)
         }
         for observer in observers { observer.yield(.ready) }
-        for waiter in waiters { waiter.resume() }
+        firstAttempt.open()
     }
 
     private func recordFailure(_ error: RemoteError) {
         logger.log(.warning, "\(error); serving what it had")
-        let (observers, status, waiters) = state.withLock { state in
+        let (observers, status) = state.withLock { state in
             state.consecutiveFailures += 1
             state.lastError = error
             state.fetchAttempts += 1
             let status: RemoteStatus = state.payload == nil ? .error : .stale
-            return (update(&state, to: status), status, takeWaiters(&state))
+            return (update(&state, to: status), status)
         }
         for observer in observers { observer.yield(status) }
-        for waiter in waiters { waiter.resume() }
+        firstAttempt.open()
     }
 
     private func update(_ state: inout State, to status: RemoteStatus) -> [AsyncStream<RemoteStatus>.Continuation] {
@@ -369,10 +348,6 @@ public final class RemoteTweakProvider: DocumentBackedTweakProvider {
         return Array(state.statusObservers.values)
     }
 
-    private func takeWaiters(_ state: inout State) -> [CheckedContinuation<Void, Never>] {
-        defer { state.attemptWaiters.removeAll() }
-        return state.attemptWaiters
-    }
 
     static func timeAmount(_ duration: Duration) -> TimeAmount {
         let (seconds, attoseconds) = duration.components

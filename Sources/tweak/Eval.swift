@@ -72,14 +72,15 @@ struct Eval: ParsableCommand {
         } else {
             requests = [TweakEvaluationRequest(context: try Self.parseContext(context ?? "{}", what: "--context"), options: options)]
         }
-        for request in requests {
+        for (index, request) in requests.enumerated() {
             let report: TweakEvaluationReport
             do {
                 report = try format.evaluationReport(for: flagKey, in: document, request: request)
             } catch let failure as TweakEvaluationRequest.Failure {
                 throw ValidationError(failure.description)
             }
-            for warning in report.warnings where request.context == requests.first?.context {
+            // The same for every context (the file has no such flag): said once.
+            for warning in report.warnings where index == 0 {
                 printWarning("\(file.url.relativePath): \(warning)")
             }
             let (text, nullified) = report.json(pretty: contexts == nil)

@@ -49,10 +49,10 @@ public final class OFREPTweakProvider: ContextualTweakProvider {
         var lastError: RemoteError?
         var consecutiveFailures = 0
         var fetchAttempts = 0
-        var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
     let state: Mutex<State>
+    private let firstAttempt = FirstAttemptGate()
     private let notifier = TweakChangeNotifier()
     let client: HTTPClient
     let sleep: @Sendable (Duration) async throws -> Void
@@ -106,26 +106,7 @@ public final class OFREPTweakProvider: ContextualTweakProvider {
     @discardableResult
     public func waitUntilReady(timeout: Duration) async -> RemoteStatus {
         guard state.withLock({ $0.fetchAttempts == 0 }) else { return status }
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { [self] in
-                await withCheckedContinuation { continuation in
-                    let done = state.withLock { state in
-                        if state.fetchAttempts > 0 { return true }
-                        state.waiters.append(continuation)
-                        return false
-                    }
-                    if done { continuation.resume() }
-                }
-            }
-            group.addTask { [sleep] in try? await sleep(timeout) }
-            await group.next()
-            group.cancelAll()
-            let waiters = self.state.withLock { state in
-                state.fetchAttempts > 0 ? [] : self.takeWaiters(&state)
-            }
-            for waiter in waiters { waiter.resume() }
-            await group.waitForAll()
-        }
+        await firstAttempt.wait(timeout: timeout, sleep: sleep)
         return status
     }
 
@@ -301,32 +282,26 @@ public final class OFREPTweakProvider: ContextualTweakProvider {
     }
 
     private func recordSuccess() {
-        let waiters = state.withLock { state in
+        state.withLock { state in
             state.consecutiveFailures = 0
             state.lastError = nil
             state.fetchAttempts += 1
             state.status = .ready
-            return takeWaiters(&state)
         }
-        for waiter in waiters { waiter.resume() }
+        firstAttempt.open()
     }
 
     func recordFailure(_ error: RemoteError) {
         logger.log(.warning, "\(error); serving what it had")
-        let waiters = state.withLock { state in
+        state.withLock { state in
             state.consecutiveFailures += 1
             state.lastError = error
             state.fetchAttempts += 1
             state.status = state.fetchedContext == nil && state.single.isEmpty ? .error : .stale
-            return takeWaiters(&state)
         }
-        for waiter in waiters { waiter.resume() }
+        firstAttempt.open()
     }
 
-    private func takeWaiters(_ state: inout State) -> [CheckedContinuation<Void, Never>] {
-        defer { state.waiters.removeAll() }
-        return state.waiters
-    }
 
     static func timeAmount(_ duration: Duration) -> TimeAmount {
         let (seconds, attoseconds) = duration.components
