@@ -30,6 +30,7 @@ public final class TestHTTPServer: Sendable {
     public let port: Int
     private let serverChannel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
     private let serverTask: Task<Void, Never>
+    private let acceptLoopEnded: AsyncStream<Never>
     final class RequestLog: Sendable {
         private let storage = Mutex<[Request]>([])
         func append(_ request: Request) { storage.withLock { $0.append(request) } }
@@ -48,15 +49,21 @@ public final class TestHTTPServer: Sendable {
         self.serverChannel = channel
         self.port = channel.channel.localAddress?.port ?? 0
         let log = self.log
+        let (acceptLoopEnded, ended) = AsyncStream<Never>.makeStream()
+        self.acceptLoopEnded = acceptLoopEnded
+        // Every accepted connection is taken out of the server channel and served (its
+        // `executeThenClose` runs), even one accepted while the server stops: a connection
+        // left unread in the server channel traps when it is released. So the accept loop is
+        // never cancelled; it ends when the server channel closes, and only the serving tasks
+        // are cancelled after it.
         self.serverTask = Task {
-            try? await channel.executeThenClose { connections in
-                await withDiscardingTaskGroup { group in
-                    do {
-                        for try await connection in connections {
-                            group.addTask { await Self.serve(connection, handler: handler, log: log) }
-                        }
-                    } catch {}
+            await withDiscardingTaskGroup { group in
+                try? await channel.executeThenClose { connections in
+                    for try await connection in connections {
+                        group.addTask { await Self.serve(connection, handler: handler, log: log) }
+                    }
                 }
+                ended.finish()
             }
         }
     }
@@ -74,10 +81,13 @@ public final class TestHTTPServer: Sendable {
         return TestHTTPServer(channel: channel, handler: handler)
     }
 
-    /// Stops listening and closes every connection.
+    /// Stops listening, then ends every connection: a reply under way is cancelled.
     public func stop() async {
-        serverTask.cancel()
         try? await serverChannel.channel.close()
+        // Waited for in a task of its own: a cancelled caller must not cut the wait short.
+        let ended = acceptLoopEnded
+        await Task { for await _ in ended {} }.value
+        serverTask.cancel()
     }
 
     /// `http://127.0.0.1:<port>`.
