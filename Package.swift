@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "TweakKitUnleash", targets: ["TweakKitUnleash"]),
         .library(name: "TweakKitGrowthBook", targets: ["TweakKitGrowthBook"]),
         .library(name: "TweakKitConfiguration", targets: ["TweakKitConfiguration"]),
+        .library(name: "TweakKitMetrics", targets: ["TweakKitMetrics"]),
+        .library(name: "TweakKitTracing", targets: ["TweakKitTracing"]),
         .executable(name: "tweak", targets: ["tweak"]),
         .plugin(name: "TweakAccessorPlugin", targets: ["TweakAccessorPlugin"]),
         .plugin(name: "GenerateTweakAccessors", targets: ["GenerateTweakAccessors"]),
@@ -31,6 +33,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-configuration", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
     ],
     targets: [
         // The core: Foundation and Synchronization only.
@@ -88,6 +93,30 @@ let package = Package(
             name: "TweakKitConfiguration",
             dependencies: ["TweakKit", .product(name: "Configuration", package: "swift-configuration")]
         ),
+        // Evaluation, error and remote fetch metrics through swift-metrics (OpenTelemetry's feature-flag names).
+        .target(
+            name: "TweakKitMetrics",
+            dependencies: ["TweakKit", .product(name: "CoreMetrics", package: "swift-metrics")]
+        ),
+        // Span events for evaluations through swift-distributed-tracing.
+        .target(
+            name: "TweakKitTracing",
+            dependencies: [
+                "TweakKit", .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
+            ]
+        ),
+        .testTarget(
+            name: "TweakKitObservabilityTests",
+            dependencies: [
+                "TweakKit", "TweakKitMetrics", "TweakKitTracing", "TweakKitFlagd", "TweakKitTesting",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ]
+        ),
         // The accessor generator and linter behind `tweak generate` and `tweak lint`.
         .target(name: "TweakKitCodegen", dependencies: ["TweakKit"]),
         // `tweak generate` and `tweak lint`, shared by the `tweak` tool and the plugins' tool.
@@ -100,7 +129,11 @@ let package = Package(
             dependencies: [
                 "TweakKit", "TweakCodegenCommands", "TweakKitFlagd", "TweakKitRemote", "TweakKitServer",
                 "TweakKitOptimizely", "TweakKitFirebase", "TweakKitUnleash", "TweakKitGrowthBook",
+                "TweakKitMetrics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         // The plugins' generator: light, so adopting the plugin does not build the server or HTTP client.

@@ -60,6 +60,14 @@ struct LastKnownGood: Sendable, Equatable {
         return LastKnownGood(payload: Data(payload), etag: fields["etag"]?.stringValue, lastModified: fields["lastModified"]?.stringValue)
     }
 
+    /// When the record in `directory` was kept, from its file's modification date.
+    static func modificationDate(in directory: URL) -> Date? {
+        let path = directory.appendingPathComponent(fileName).path
+        let legacy = directory.appendingPathComponent(legacyPayloadFile).path
+        let attributes = (try? FileManager.default.attributesOfItem(atPath: path)) ?? (try? FileManager.default.attributesOfItem(atPath: legacy))
+        return attributes?[.modificationDate] as? Date
+    }
+
     func encoded() throws -> Data {
         var fields: [String: TweakContent] = ["bytes": .int(payload.count)]
         if let etag { fields["etag"] = .string(etag) }

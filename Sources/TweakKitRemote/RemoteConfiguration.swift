@@ -50,6 +50,14 @@ public struct RemoteConfiguration: Sendable {
     public var cacheDirectory: URL?
     /// The source name tweaks report.
     public var name: String
+    /// Called after every fetch with its outcome, the status and the age of the last good
+    /// payload (for metrics and health checks); on the fetching task, with no lock held.
+    ///
+    /// ```swift
+    /// let sourceMetrics = TweakSourceMetrics()                // TweakKitMetrics
+    /// configuration.fetchObserver = { sourceMetrics.record($0.source, outcome: $0.outcome.label, lastGoodPayloadDate: $0.lastGoodPayloadDate) }
+    /// ```
+    public var fetchObserver: (@Sendable (RemoteFetchEvent) -> Void)?
 
     public init(url: URL, name: String? = nil) {
         self.url = url

@@ -42,6 +42,8 @@ public final class RemoteTweakProvider: DocumentBackedTweakProvider {
         var lastModified: String?
         var status = RemoteStatus.notReady
         var lastError: RemoteError?
+        /// When the payload in service was last confirmed good.
+        var lastGoodPayloadDate: Date?
         var consecutiveFailures = 0
         var fetchAttempts = 0
         var statusObservers: [Int: AsyncStream<RemoteStatus>.Continuation] = [:]
@@ -88,6 +90,7 @@ public final class RemoteTweakProvider: DocumentBackedTweakProvider {
                     $0.etag = saved.etag
                     $0.lastModified = saved.lastModified
                     $0.status = .stale
+                    $0.lastGoodPayloadDate = LastKnownGood.modificationDate(in: directory)
                 }
                 logger.log(.info, "\(configuration.name): serving the last-known-good payload from \(directory.path)")
             } catch {
@@ -105,6 +108,14 @@ public final class RemoteTweakProvider: DocumentBackedTweakProvider {
     public var status: RemoteStatus { state.withLock { $0.status } }
     /// The last fetch's error; `nil` after a success.
     public var lastError: RemoteError? { state.withLock { $0.lastError } }
+
+    /// When the payload in service was last confirmed good: fetched, or answered not modified; for
+    /// a payload read back from the cache directory, when it was kept. `nil` when there is none.
+    ///
+    /// ```swift
+    /// let age = remote.lastGoodPayloadDate.map { Date().timeIntervalSince($0) }   // seconds, for a health check
+    /// ```
+    public var lastGoodPayloadDate: Date? { state.withLock { $0.lastGoodPayloadDate } }
 
     /// The status now, then every change of it.
     public func statusUpdates() -> AsyncStream<RemoteStatus> {
@@ -207,9 +218,11 @@ public final class RemoteTweakProvider: DocumentBackedTweakProvider {
         do {
             let changed = try await fetch()
             recordSuccess()
+            report(changed ? .updated : .notModified)
             return changed
         } catch {
             recordFailure(error)
+            report(.failed(error))
             throw error
         }
     }
@@ -318,8 +331,16 @@ public final class RemoteTweakProvider: DocumentBackedTweakProvider {
         }
     }
 
+    /// Tells the configuration's fetch observer what came of a fetch.
+    private func report(_ outcome: RemoteFetchEvent.Outcome) {
+        guard let observer = configuration.fetchObserver else { return }
+        let (status, date) = state.withLock { ($0.status, $0.lastGoodPayloadDate) }
+        observer(RemoteFetchEvent(source: name, outcome: outcome, status: status, lastGoodPayloadDate: date))
+    }
+
     private func recordSuccess() {
         let observers = state.withLock { state in
+            state.lastGoodPayloadDate = state.payload == nil ? nil : Date()
             state.consecutiveFailures = 0
             state.lastError = nil
             state.fetchAttempts += 1

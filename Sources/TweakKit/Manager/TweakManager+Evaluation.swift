@@ -40,7 +40,9 @@ extension TweakManager {
     /// caller's default when it gives none (disabled, error). Higher providers still win.
     /// - Parameter reportsExposure: whether the evaluation is reported to the ``exposureHandler``
     ///   (lookups are; the manager's own evaluations to find changes are not).
-    func evaluatedTweak(_ id: TweakID, context: EvaluationContext?, reportsExposure: Bool = true) -> Evaluated {
+    /// - Parameter runsHooks: whether a reported evaluation runs the ``hooks`` (the hooks' own call does not).
+    func evaluatedTweak(_ id: TweakID, context: EvaluationContext?, reportsExposure: Bool = true, runsHooks: Bool = true) -> Evaluated {
+        if runsHooks, reportsExposure, hookRegistry.isActive { return evaluatedWithHooks(id, context: context) }
         let resolution = resolvedTweak(id)
         guard resolution.isEvaluatedPerLookup, ScopedTweakOverrides.value(for: id) == nil else {
             return Evaluated(tweak: resolution.tweak, evaluation: nil, resolution: resolution)

@@ -46,6 +46,8 @@ public final class TweakManager: Sendable {
     private let registrations = Mutex<[TweakObservation]>([])
     /// What JustTweak's API adds: the log hook, its decryption closure, `lastError`, observers.
     let justTweakState = JustTweakManagerState()
+    /// The evaluation hooks (see `TweakManager+Hooks.swift`).
+    let hookRegistry = TweakHookRegistry()
     nonisolated(unsafe) private var notificationObserver: (any NSObjectProtocol)?
 
     /// Creates a manager; priority follows array order, the first provider wins.
@@ -127,7 +129,7 @@ public final class TweakManager: Sendable {
     ///   encrypted and cannot be decrypted.
     public func tweakWith(feature: String, variable: String) throws -> Tweak {
         let id = TweakID(feature: feature, variable: variable)
-        if !ScopedTweakOverrides.isActive,
+        if !ScopedTweakOverrides.isActive, !hookRegistry.isActive,
            let found = withCurrentSnapshot({ snapshot -> Tweak? in
                guard let entry = snapshot.entries[id], !entry.needsEvaluation else { return nil }
                return entry.tweak
@@ -147,7 +149,7 @@ public final class TweakManager: Sendable {
     /// `set(true, feature: "<feature>", variable: "enabled")`.
     public func isFeatureEnabled(_ feature: String) -> Bool {
         let id = TweakID(feature: feature, variable: Tweak.enabledVariable)
-        if !ScopedTweakOverrides.isActive,
+        if !ScopedTweakOverrides.isActive, !hookRegistry.isActive,
            let found = withCurrentSnapshot({ snapshot -> Bool? in
                guard let entry = snapshot.entries[id] else { return false }
                return entry.needsEvaluation ? nil : (entry.tweak?.content.boolValue ?? false)
@@ -235,7 +237,9 @@ public final class TweakManager: Sendable {
     /// The winning value for a typed key: the hot path of ``value(for:)``.
     @usableFromInline
     func currentValue(for key: TweakKeySlot) -> TweakContent? {
-        guard !ScopedTweakOverrides.isActive else { return evaluatedTweak(key.id, context: nil).tweak?.content }
+        guard !ScopedTweakOverrides.isActive, !hookRegistry.isActive else {
+            return evaluatedTweak(key.id, context: nil).tweak?.content
+        }
         let slot: Int
         if let cached = key.slot(for: id) {
             slot = cached

@@ -1,0 +1,134 @@
+import Synchronization
+
+/// Code that runs around every flag evaluation, as OpenFeature's hooks do: metrics, tracing,
+/// audit logs and exposure reporting plug into a ``TweakManager`` the same way.
+///
+/// ```swift
+/// struct AuditHook: TweakHook {
+///     func after(_ hook: TweakHookContext, details: TweakHookDetails) throws {
+///         print("\(hook.flagKey) = \(details.value?.description ?? "default") (\(details.reason.rawValue))")
+///     }
+/// }
+/// manager.addHook(AuditHook())
+/// ```
+///
+/// The stages, for each evaluation (a lookup such as `value(for:)`, `isFeatureEnabled(_:)` or
+/// `tweakWith(feature:variable:)`):
+/// 1. ``before(_:)`` of every hook, in the order they were added;
+/// 2. the evaluation;
+/// 3. ``after(_:details:)`` when the evaluation succeeded, or ``error(_:error:details:)`` when it
+///    failed (no value, reason ``EvaluationReason/error``) or a `before` or `after` stage threw;
+/// 4. ``finally(_:details:)``, always.
+///
+/// Stages 3 and 4 run in the reverse order of addition (the last hook added is the innermost), as
+/// OpenFeature runs them. A hook that throws never changes the flag's value: the error is logged
+/// through the manager's ``TweakManager/logger``, handed to the `error` stage, and the remaining
+/// hooks still run. Hooks run on the looking-up thread with no lock held; keep them fast.
+///
+/// Every stage has an empty default, so a hook implements only what it needs.
+public protocol TweakHook: Sendable {
+    /// Runs before the evaluation.
+    func before(_ hook: TweakHookContext) throws
+    /// Runs after an evaluation that gave a value or a deliberate default (not an error).
+    func after(_ hook: TweakHookContext, details: TweakHookDetails) throws
+    /// Runs when the evaluation failed, or when a `before` or `after` stage threw; once per error.
+    func error(_ hook: TweakHookContext, error: any Error, details: TweakHookDetails)
+    /// Runs last, whatever happened.
+    func finally(_ hook: TweakHookContext, details: TweakHookDetails)
+}
+
+extension TweakHook {
+    public func before(_ hook: TweakHookContext) throws {}
+    public func after(_ hook: TweakHookContext, details: TweakHookDetails) throws {}
+    public func error(_ hook: TweakHookContext, error: any Error, details: TweakHookDetails) {}
+    public func finally(_ hook: TweakHookContext, details: TweakHookDetails) {}
+}
+
+/// What a ``TweakHook`` knows before an evaluation: which flag, and for whom.
+public struct TweakHookContext: Sendable, Hashable {
+    /// The tweak evaluated.
+    public var id: TweakID
+    /// The context the evaluation uses: the manager's, the task's and the lookup's, merged.
+    public var context: EvaluationContext
+
+    /// The flag key as OpenTelemetry's `feature_flag.key` reports it: `feature.variable`.
+    public var flagKey: String { id.description }
+
+    public init(id: TweakID, context: EvaluationContext) {
+        self.id = id
+        self.context = context
+    }
+}
+
+/// What an evaluation gave, as ``TweakHook`` stages after it see it.
+///
+/// The value is what the stack answered, before conversion to a typed key's type; `nil` when the
+/// caller's default applies.
+public struct TweakHookDetails: Sendable, Hashable {
+    public var id: TweakID
+    public var value: TweakContent?
+    public var variant: String?
+    /// ``EvaluationReason/static`` for a value from a provider that does not evaluate per lookup.
+    public var reason: EvaluationReason
+    /// Set when the evaluation failed (``EvaluationErrorCode/flagNotFound`` when no provider has the tweak).
+    public var errorCode: EvaluationErrorCode?
+    public var errorMessage: String?
+    /// The provider that answered, when one did.
+    public var source: String?
+    public var flagMetadata: [String: TweakContent]
+
+    /// The flag key as OpenTelemetry's `feature_flag.key` reports it: `feature.variable`.
+    public var flagKey: String { id.description }
+
+    public init(
+        id: TweakID, value: TweakContent?, variant: String? = nil, reason: EvaluationReason,
+        errorCode: EvaluationErrorCode? = nil, errorMessage: String? = nil, source: String? = nil,
+        flagMetadata: [String: TweakContent] = [:]
+    ) {
+        self.id = id
+        self.value = value
+        self.variant = variant
+        self.reason = reason
+        self.errorCode = errorCode
+        self.errorMessage = errorMessage
+        self.source = source
+        self.flagMetadata = flagMetadata
+    }
+}
+
+/// The error the `error` stage of a ``TweakHook`` receives for a failed evaluation.
+public struct TweakEvaluationFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    public var id: TweakID
+    public var code: EvaluationErrorCode
+    public var message: String?
+
+    public init(id: TweakID, code: EvaluationErrorCode, message: String? = nil) {
+        self.id = id
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(id): \(code.rawValue)\(message.map { ": \($0)" } ?? "")" }
+}
+
+/// The hooks of one manager: a lock for changes, and a flag lookups read without it.
+final class TweakHookRegistry: Sendable {
+    private let hooks = Mutex<[any TweakHook]>([])
+    /// Whether any hook is registered: one relaxed load on the read path.
+    private let active = Atomic<Bool>(false)
+
+    @inline(__always)
+    var isActive: Bool { active.load(ordering: .relaxed) }
+
+    var all: [any TweakHook] {
+        get { hooks.withLock { $0 } }
+        set { update { $0 = newValue } }
+    }
+
+    func update(_ change: (inout [any TweakHook]) -> Void) {
+        hooks.withLock {
+            change(&$0)
+            active.store(!$0.isEmpty, ordering: .relaxed)
+        }
+    }
+}

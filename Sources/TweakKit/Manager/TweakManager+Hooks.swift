@@ -1,0 +1,85 @@
+/// Evaluation hooks: registration, and the evaluation that runs them.
+extension TweakManager {
+    /// The hooks that run around every evaluation, in the order their `before` stages run.
+    ///
+    /// ```swift
+    /// manager.hooks = [TweakMetricsHook(), TweakTracingHook()]
+    /// ```
+    /// With none (the default) a lookup costs what it costs without hook support: one relaxed load
+    /// and a well-predicted branch. With any, lookups take the full evaluation path so that every
+    /// stage sees the flag, the context and the result. See ``TweakHook`` for the order.
+    public var hooks: [any TweakHook] {
+        get { hookRegistry.all }
+        set { hookRegistry.all = newValue }
+    }
+
+    /// Adds `hook` after the hooks already registered: its `before` runs last, its `after`,
+    /// `error` and `finally` first.
+    ///
+    /// ```swift
+    /// manager.addHook(TweakMetricsHook())
+    /// ```
+    public func addHook(_ hook: any TweakHook) {
+        hookRegistry.update { $0.append(hook) }
+    }
+
+    /// Removes every hook; lookups go back to the fast path.
+    public func removeAllHooks() {
+        hookRegistry.update { $0.removeAll() }
+    }
+
+    /// Runs the evaluation of `id` inside the registered hooks' stages. A hook's error is logged
+    /// and handed to the `error` stage; it never changes what the evaluation returns.
+    func evaluatedWithHooks(_ id: TweakID, context: EvaluationContext?) -> Evaluated {
+        let hooks = hookRegistry.all
+        let base = state.withLock { $0.evaluationContext }
+        let hookContext = TweakHookContext(id: id, context: base.merging(EvaluationContext.current).merging(context))
+        var failures: [any Error] = []
+        for hook in hooks {
+            do {
+                try hook.before(hookContext)
+            } catch {
+                logger.log(.error, "a before hook (\(type(of: hook))) failed for \(id): \(error)")
+                failures.append(error)
+            }
+        }
+        let evaluated = evaluatedTweak(id, context: context, runsHooks: false)
+        let details = Self.hookDetails(id, evaluated)
+        if details.reason == .error || (details.value == nil && details.errorCode != nil) {
+            failures.insert(TweakEvaluationFailure(id: id, code: details.errorCode ?? .general, message: details.errorMessage), at: 0)
+        } else {
+            for hook in hooks.reversed() {
+                do {
+                    try hook.after(hookContext, details: details)
+                } catch {
+                    logger.log(.error, "an after hook (\(type(of: hook))) failed for \(id): \(error)")
+                    failures.append(error)
+                }
+            }
+        }
+        for failure in failures {
+            for hook in hooks.reversed() { hook.error(hookContext, error: failure, details: details) }
+        }
+        for hook in hooks.reversed() { hook.finally(hookContext, details: details) }
+        return evaluated
+    }
+
+    /// An evaluation in the hooks' terms, as ``evaluationDetails(for:context:)`` reports it.
+    static func hookDetails(_ id: TweakID, _ evaluated: Evaluated) -> TweakHookDetails {
+        if let evaluation = evaluated.evaluation {
+            return TweakHookDetails(
+                id: id, value: evaluation.value, variant: evaluation.variant, reason: evaluation.reason,
+                errorCode: evaluation.errorCode, errorMessage: evaluation.errorMessage,
+                source: evaluated.tweak?.source, flagMetadata: evaluation.flagMetadata
+            )
+        }
+        if let tweak = evaluated.tweak {
+            return TweakHookDetails(id: id, value: tweak.content, reason: .static, source: tweak.source)
+        }
+        let issue = evaluated.resolution.issues.first
+        return TweakHookDetails(
+            id: id, value: nil, reason: .error, errorCode: issue == nil ? .flagNotFound : .general,
+            errorMessage: (issue ?? .notFound(feature: id.feature, variable: id.variable)).description
+        )
+    }
+}

@@ -1,0 +1,71 @@
+public import CoreMetrics
+public import TweakKit
+import Synchronization
+
+/// A `TweakHook` that counts evaluations by flag, variant and reason, and errors by code,
+/// through swift-metrics, with OpenTelemetry's feature-flag attribute names as dimensions.
+///
+/// ```swift
+/// MetricsSystem.bootstrap(PrometheusMetricsFactory())   // or any swift-metrics backend
+/// manager.addHook(TweakMetricsHook())
+/// ```
+///
+/// It emits two counters:
+/// - `feature_flag.evaluations` — every evaluation; dimensions `feature_flag.key`,
+///   `feature_flag.result.variant` (empty when none), `feature_flag.result.reason` (`static`,
+///   `targeting_match`, `split`, `default`, `disabled`, `error`…).
+/// - `feature_flag.evaluation.errors` — every failed evaluation, and every hook that threw;
+///   dimensions `feature_flag.key` and `error.type` (`flag_not_found`, `type_mismatch`, `general`…;
+///   `general` for a hook's error).
+///
+/// A Prometheus backend shows them as `feature_flag_evaluations` and so on (dots become underscores).
+/// Counters are made once per set of dimensions and kept, so a lookup costs a dictionary lookup
+/// and the backend's increment.
+public final class TweakMetricsHook: TweakHook {
+    /// The label of the evaluations counter.
+    public static let evaluationsLabel = "feature_flag.evaluations"
+    /// The label of the errors counter.
+    public static let errorsLabel = "feature_flag.evaluation.errors"
+
+    private struct CounterKey: Hashable {
+        var label: String
+        var id: TweakID
+        var first: String
+        var second: String
+    }
+
+    private let factory: (any MetricsFactory)?
+    private let counters = Mutex<[CounterKey: Counter]>([:])
+
+    /// - Parameter factory: the backend; `nil` uses the one `MetricsSystem` was bootstrapped with.
+    public init(factory: (any MetricsFactory)? = nil) {
+        self.factory = factory
+    }
+
+    public func finally(_ hook: TweakHookContext, details: TweakHookDetails) {
+        let reason = FeatureFlagAttributes.reason(details.reason)
+        counter(CounterKey(label: Self.evaluationsLabel, id: details.id, first: details.variant ?? "", second: reason)) {
+            [(FeatureFlagAttributes.key, $0.id.description), (FeatureFlagAttributes.variant, $0.first), (FeatureFlagAttributes.reason, $0.second)]
+        }.increment()
+    }
+
+    public func error(_ hook: TweakHookContext, error: any Error, details: TweakHookDetails) {
+        let code = (error as? TweakEvaluationFailure)?.code ?? .general
+        counter(CounterKey(label: Self.errorsLabel, id: details.id, first: FeatureFlagAttributes.errorType(code), second: "")) {
+            [(FeatureFlagAttributes.key, $0.id.description), (FeatureFlagAttributes.errorType, $0.first)]
+        }.increment()
+    }
+
+    /// The counter for `key`, made with `dimensions(key)` the first time.
+    private func counter(_ key: CounterKey, dimensions: (CounterKey) -> [(String, String)]) -> Counter {
+        if let counter = counters.withLock({ $0[key] }) { return counter }
+        // Made outside the lock: the backend's code does not run under it.
+        let made = factory.map { Counter(label: key.label, dimensions: dimensions(key), factory: $0) }
+            ?? Counter(label: key.label, dimensions: dimensions(key))
+        return counters.withLock { counters in
+            if let existing = counters[key] { return existing }
+            counters[key] = made
+            return made
+        }
+    }
+}
