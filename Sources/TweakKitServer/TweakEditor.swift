@@ -55,6 +55,15 @@ public struct TweakEditor: Sendable {
     public var maximumConnections: Int
     /// OFREP routes served alongside the editor by ``application(host:port:onServerRunning:)``.
     public var ofrep: OFREPRoutes?
+    /// More routes served by ``application(host:port:onServerRunning:)`` under the same `Host`
+    /// rule, such as `tweak serve`'s `/metrics` and `/health`.
+    ///
+    /// ```swift
+    /// let health = RouteCollection(context: BasicRequestContext.self)
+    /// health.get("health") { _, _ in "ok" }
+    /// editor.additionalRoutes = health
+    /// ```
+    public var additionalRoutes: RouteCollection<BasicRequestContext>?
 
     /// - Parameters:
     ///   - token: the token writes must carry.
@@ -121,6 +130,12 @@ public struct TweakEditor: Sendable {
             let group = RouteCollection(context: BasicRequestContext.self)
             group.add(middleware: HostCheck(editor: self))
             group.addRoutes(ofrep.routes(context: BasicRequestContext.self))
+            router.addRoutes(group)
+        }
+        if let additionalRoutes {
+            let group = RouteCollection(context: BasicRequestContext.self)
+            group.add(middleware: HostCheck(editor: self))
+            group.addRoutes(additionalRoutes)
             router.addRoutes(group)
         }
         return Application(

@@ -6,7 +6,7 @@ import TweakKitServer
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Serve the tweak editor: a web page and JSON API over the provider stack.",
+        abstract: "Serve the tweak editor: a web page and JSON API over the provider stack, with /metrics (Prometheus) and /health.",
         discussion: "Without any source it serves Examples/LocalTweaks_example.json with the overrides in .tweak-overrides.json. Writes need the token (given with --token, or generated and printed at start); the printed URL carries it. Reads are open on loopback (answering only requests for 127.0.0.1, localhost, [::1] and --allow-host names) and need the token on any other address. Idle connections close after 30 s, requests must arrive within 10 s, and at most 256 connections are open."
     )
 
@@ -46,11 +46,14 @@ struct Serve: AsyncParsableCommand {
             stack.defaults = [URL(fileURLWithPath: Self.exampleDefaults)]
             stack.overrides = URL(fileURLWithPath: Self.exampleOverrides)
         }
-        let manager = try await stack.makeManager(pollOverrides: true)
+        let observability = ServeObservability()
+        let manager = try await stack.makeManager(pollOverrides: true, fetchObserver: observability.fetchObserver)
+        observability.instrument(manager)
         let token = self.token ?? Self.makeToken()
         let loopback = ["127.0.0.1", "localhost", "::1"].contains(host)
         var editor = TweakEditor(manager: manager, token: token, readsRequireToken: !loopback, allowedHosts: Swift.Set(allowedHosts))
         editor.ofrep = OFREPRoutes(manager: manager, requiredToken: loopback ? nil : token, apiKey: apiKey)
+        editor.additionalRoutes = observability.routes(manager: manager)
         let host = self.host
         do {
             try await serve(editor, host: host)

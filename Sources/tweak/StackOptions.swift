@@ -40,7 +40,8 @@ struct StackOptions: ParsableArguments {
     /// first fetch, and says on stderr when it answers without it.
     /// - Parameter pollOverrides: whether to follow changes other processes make to the overrides
     ///   file (a long-running command wants that; a one-shot one does not).
-    func makeManager(pollOverrides: Bool = false) async throws -> TweakManager {
+    /// - Parameter fetchObserver: told the outcome of every fetch of the remote source.
+    func makeManager(pollOverrides: Bool = false, fetchObserver: (@Sendable (RemoteFetchEvent) -> Void)? = nil) async throws -> TweakManager {
         guard !isEmpty else {
             throw ValidationError("give at least one --defaults FILE, an --overrides FILE, a flag file (\(SourceFormats.optionList)) or a --remote URL")
         }
@@ -54,6 +55,7 @@ struct StackOptions: ParsableArguments {
             configuration.pollInterval = pollOverrides ? .seconds(30) : nil
             configuration.requestTimeout = .seconds(max(timeout, 0.001))
             configuration.cacheDirectory = cache
+            configuration.fetchObserver = fetchObserver
             let provider = RemoteTweakProvider(configuration: configuration)
             provider.start()
             let status = await provider.waitUntilReady(timeout: .seconds(timeout))
