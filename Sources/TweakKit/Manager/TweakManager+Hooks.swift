@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Evaluation hooks: registration, and the evaluation that runs them.
 extension TweakManager {
     /// The hooks that run around every evaluation, in the order their `before` stages run.

@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+import TweakKit
+import TweakKitTestSupport
+
+/// One HTTP/1.1 exchange with 127.0.0.1:`port` over a plain socket: the status and the body.
+func httpExchange(port: Int, _ method: String, _ path: String, body: String = "") throws -> (status: Int, body: String) {
+    let handle = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(handle) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(handle, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { throw TweakError.providerFailed(provider: "socket", reason: "connect failed: \(errno)") }
+    let lines = [
+        "\(method) \(path) HTTP/1.1", "Host: 127.0.0.1:\(port)", "Connection: close",
+        "Content-Type: application/json", "Content-Length: \(body.utf8.count)",
+    ]
+    let request = Array((lines.joined(separator: "\r\n") + "\r\n\r\n" + body).utf8)
+    _ = request.withUnsafeBytes { write(handle, $0.baseAddress, $0.count) }
+    var received: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4_096)
+    while true {
+        let count = read(handle, &buffer, buffer.count)
+        if count <= 0 { break }
+        received += buffer[0..<count]
+    }
+    let text = String(decoding: received, as: UTF8.self)
+    let statusLine = text.prefix { $0 != "\r" }.split(separator: " ")
+    let status = statusLine.count > 1 ? Int(statusLine[1]) ?? 0 : 0
+    guard let split = text.range(of: "\r\n\r\n") else { return (status, "") }
+    var payload = String(text[split.upperBound...])
+    // A chunked body: keep the chunks' data only.
+    if text[..<split.lowerBound].lowercased().contains("transfer-encoding: chunked") {
+        var chunks = "", rest = Substring(payload)
+        while let lineEnd = rest.range(of: "\r\n"), let size = Int(rest[..<lineEnd.lowerBound], radix: 16), size > 0 {
+            let start = lineEnd.upperBound
+            let utf8 = rest.utf8
+            let end = utf8.index(start, offsetBy: size, limitedBy: utf8.endIndex) ?? utf8.endIndex
+            chunks += String(rest[start..<end])
+            rest = rest[end...].dropFirst(2)
+        }
+        payload = chunks
+    }
+    return (status, payload)
+}
+
+/// Starts `tweak serve` on a thread of its own, leaving Swift concurrency's threads to the
+/// in-process remote server it fetches from at start.
+func startServe(_ arguments: [String]) async throws -> ServeProcess {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread {
+            continuation.resume(with: Result { try ServeProcess(arguments: arguments) })
+        }
+    }
+}
+
+/// Runs a blocking exchange on a thread of its own.
+func exchangeInBackground(port: Int, _ method: String, _ path: String, body: String = "") async throws -> (status: Int, body: String) {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread {
+            continuation.resume(with: Result { try httpExchange(port: port, method, path, body: body) })
+        }
+    }
+}
+
+extension TweakContent {
+    /// A field of an object; `nil` for anything else.
+    fileprivate subscript(field: String) -> TweakContent? {
+        guard case .object(let fields) = self else { return nil }
+        return fields[field]
+    }
+}
+
+@Suite("tweak serve: /metrics and /health", .serialized)
+struct ServeObservabilityTests {
+    @Test("/metrics shows evaluations and remote fetches in Prometheus text format; /health each source's status")
+    func metricsAndHealth() async throws {
+        let payload = #"{"ui_customization": {"label_text": {"Value": "from the server"}}}"#
+        let remote = try await TestHTTPServer.start { _ in .response(.ok, headers: [("ETag", "\"1\"")], body: Data(payload.utf8)) }
+        let url = remote.url.appendingPathComponent("tweaks.json").absoluteString
+        let serve = try await startServe(["--token", "observability-token", "--defaults", exampleFile, "--remote", url])
+        defer { serve.stop() }
+        await remote.stop()
+
+        let evaluation = try await exchangeInBackground(
+            port: serve.port, "POST", "/ofrep/v1/evaluate/flags/ui_customization.label_text", body: #"{"context": {"targetingKey": "user-1"}}"#)
+        #expect(evaluation.status == 200, "\(evaluation.body)")
+        #expect(evaluation.body.contains("from the server"))
+
+        let metrics = try await exchangeInBackground(port: serve.port, "GET", "/metrics")
+        #expect(metrics.status == 200)
+        let lines = metrics.body.split(separator: "\n").map(String.init)
+        #expect(lines.contains { line in
+            line.hasPrefix("feature_flag_evaluations{") && line.contains(#"feature_flag_key="ui_customization.label_text""#)
+                && line.contains(#"feature_flag_result_reason="static""#) && line.hasSuffix(" 1")
+        }, "\(metrics.body)")
+        #expect(lines.contains { line in
+            line.hasPrefix("feature_flag_provider_fetches{") && line.contains(#"feature_flag_provider_name="remote:127.0.0.1""#)
+                && line.contains(#"outcome="updated""#) && line.hasSuffix(" 1")
+        }, "\(metrics.body)")
+        #expect(lines.contains { $0.hasPrefix("feature_flag_provider_last_good_payload_age_seconds{") }, "\(metrics.body)")
+
+        let health = try await exchangeInBackground(port: serve.port, "GET", "/health")
+        #expect(health.status == 200)
+        let report = try TweakContent(jsonText: health.body)
+        #expect(report["status"] == "ok", "\(health.body)")
+        guard case .array(let sources)? = report["sources"] else {
+            Issue.record("no sources in \(health.body)")
+            return
+        }
+        let remoteSource = try #require(sources.first { $0["kind"] == "remote" })
+        #expect(remoteSource["name"] == "remote:127.0.0.1")
+        #expect(remoteSource["status"] == "ready")
+        let age = try #require(remoteSource["lastGoodPayloadAgeSeconds"]?.doubleValue)
+        #expect(age >= 0 && age < 120)
+        #expect(sources.contains { $0["kind"] == "local" && $0["status"] == "ok" })
+    }
+
+    @Test("/health answers 503 with the error while the remote source has never given a good payload")
+    func unhealthyRemote() async throws {
+        let remote = try await TestHTTPServer.start { _ in .response(.internalServerError, headers: [], body: Data("down".utf8)) }
+        let url = remote.url.appendingPathComponent("tweaks.json").absoluteString
+        let serve = try await startServe(["--token", "observability-token", "--defaults", exampleFile, "--remote", url, "--timeout", "5"])
+        defer { serve.stop() }
+        await remote.stop()
+
+        let health = try await exchangeInBackground(port: serve.port, "GET", "/health")
+        #expect(health.status == 503, "\(health.body)")
+        let report = try TweakContent(jsonText: health.body)
+        #expect(report["status"] == "error")
+        guard case .array(let sources)? = report["sources"] else {
+            Issue.record("no sources in \(health.body)")
+            return
+        }
+        let remoteSource = try #require(sources.first { $0["kind"] == "remote" })
+        #expect(remoteSource["status"] == "error")
+        #expect(remoteSource["lastError"]?.stringValue?.contains("500") == true)
+        #expect(remoteSource["lastGoodPayloadAgeSeconds"] == nil)
+
+        let metrics = try await exchangeInBackground(port: serve.port, "GET", "/metrics")
+        #expect(metrics.body.contains(#"outcome="http_status""#), "\(metrics.body)")
+        #expect(metrics.body.split(separator: "\n").contains {
+            $0.hasPrefix("feature_flag_provider_last_good_payload_age_seconds{") && ($0.hasSuffix(" -1.0") || $0.hasSuffix(" -1"))
+        }, "\(metrics.body)")
+    }
+}
