@@ -12,6 +12,7 @@ let package = Package(
         // Only the malloc interposer trait: it gives the `mallocCountTotal` metric. The default
         // "RuntimeInterposer" trait (ARC counters on Linux/Swift 6.3) is left off: its package,
         // swift-runtime-interposer, is not available here.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
@@ -25,6 +26,8 @@ let package = Package(
                 .product(name: "TweakKitOptimizely", package: "TweakKit"),
                 .product(name: "TweakKitUnleash", package: "TweakKit"),
                 .product(name: "TweakKitGrowthBook", package: "TweakKit"),
+                .product(name: "TweakKitMetrics", package: "TweakKit"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             path: "Benchmarks/TweakKitBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Summarises a TweakKitBenchmarks run exported with `--format histogramSamples`.
 
-Usage: report_targets.py RESULTS_DIR
+Usage: report_targets.py RESULTS_DIR [BASELINE_RESULTS_DIR]
 
 Prints each benchmark's median time per lookup (or per load), its ratio to the matching
 baseline of the same run, its median heap allocations per lookup, and then one line per
 performance target: `target NAME: MEASURED (goal GOAL) PASS|MISS`.
+With BASELINE_RESULTS_DIR (the results of an earlier run, e.g. of the main branch), also prints
+how this run's lookups without hooks compare with the baseline's, each taken relative to its own
+run's dictionary lookups so that a busier or quieter machine cancels out.
 Exits 1 when a result needed by a target is missing.
 """
 
@@ -76,8 +79,9 @@ def format_time(ns):
 
 
 class Report:
-    def __init__(self, medians):
+    def __init__(self, medians, baseline=None):
         self.medians = medians
+        self.baseline = baseline
         self.missing = False
 
     def time_per_op(self, name):
@@ -170,6 +174,23 @@ class Report:
             self.target(f"2 reader threads vs 1, throughput, {label}",
                         self.ratio(f"Threads.{kind}.2"), ">= 1.80x", lambda r: r >= 1.8,
                         needs=(f"Threads.{kind}.1", f"Threads.{kind}.2"))
+        hooked = f"Lookup.{SIZES[1]}.TypedMixedMetricsHook"
+        self.target(f"typed-key lookup with the metrics hook (no-op metrics backend), {SIZES[1]} tweaks, per lookup",
+                    self.time_per_op(hooked), "<= 2000 ns", lambda t: t <= 2000, unit=" ns",
+                    needs=(hooked,))
+        plain = self.time_per_op(f"Lookup.{SIZES[1]}.TypedMixed")
+        with_hook = self.time_per_op(hooked)
+        self.target(f"typed-key lookup with the metrics hook vs without hooks, {SIZES[1]} tweaks",
+                    None if plain is None or with_hook is None else with_hook / plain, "informational", lambda r: True,
+                    needs=(hooked, f"Lookup.{SIZES[1]}.TypedMixed"))
+        if self.baseline is not None:
+            before = Report(self.baseline)
+            for kind, label in (("TypedMixed", "typed-key"), ("StringKey", "string-key"), ("FeatureEnabled", "isFeatureEnabled")):
+                name = f"Lookup.{SIZES[1]}.{kind}"
+                mine, theirs = self.ratio(name), before.ratio(name)
+                self.target(f"{label} lookup with no hooks vs the baseline run (each vs its dictionary), {SIZES[1]} tweaks",
+                            None if mine is None or theirs is None else mine / theirs, "0.90x-1.10x",
+                            lambda r: 0.9 <= r <= 1.1, needs=(name,))
         self.target("cold load of 10000 tweaks, LocalTweakProvider(data:) vs JSONSerialization.jsonObject",
                     self.ratio("ColdLoad.LocalTweakProvider-data.10000"), "<= 1.20x", lambda r: r <= 1.2,
                     needs=("ColdLoad.LocalTweakProvider-data.10000", "ColdLoad.JSONSerialization.10000"))
@@ -186,12 +207,15 @@ def sort_key(name):
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
     medians = load(sys.argv[1])
     if not medians:
         sys.exit(f"no benchmark results in {sys.argv[1]}")
-    report = Report(medians)
+    baseline = load(sys.argv[2]) if len(sys.argv) == 3 else None
+    if len(sys.argv) == 3 and not baseline:
+        sys.exit(f"no benchmark results in {sys.argv[2]}")
+    report = Report(medians, baseline)
     report.print_table()
     print()
     report.print_targets()

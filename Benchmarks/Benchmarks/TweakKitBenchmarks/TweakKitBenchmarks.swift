@@ -15,6 +15,7 @@ let benchmarks: @Sendable () -> Void = {
     for size in [1_000, 100_000] {
         registerLookupBenchmarks(size: size)
     }
+    registerHookBenchmarks(size: 100_000)
     registerThreadBenchmarks(size: 100_000)
     registerColdLoadBenchmarks()
     registerFlagdBenchmarks()
@@ -24,7 +25,7 @@ let benchmarks: @Sendable () -> Void = {
 }
 
 /// `benchmark.scaledIterations` is 0..<1,000: the lookups of one measured iteration.
-private func lookupConfiguration() -> Benchmark.Configuration {
+func lookupConfiguration() -> Benchmark.Configuration {
     .init(
         metrics: [.wallClock, .mallocCountTotal],
         timeUnits: .nanoseconds,
