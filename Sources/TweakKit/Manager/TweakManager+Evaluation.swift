@@ -17,6 +17,9 @@ extension TweakManager {
     /// flag, variant, reason and context, so A/B tests can be reported to any analytics tool.
     /// It runs on the looking-up thread, with no lock held; keep it fast.
     ///
+    /// It is the `after` stage of a ``TweakHook`` kept to contextual evaluations, and it costs
+    /// nothing on lookups of static values; register a hook instead to see every evaluation.
+    ///
     /// ```swift
     /// manager.exposureHandler = { exposure in
     ///     analytics.track("exposure", ["flag": exposure.id.description, "variant": exposure.variant ?? ""])
