@@ -54,6 +54,7 @@ public struct TweakHookContext: Sendable, Hashable {
     /// The flag key as OpenTelemetry's `feature_flag.key` reports it: `feature.variable`.
     public var flagKey: String { id.description }
 
+    /// The context of an evaluation of `id` with `context`.
     public init(id: TweakID, context: EvaluationContext) {
         self.id = id
         self.context = context
@@ -65,21 +66,27 @@ public struct TweakHookContext: Sendable, Hashable {
 /// The value is what the stack answered, before conversion to a typed key's type; `nil` when the
 /// caller's default applies.
 public struct TweakHookDetails: Sendable, Hashable {
+    /// The tweak evaluated.
     public var id: TweakID
+    /// The value the stack gave; `nil` when the caller's default applies.
     public var value: TweakContent?
+    /// The variant a contextual provider chose (`"on"`, `"blue"`); `nil` for static values.
     public var variant: String?
     /// ``EvaluationReason/static`` for a value from a provider that does not evaluate per lookup.
     public var reason: EvaluationReason
     /// Set when the evaluation failed (``EvaluationErrorCode/flagNotFound`` when no provider has the tweak).
     public var errorCode: EvaluationErrorCode?
+    /// What went wrong, in words, when the evaluation failed.
     public var errorMessage: String?
     /// The provider that answered, when one did.
     public var source: String?
+    /// What the provider tells about the decision (an Optimizely rule key, say).
     public var flagMetadata: [String: TweakContent]
 
     /// The flag key as OpenTelemetry's `feature_flag.key` reports it: `feature.variable`.
     public var flagKey: String { id.description }
 
+    /// Details of one evaluation, as a hook sees them (for testing a hook, say).
     public init(
         id: TweakID, value: TweakContent?, variant: String? = nil, reason: EvaluationReason,
         errorCode: EvaluationErrorCode? = nil, errorMessage: String? = nil, source: String? = nil,
@@ -98,16 +105,21 @@ public struct TweakHookDetails: Sendable, Hashable {
 
 /// The error the `error` stage of a ``TweakHook`` receives for a failed evaluation.
 public struct TweakEvaluationFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The tweak whose evaluation failed.
     public var id: TweakID
+    /// Why, in OpenFeature's error codes.
     public var code: EvaluationErrorCode
+    /// Why, in words.
     public var message: String?
 
+    /// A failed evaluation of `id`.
     public init(id: TweakID, code: EvaluationErrorCode, message: String? = nil) {
         self.id = id
         self.code = code
         self.message = message
     }
 
+    /// `feature.variable: CODE: message`.
     public var description: String { "\(id): \(code.rawValue)\(message.map { ": \($0)" } ?? "")" }
 }
 
