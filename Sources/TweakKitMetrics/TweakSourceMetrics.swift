@@ -1,5 +1,6 @@
 public import CoreMetrics
 public import Foundation
+import TweakKit
 
 /// Metrics about where flags come from: fetch outcomes of remote sources and the age of the last
 /// good payload each serves, through swift-metrics.
