@@ -1,5 +1,5 @@
 public import AsyncHTTPClient
-import Foundation
+public import Foundation
 import NIOCore
 import NIOHTTP1
 import Synchronization

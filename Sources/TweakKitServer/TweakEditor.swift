@@ -55,15 +55,15 @@ public struct TweakEditor: Sendable {
     public var maximumConnections: Int
     /// OFREP routes served alongside the editor by ``application(host:port:onServerRunning:)``.
     public var ofrep: OFREPRoutes?
-    /// More routes served by ``application(host:port:onServerRunning:)`` under the same `Host`
-    /// rule, such as `tweak serve`'s `/metrics` and `/health`.
+    /// Adds more routes to ``application(host:port:onServerRunning:)``, under the same `Host`
+    /// rule as the editor's, such as `tweak serve`'s `/metrics` and `/health`.
     ///
     /// ```swift
-    /// let health = RouteCollection(context: BasicRequestContext.self)
-    /// health.get("health") { _, _ in "ok" }
-    /// editor.additionalRoutes = health
+    /// editor.additionalRoutes = { routes in
+    ///     routes.get("health") { _, _ in "ok" }
+    /// }
     /// ```
-    public var additionalRoutes: RouteCollection<BasicRequestContext>?
+    public var additionalRoutes: (@Sendable (RouteCollection<BasicRequestContext>) -> Void)?
 
     /// - Parameters:
     ///   - token: the token writes must carry.
@@ -135,7 +135,7 @@ public struct TweakEditor: Sendable {
         if let additionalRoutes {
             let group = RouteCollection(context: BasicRequestContext.self)
             group.add(middleware: HostCheck(editor: self))
-            group.addRoutes(additionalRoutes)
+            additionalRoutes(group)
             router.addRoutes(group)
         }
         return Application(

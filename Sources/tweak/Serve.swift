@@ -53,7 +53,7 @@ struct Serve: AsyncParsableCommand {
         let loopback = ["127.0.0.1", "localhost", "::1"].contains(host)
         var editor = TweakEditor(manager: manager, token: token, readsRequireToken: !loopback, allowedHosts: Swift.Set(allowedHosts))
         editor.ofrep = OFREPRoutes(manager: manager, requiredToken: loopback ? nil : token, apiKey: apiKey)
-        editor.additionalRoutes = observability.routes(manager: manager)
+        editor.additionalRoutes = { routes in observability.addRoutes(to: routes, manager: manager) }
         let host = self.host
         do {
             try await serve(editor, host: host)

@@ -34,11 +34,10 @@ struct ServeObservability: Sendable {
         manager.addHook(TweakMetricsHook(factory: factory))
     }
 
-    func routes(manager: TweakManager) -> RouteCollection<BasicRequestContext> {
-        let routes = RouteCollection(context: BasicRequestContext.self)
+    /// Adds `GET /metrics` and `GET /health` to `routes`.
+    func addRoutes(to routes: RouteCollection<BasicRequestContext>, manager: TweakManager) {
         routes.get("metrics") { _, _ in metricsResponse(manager: manager) }
         routes.get("health") { _, _ in healthResponse(manager: manager, now: Date()) }
-        return routes
     }
 
     func metricsResponse(manager: TweakManager) -> Response {
