@@ -22,6 +22,7 @@ public protocol TweakValueConvertible: Sendable {
 /// A tweak type with a natural empty value (`false`, `0`, `0.0`, `""`), used by
 /// ``TweakProperty`` when neither the stack nor the declaration supplies one.
 public protocol TweakEmptyRepresentable: TweakValueConvertible {
+    /// The empty value: `false`, `0`, `0.0` or `""`.
     static var emptyTweakValue: Self { get }
 }
 
