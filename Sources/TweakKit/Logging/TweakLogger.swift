@@ -19,8 +19,10 @@ public struct TweakLogger: Sendable {
     public enum Level: Int, Sendable, Comparable, CaseIterable, CustomStringConvertible {
         case trace, debug, info, notice, warning, error, critical
 
+        /// Less severe levels first, `trace` lowest.
         public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
 
+        /// The level's name: `trace`, `debug`, … `critical`.
         public var description: String {
             switch self {
             case .trace: "trace"

@@ -2,6 +2,7 @@ import Synchronization
 
 /// One tweak whose resolved value (or source, or metadata) changed.
 public struct TweakUpdate: Sendable, Hashable {
+    /// The tweak that changed.
     public var id: TweakID
     /// The tweak lookups returned before; `nil` when there was none.
     public var oldTweak: Tweak?

@@ -42,6 +42,7 @@ public enum TweakContent: Sendable, Hashable {
         /// JSON `null`, inside structured values only.
         case null = "Null"
 
+        /// The type's name: `Bool`, `Int`, `Float`, `Double`, `String`, `Array`, `Object`, `Null`.
         public var description: String { rawValue }
 
         /// Parses a type name case-insensitively: `bool`, `int`, `float`, `double`, `string`, `array`, `object`.
@@ -102,11 +103,17 @@ extension TweakContent: CustomStringConvertible {
 extension TweakContent: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
     ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
+    /// `true` is ``bool(_:)``.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// `42` is ``int(_:)``.
     public init(integerLiteral value: Int) { self = .int(value) }
+    /// `1.5` is ``double(_:)``.
     public init(floatLiteral value: Double) { self = .double(value) }
+    /// `"text"` is ``string(_:)``.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// `[1, "two"]` is ``array(_:)``.
     public init(arrayLiteral elements: TweakContent...) { self = .array(elements) }
+    /// `["coupon": "SAVE10"]` is ``object(_:)``; a repeated key keeps its last value.
     public init(dictionaryLiteral elements: (String, TweakContent)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
