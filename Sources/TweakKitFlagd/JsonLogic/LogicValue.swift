@@ -9,6 +9,7 @@ public enum LogicValue: Sendable, Hashable {
     case array([LogicValue])
     case object([String: LogicValue])
 
+    /// The JsonLogic value of a tweak value: every number becomes a Double, as in JavaScript.
     public init(_ value: TweakContent) {
         switch value {
         case .bool(let bool): self = .bool(bool)
