@@ -23,12 +23,19 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
 public struct JSONNode: Sendable {
     /// The value, with object members in the order they were written.
     public enum Kind: Sendable {
+        /// `null`.
         case null
+        /// `true` or `false`.
         case bool(Bool)
+        /// A number without a fraction or exponent that fits in an `Int`.
         case int(Int)
+        /// Any other number.
         case double(Double)
+        /// A string, unescaped.
         case string(String)
+        /// An array.
         case array([JSONNode])
+        /// An object, its members in the order written (a duplicate key is a syntax error).
         case object([JSONMember])
     }
 

@@ -17,6 +17,7 @@
 public struct TweakLogger: Sendable {
     /// Severity, in swift-log's order.
     public enum Level: Int, Sendable, Comparable, CaseIterable, CustomStringConvertible {
+        /// The levels, least severe first; TweakKit logs failures at `error`.
         case trace, debug, info, notice, warning, error, critical
 
         /// Less severe levels first, `trace` lowest.

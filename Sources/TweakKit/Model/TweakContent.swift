@@ -13,10 +13,15 @@
 /// TweakContent.double(1.0) == .int(1)    // false: different types
 /// ```
 public enum TweakContent: Sendable, Hashable {
+    /// A Bool: `true` in a tweaks file.
     case bool(Bool)
+    /// An Int: a number written without a fraction or exponent, `42`.
     case int(Int)
+    /// A Float: only from code or a generated accessor (files give Doubles).
     case float(Float)
+    /// A Double: a number written with a fraction or exponent, `1.0`, `2.5e3`.
     case double(Double)
+    /// A String.
     case string(String)
     /// A JSON array, as remote sources and flagd variants carry.
     case array([TweakContent])
@@ -32,12 +37,19 @@ public enum TweakContent: Sendable, Hashable {
 
     /// The type of a ``TweakContent``, without its content.
     public enum Kind: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+        /// ``TweakContent/bool(_:)``.
         case bool = "Bool"
+        /// ``TweakContent/int(_:)``.
         case int = "Int"
+        /// ``TweakContent/float(_:)``.
         case float = "Float"
+        /// ``TweakContent/double(_:)``.
         case double = "Double"
+        /// ``TweakContent/string(_:)``.
         case string = "String"
+        /// ``TweakContent/array(_:)``.
         case array = "Array"
+        /// ``TweakContent/object(_:)``.
         case object = "Object"
         /// JSON `null`, inside structured values only.
         case null = "Null"
