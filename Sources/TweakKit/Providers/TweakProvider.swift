@@ -70,7 +70,7 @@ extension TweakProvider {
 
 /// A provider the manager can write overrides to.
 ///
-/// ``TweakManager/store(_:feature:variable:)`` and ``TweakManager/removeValue(feature:variable:)``
+/// ``TweakManager/store(_:feature:variable:)-(Value,_,_)`` and ``TweakManager/removeValue(feature:variable:)``
 /// go to the first mutable provider in the stack. Implement ``store(_:feature:variable:)``,
 /// ``removeValue(feature:variable:)`` and, when it is cheaper than removing each value,
 /// ``deleteAll()``; JustTweak's non-throwing `set` and `deleteValue` come with them.

@@ -47,6 +47,7 @@ public final class PersistentTweakProvider: MutableTweakProvider {
     /// Opens (or prepares to create) the overrides file at `fileURL`.
     ///
     /// - Parameters:
+    ///   - fileURL: the overrides file; it need not exist yet (the first write creates it).
     ///   - name: the source name; defaults to the file's name.
     ///   - pollInterval: how often to look for changes made by other processes; `nil` to never poll.
     /// - Throws: ``TweakFileError`` when the file exists but cannot be read or is not valid.
