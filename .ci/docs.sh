@@ -10,7 +10,8 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 for target in ${DOCS_TARGETS:-TweakKit}; do
     swift package generate-documentation --target "$target" --warnings-as-errors 2>&1 | tee "$log"
-    if grep -E "(^|: )warning:" "$log"; then
+    # SwiftPM's notes about files in dependencies' checkouts are not the catalog's warnings.
+    if grep -E "(^|: )warning:" "$log" | grep -v "which are unhandled; explicitly declare them"; then
         echo "error: the documentation of $target builds with warnings" >&2
         exit 1
     fi
