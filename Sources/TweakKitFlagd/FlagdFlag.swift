@@ -32,7 +32,7 @@ public struct FlagdFlag: Sendable {
     let targeting: LogicExpression?
 
     /// The tweak address the flag answers to: `feature.variable` keys split at the first dot; a
-    /// Boolean flag without a dot is `<key>.enabled` (so ``TweakManager/isFeatureEnabled(_:)``
+    /// Boolean flag without a dot is `<key>.enabled` (so `TweakManager.isFeatureEnabled(_:)`
     /// reads it), any other flag without a dot `<key>.value`.
     public var id: TweakID {
         FlagdFlag.id(forKey: key, isBoolean: variants.values.first?.kind == .bool)

@@ -18,7 +18,7 @@ extension FlagdDefinitions: TweakDocument {
     }
 }
 
-/// flagd flag definitions as a ``TweakDocumentFormat``, for ``DocumentTweakProvider`` and remote
+/// flagd flag definitions as a `TweakDocumentFormat`, for `DocumentTweakProvider` and remote
 /// providers. A file that is not JSON or has no `flags` object is refused; single invalid flags
 /// are kept and evaluate to ERROR (see ``FlagdDefinitions/problems``).
 public struct FlagdFormat: TweakDocumentFormat {

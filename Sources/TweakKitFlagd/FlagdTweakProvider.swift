@@ -2,7 +2,7 @@ public import Foundation
 import Synchronization
 public import TweakKit
 
-/// Serves flagd flag definitions to a ``TweakManager`` like any other provider, evaluating
+/// Serves flagd flag definitions to a `TweakManager` like any other provider, evaluating
 /// targeting rules and percentage splits per lookup with the manager's evaluation context.
 ///
 /// ```swift

@@ -71,7 +71,7 @@ public enum LogicValue: Sendable, Hashable {
     }
 
     /// Converts back to a tweak value; a bare `null` has none, a `null` inside an array or object
-    /// stays ``TweakContent/null``. Whole numbers become Ints.
+    /// stays `TweakContent.null`. Whole numbers become Ints.
     public var tweakValue: TweakContent? {
         self == .null ? nil : content
     }
