@@ -91,6 +91,12 @@ extension ContextualTweakProvider {
 }
 
 /// One evaluation, reported to ``TweakManager/exposureHandler`` (for A/B test analytics).
+///
+/// ```swift
+/// manager.exposureHandler = { exposure in
+///     analytics.track(flag: exposure.id.description, variant: exposure.variant, reason: exposure.reason.rawValue)
+/// }
+/// ```
 public struct TweakExposure: Sendable, Hashable {
     /// The tweak that was evaluated.
     public var id: TweakID
