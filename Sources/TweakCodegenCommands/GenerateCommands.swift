@@ -5,8 +5,10 @@ import TweakKitCodegen
 
 /// `tweak generate`: the typed accessor from a tweaks file (also the build plugins' tool).
 public struct Generate: ParsableCommand {
+    /// Creates the command; the parser fills its options.
     public init() {}
 
+    /// `generate`, with its abstract and discussion.
     public static let configuration = CommandConfiguration(
         commandName: "generate",
         abstract: "Generate a typed accessor (and constants) from a tweaks file.",
@@ -25,6 +27,7 @@ public struct Generate: ParsableCommand {
     @Option(help: ArgumentHelp("The day expiry dates are compared with (YYYY-MM-DD); today by default.", visibility: .hidden))
     var today: String?
 
+    /// Generates the accessor and writes the files whose content changed.
     public func run() throws {
         let day = try LintOptions.day(today)
         let configuration: GeneratorConfiguration
@@ -44,8 +47,10 @@ public struct Generate: ParsableCommand {
 
 /// `tweak lint`: expired tweaks and tweaks without an owner.
 public struct Lint: ParsableCommand {
+    /// Creates the command; the parser fills its options.
     public init() {}
 
+    /// `lint`, with its abstract and discussion.
     public static let configuration = CommandConfiguration(
         commandName: "lint",
         abstract: "List expired tweaks and tweaks without an owner.",
@@ -61,6 +66,7 @@ public struct Lint: ParsableCommand {
     @Option(help: ArgumentHelp("The day expiry dates are compared with (YYYY-MM-DD); today by default.", valueName: "date"))
     var today: String?
 
+    /// Prints every finding; exits with status 1 on an expired tweak (or any finding with `--strict`).
     public func run() throws {
         let day = try LintOptions.day(today)
         var failing = false
@@ -118,8 +124,10 @@ public func printWarning(_ message: String) {
 
 /// A command's failure, said in one sentence: the parser prints it and the tool exits with status 1.
 public struct CommandFailure: Error, CustomStringConvertible {
+    /// The sentence printed.
     public let description: String
 
+    /// Creates a failure that says `description`.
     public init(_ description: String) {
         self.description = description
     }

@@ -13,14 +13,23 @@ import TweakKit
 /// `accessorName` is required; `accessLevel` is `internal` (the default), `package` or `public`;
 /// `imports` lists modules the generated files import besides TweakKit.
 public struct GeneratorConfiguration: Sendable, Hashable {
+    /// The access level of the generated declarations.
     public enum AccessLevel: String, Sendable, Hashable, CaseIterable {
         case `internal`, `package`, `public`
     }
 
+    /// The generated type's name (`AppTweaks`), also the files' names.
     public var accessorName: String
+    /// The access level of the generated declarations; `internal` by default.
     public var accessLevel: AccessLevel
+    /// Modules the generated files import besides TweakKit.
     public var imports: [String]
 
+    /// Creates a configuration in code rather than from `config.json`.
+    ///
+    /// ```swift
+    /// GeneratorConfiguration(accessorName: "AppTweaks", accessLevel: .public, imports: ["Foundation"])
+    /// ```
     public init(accessorName: String, accessLevel: AccessLevel = .internal, imports: [String] = []) {
         self.accessorName = accessorName
         self.accessLevel = accessLevel
@@ -81,11 +90,14 @@ public struct GeneratorConfiguration: Sendable, Hashable {
 
 /// A problem that stops code generation, saying which file or tweaks it is about.
 public struct CodegenError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What stops generation, naming the file or tweaks.
     public var message: String
 
+    /// Creates an error saying `message`.
     public init(_ message: String) {
         self.message = message
     }
 
+    /// The message.
     public var description: String { message }
 }

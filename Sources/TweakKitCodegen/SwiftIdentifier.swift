@@ -17,7 +17,7 @@ public enum SwiftIdentifier {
     static let reserved: Set<String> = ["self", "Self", "Type", "Protocol", "init", "_", "tweakManager"]
 
     /// A lowerCamelCase member name for `name`: `display_red_view` → `displayRedView`,
-    /// `2fa-enabled` → `_2faEnabled`, `default` → `` `default` ``.
+    /// `2fa-enabled` → `_2faEnabled`, `default` → `default` in backticks.
     public static func memberName(_ name: String) -> String {
         let base = camelCase(name)
         if reserved.contains(base) { return base + "Tweak" }

@@ -38,9 +38,12 @@ public indirect enum FirebaseCondition: Sendable, Hashable {
 
 /// A condition of a template with its name; the order of a template's conditions is their priority.
 public struct FirebaseNamedCondition: Sendable, Hashable {
+    /// The condition's name, which conditional values refer to.
     public var name: String
+    /// What must hold.
     public var condition: FirebaseCondition
 
+    /// Creates the condition `name`.
     public init(name: String, condition: FirebaseCondition) {
         self.name = name
         self.condition = condition
@@ -69,6 +72,7 @@ public enum FirebasePercentOperator: String, Sendable, Hashable, CaseIterable {
 /// FirebasePercentCondition.microPercentile(seed: "abcdef", randomizationID: "123")   // 9571542
 /// ```
 public struct FirebasePercentCondition: Sendable, Hashable {
+    /// How the user's micro-percentile is compared.
     public var percentOperator: FirebasePercentOperator
     /// The bound for ``FirebasePercentOperator/lessOrEqual`` and ``FirebasePercentOperator/greaterThan``.
     public var microPercent: Int
@@ -76,8 +80,10 @@ public struct FirebasePercentCondition: Sendable, Hashable {
     public var lowerBound: Int
     /// The inclusive upper bound for ``FirebasePercentOperator/between``.
     public var upperBound: Int
+    /// Mixed into the hash (`seed.randomizationId`), so conditions with different seeds split users differently.
     public var seed: String
 
+    /// Creates a percent condition; micro-percents run from 0 to 100,000,000.
     public init(operator percentOperator: FirebasePercentOperator, microPercent: Int = 0, lowerBound: Int = 0, upperBound: Int = 0, seed: String = "") {
         self.percentOperator = percentOperator
         self.microPercent = microPercent
@@ -130,10 +136,14 @@ public enum FirebaseCustomSignalOperator: String, Sendable, Hashable, CaseIterab
 /// FirebaseCustomSignalCondition(operator: .stringExactlyMatches, key: "country", targets: ["NL", "BE"])
 /// ```
 public struct FirebaseCustomSignalCondition: Sendable, Hashable {
+    /// How the signal is compared with the targets.
     public var customSignalOperator: FirebaseCustomSignalOperator
+    /// The custom signal's name: an attribute of the evaluation context.
     public var key: String
+    /// The values compared with; string operators match any, numeric and version operators read the first.
     public var targets: [String]
 
+    /// Creates a custom signal condition.
     public init(operator customSignalOperator: FirebaseCustomSignalOperator, key: String, targets: [String]) {
         self.customSignalOperator = customSignalOperator
         self.key = key

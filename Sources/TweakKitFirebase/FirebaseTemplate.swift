@@ -25,6 +25,7 @@ public struct FirebaseTemplate: Sendable {
     let regexes: FirebaseRegexCache
     private let parameterIndex: [String: Int]
 
+    /// A template made in code: conditions in priority order, parameters in template order.
     public init(conditions: [FirebaseNamedCondition], parameters: [FirebaseParameter]) {
         self.init(conditions: conditions, parameters: parameters, keyLocations: [:])
     }
@@ -64,8 +65,10 @@ public struct FirebaseParameter: Sendable, Hashable {
     public var conditionalValues: [String: FirebaseParameterValue]
     /// How the value should be read; evaluation never uses it (values are strings).
     public var valueType: FirebaseValueType
+    /// The parameter's description in the console.
     public var description: String?
 
+    /// Creates a parameter.
     public init(
         key: String, defaultValue: FirebaseParameterValue?, conditionalValues: [String: FirebaseParameterValue] = [:],
         valueType: FirebaseValueType = .string, description: String? = nil

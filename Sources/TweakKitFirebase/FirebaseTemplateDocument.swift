@@ -16,7 +16,9 @@ public import TweakKit
 /// no answer and the providers below (the in-app defaults) answer. Values are typed by the
 /// parameter's `valueType` (see ``FirebaseValueType/tweakValue(_:)``).
 public struct FirebaseTemplateDocument: TweakDocument {
+    /// The template served.
     public let template: FirebaseTemplate
+    /// How parameter keys become tweak addresses.
     public let mapping: FirebaseParameterMapping
     /// What a lookup needs of one parameter, typed once at load so an evaluation converts nothing.
     private struct Entry: Sendable {
@@ -80,8 +82,11 @@ public struct FirebaseTemplateDocument: TweakDocument {
         return defaultTweak(id, source: source)
     }
 
+    /// Every mapped parameter: each is evaluated per lookup.
     public var evaluatedTweakIDs: [TweakID] { ids }
 
+    /// The parameter's value for `context` (its targeting key is the randomization id, its attributes the
+    /// custom signals); `nil` when the in-app default applies.
     public func evaluate(_ id: TweakID, context: EvaluationContext) -> TweakEvaluation? {
         guard let entry = entries[id] else { return nil }
         switch template.resolve(template.parameters[entry.offset], context: context) {

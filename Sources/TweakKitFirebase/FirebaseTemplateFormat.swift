@@ -9,14 +9,18 @@ public import TweakKit
 /// let firebase = try DocumentTweakProvider(contentsOf: templateURL, format: .firebase(mapping: .feature("remote")))
 /// ```
 public struct FirebaseTemplateFormat: TweakDocumentFormat {
+    /// How parameter keys become tweak addresses.
     public let mapping: FirebaseParameterMapping
 
+    /// "Firebase Remote Config template".
     public var name: String { "Firebase Remote Config template" }
 
+    /// Creates the format; `.firebase(mapping:)` is the same.
     public init(mapping: FirebaseParameterMapping = .doubleUnderscore) {
         self.mapping = mapping
     }
 
+    /// Parses a template, refusing a malformed one with file, line, column and the problem.
     public func document(from data: Data, source: String) throws -> any TweakDocument {
         try FirebaseTemplateDocument(template: FirebaseTemplate(data: data, source: source), mapping: mapping, source: source)
     }
@@ -27,6 +31,7 @@ public struct FirebaseTemplateFormat: TweakDocumentFormat {
         FirebaseTemplate.isTemplate(root)
     }
 
+    /// Parses the template and reports its parameters, or the problem.
     public func validate(_ data: Data, source: String) -> TweakDocumentValidation {
         do {
             return TweakDocumentValidation(count: try FirebaseTemplate(data: data, source: source).parameters.count, noun: "Firebase parameters")

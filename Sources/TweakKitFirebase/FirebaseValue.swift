@@ -17,10 +17,12 @@ public enum FirebaseValueSource: String, Sendable, Hashable, CaseIterable {
 /// FirebaseValue.static.asBool   // false
 /// ```
 public struct FirebaseValue: Sendable, Hashable, CustomStringConvertible {
+    /// Where the value came from: the template, the in-app default, or neither (static).
     public let source: FirebaseValueSource
     /// The value as the template (or in-app default) wrote it.
     public let asString: String
 
+    /// Creates a value; a static value is always `""`.
     public init(source: FirebaseValueSource, string: String) {
         self.source = source
         self.asString = source == .static ? "" : string
@@ -49,5 +51,6 @@ public struct FirebaseValue: Sendable, Hashable, CustomStringConvertible {
         return number.isNaN ? 0 : number
     }
 
+    /// The value and its source: `Yes (remote)`.
     public var description: String { "\(asString) (\(source.rawValue))" }
 }

@@ -24,12 +24,12 @@ public struct FlagdDefinitions: Sendable {
     /// The file's name, for errors.
     public let file: String
 
-    /// The largest flag definition file read: 4 MiB. Larger input throws ``TweakFileError``.
+    /// The largest flag definition file read: 4 MiB. Larger input throws `TweakFileError`.
     public static let maximumInputSize = 4 << 20
 
     /// Reads and checks a flag definition file.
     ///
-    /// - Throws: ``TweakFileError`` when the file is missing, not JSON (with line and column),
+    /// - Throws: `TweakFileError` when the file is missing, not JSON (with line and column),
     ///   or has no `flags` object. Problems of single flags do not throw.
     public init(contentsOf url: URL) throws(TweakFileError) {
         try self.init(data: TweakFileError.contents(of: url), file: url.path)

@@ -12,21 +12,27 @@ public import TweakKit
 /// }
 /// ```
 public struct FlagdFlag: Sendable {
+    /// The flag's `state`: a disabled flag answers the caller's default with reason DISABLED.
     public enum State: String, Sendable {
         case enabled = "ENABLED"
         case disabled = "DISABLED"
     }
 
+    /// The flag's key in the file.
     public let key: String
+    /// Whether the flag is served.
     public let state: State
+    /// The values the flag can take, by variant name.
     public let variants: [String: TweakContent]
+    /// The variant served when targeting chooses none; `nil` when the file gives none (or `null`, or `""`).
     public let defaultVariant: String?
+    /// The flag's `metadata`, passed on as the evaluation's flag metadata.
     public let metadata: [String: TweakContent]
     /// The compiled targeting rule; `nil` when there is none (or it is `{}`).
     let targeting: LogicExpression?
 
     /// The tweak address the flag answers to: `feature.variable` keys split at the first dot; a
-    /// Boolean flag without a dot is `<key>.enabled` (so ``TweakManager/isFeatureEnabled(_:)``
+    /// Boolean flag without a dot is `<key>.enabled` (so `TweakManager.isFeatureEnabled(_:)`
     /// reads it), any other flag without a dot `<key>.value`.
     public var id: TweakID {
         FlagdFlag.id(forKey: key, isBoolean: variants.values.first?.kind == .bool)

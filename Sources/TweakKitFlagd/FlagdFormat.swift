@@ -2,27 +2,33 @@ public import Foundation
 public import TweakKit
 
 extension FlagdDefinitions: TweakDocument {
+    /// Every flag as a tweak with its default variant's value.
     public func tweaks(source: String) -> [Tweak] {
         defaultTweaks(source: source)
     }
 
+    /// The flag's default variant's value, for lookups that need no context.
     public func tweak(_ id: TweakID, source: String) -> Tweak? {
         defaultTweak(id, source: source)
     }
 
+    /// Evaluates the flag's targeting for `context`, now.
     public func evaluate(_ id: TweakID, context: EvaluationContext) -> TweakEvaluation? {
         evaluate(id, context: context, now: Date())
     }
 }
 
-/// flagd flag definitions as a ``TweakDocumentFormat``, for ``DocumentTweakProvider`` and remote
+/// flagd flag definitions as a `TweakDocumentFormat`, for `DocumentTweakProvider` and remote
 /// providers. A file that is not JSON or has no `flags` object is refused; single invalid flags
 /// are kept and evaluate to ERROR (see ``FlagdDefinitions/problems``).
 public struct FlagdFormat: TweakDocumentFormat {
+    /// "flagd flag definitions".
     public var name: String { "flagd flag definitions" }
 
+    /// Creates the format; `.flagd` is the same.
     public init() {}
 
+    /// Parses flag definitions; invalid single flags are kept and listed in ``FlagdDefinitions/problems``.
     public func document(from data: Data, source: String) throws -> any TweakDocument {
         try FlagdDefinitions(data: data, file: source)
     }

@@ -2,7 +2,7 @@ public import Foundation
 import Synchronization
 public import TweakKit
 
-/// Serves flagd flag definitions to a ``TweakManager`` like any other provider, evaluating
+/// Serves flagd flag definitions to a `TweakManager` like any other provider, evaluating
 /// targeting rules and percentage splits per lookup with the manager's evaluation context.
 ///
 /// ```swift
@@ -16,7 +16,9 @@ public import TweakKit
 /// variable `theme`; a Boolean flag `new-checkout` is `new-checkout.enabled`; any other flag
 /// without a dot, `<key>.value`.
 public final class FlagdTweakProvider: DocumentBackedTweakProvider {
+    /// The source shown on the provider's tweaks: the file's name, unless another was given.
     public let name: String
+    /// Tells the manager when new definitions are served.
     public let changeNotifier = TweakChangeNotifier()
     private let definitions: Mutex<FlagdDefinitions>
 
@@ -25,6 +27,7 @@ public final class FlagdTweakProvider: DocumentBackedTweakProvider {
         try self.init(definitions: FlagdDefinitions(contentsOf: url), name: name ?? url.lastPathComponent)
     }
 
+    /// Serves definitions already parsed.
     public init(definitions: FlagdDefinitions, name: String) {
         self.name = name
         self.definitions = Mutex(definitions)

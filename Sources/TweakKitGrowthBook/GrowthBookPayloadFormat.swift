@@ -71,6 +71,7 @@ public struct GrowthBookPayloadFormat: TweakDocumentFormat {
         GrowthBookPayload.isPayload(root)
     }
 
+    /// Parses (and decrypts) the payload and reports its features, or the problem with its JSON path.
     public func validate(_ data: Data, source: String) -> TweakDocumentValidation {
         do {
             let payload = try GrowthBookPayload(data: data, source: source, decryptionKey: decryptionKey)

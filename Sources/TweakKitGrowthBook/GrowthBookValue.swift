@@ -23,11 +23,17 @@ public enum GrowthBookValue: Sendable, Hashable, ExpressibleByStringLiteral, Exp
     /// Members in their written order.
     case object([GrowthBookMember])
 
+    /// `"text"` is a string.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// `42` is an integer.
     public init(integerLiteral value: Int) { self = .int(value) }
+    /// `1.5` is a double.
     public init(floatLiteral value: Double) { self = .double(value) }
+    /// `true` is a Bool.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// `[1, "two"]` is an array.
     public init(arrayLiteral elements: GrowthBookValue...) { self = .array(elements) }
+    /// `["country": "NL"]` is an object, its members in the order written.
     public init(dictionaryLiteral elements: (String, GrowthBookValue)...) {
         self = .object(elements.map { GrowthBookMember(key: $0.0, value: $0.1) })
     }

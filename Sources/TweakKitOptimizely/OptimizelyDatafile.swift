@@ -17,9 +17,13 @@ public import TweakKit
 /// variations, groups, audiences or flags it does not define is refused with an error that says
 /// where and what.
 public struct OptimizelyDatafile: Sendable {
+    /// The datafile's format version; always one of ``supportedVersions``.
     public let version: String
+    /// The revision Optimizely gave this datafile; it increases with every publish.
     public let revision: String
+    /// The project's id.
     public let projectID: String
+    /// The account's id.
     public let accountID: String
     /// Whether the project reports rollout decisions too (not only experiments).
     public let sendFlagDecisions: Bool
@@ -43,6 +47,12 @@ public struct OptimizelyDatafile: Sendable {
     /// throws ``TweakFileError``.
     public static let maximumInputSize = 16 << 20
 
+    /// Reads and checks the datafile at `url`; a refused datafile throws with file, line and column.
+    ///
+    /// ```swift
+    /// let datafile = try OptimizelyDatafile(contentsOf: URL(filePath: "datafile.json"))
+    /// let decision = datafile.decide(flagKey: "checkout_redesign", user: OptimizelyUser(id: "user-42"))
+    /// ```
     public init(contentsOf url: URL) throws(TweakFileError) {
         try self.init(data: TweakFileError.contents(of: url), source: url.path)
     }

@@ -26,14 +26,17 @@ public import TweakKit
 /// Decisions reach ``TweakManager/exposureHandler`` with the variation as variant and `flagKey`,
 /// `ruleKey`, `ruleID`, `variationID`, `decisionSource` and `impression` in the flag metadata.
 public struct OptimizelyDatafileFormat: TweakDocumentFormat {
+    /// "Optimizely datafile".
     public var name: String { "Optimizely datafile" }
     /// Variations forced in code, consulted before everything else.
     public var forcedDecisions: OptimizelyForcedDecisions?
 
+    /// Creates the format; `.optimizely(forcedDecisions:)` is the same.
     public init(forcedDecisions: OptimizelyForcedDecisions? = nil) {
         self.forcedDecisions = forcedDecisions
     }
 
+    /// Parses and checks a datafile, refusing it with file, line, column and the problem.
     public func document(from data: Data, source: String) throws -> any TweakDocument {
         OptimizelyDocument(datafile: try OptimizelyDatafile(data: data, source: source), forcedDecisions: forcedDecisions)
     }
@@ -43,6 +46,7 @@ public struct OptimizelyDatafileFormat: TweakDocumentFormat {
         OptimizelyDatafile.isDatafile(root)
     }
 
+    /// Parses the datafile and reports its flags, or the problem.
     public func validate(_ data: Data, source: String) -> TweakDocumentValidation {
         do {
             return TweakDocumentValidation(count: try OptimizelyDatafile(data: data, source: source).flagKeys.count, noun: "Optimizely flags")
@@ -96,9 +100,12 @@ extension TweakDocumentFormat where Self == OptimizelyDatafileFormat {
 
 /// A datafile serving tweak lookups (see ``OptimizelyDatafileFormat``).
 public struct OptimizelyDocument: TweakDocument {
+    /// The datafile decisions are made from.
     public let datafile: OptimizelyDatafile
+    /// Variations forced in code, consulted before everything else.
     public let forcedDecisions: OptimizelyForcedDecisions?
 
+    /// Serves `datafile`, with `forcedDecisions` when given.
     public init(datafile: OptimizelyDatafile, forcedDecisions: OptimizelyForcedDecisions? = nil) {
         self.datafile = datafile
         self.forcedDecisions = forcedDecisions
@@ -123,6 +130,7 @@ public struct OptimizelyDocument: TweakDocument {
     /// No fixed values: every flag is decided per lookup.
     public func tweak(_ id: TweakID, source: String) -> Tweak? { nil }
 
+    /// Every flag's `enabled` and each of its variables: all decided per lookup.
     public var evaluatedTweakIDs: [TweakID] {
         datafile.flagKeys.compactMap { datafile.flags[$0] }.flatMap { flag in
             (flag.variablesByKey[Tweak.enabledVariable] == nil ? [TweakID(feature: flag.key, variable: Tweak.enabledVariable)] : [])
@@ -130,6 +138,8 @@ public struct OptimizelyDocument: TweakDocument {
         }
     }
 
+    /// Decides the flag for the context's user (targeting key = user id, attributes = the user's
+    /// attributes); `nil` for a flag or variable the datafile lacks.
     public func evaluate(_ id: TweakID, context: EvaluationContext) -> TweakEvaluation? {
         guard let flag = datafile.flags[id.feature] else { return nil }
         let variable = flag.variablesByKey[id.variable].map { flag.variables[$0] }

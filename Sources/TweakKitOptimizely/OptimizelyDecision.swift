@@ -12,15 +12,21 @@ public struct OptimizelyDecision: Sendable, Hashable {
         case holdout
     }
 
+    /// The flag decided.
     public var flagKey: String
+    /// The user decided for.
     public var userID: String
     /// The variation's `featureEnabled`; `false` when no rule decided.
     public var enabled: Bool
+    /// The variation served; `nil` when no rule decided.
     public var variationKey: String?
+    /// The id of the variation served.
     public var variationID: String?
     /// The experiment, delivery rule or holdout that decided; `nil` for a flag-level forced decision.
     public var ruleKey: String?
+    /// The id of the rule that decided.
     public var ruleID: String?
+    /// What kind of rule decided; `nil` when none did.
     public var source: Source?
     /// Every variable of the flag, typed: the variation's value when enabled, else the default.
     /// A value that does not convert to its type is left out, with a reason.

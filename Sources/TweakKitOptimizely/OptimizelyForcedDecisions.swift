@@ -20,6 +20,7 @@ public final class OptimizelyForcedDecisions: Sendable {
 
     private let decisions = Mutex<[Key: String]>([:])
 
+    /// An empty set of forced decisions.
     public init() {}
 
     /// Forces `variationKey` for the user: for the whole flag when `ruleKey` is `nil`, else for that rule.
@@ -32,6 +33,7 @@ public final class OptimizelyForcedDecisions: Sendable {
         decisions.withLock { $0[Key(userID: userID, flagKey: flagKey, ruleKey: ruleKey)] }
     }
 
+    /// Removes a forced decision set with ``set(variationKey:flagKey:ruleKey:userID:)``.
     public func remove(flagKey: String, ruleKey: String? = nil, userID: String) {
         _ = decisions.withLock { $0.removeValue(forKey: Key(userID: userID, flagKey: flagKey, ruleKey: ruleKey)) }
     }

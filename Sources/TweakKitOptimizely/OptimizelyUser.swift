@@ -9,9 +9,12 @@ public import TweakKit
 /// users who share it (a household, a device) get the same variations; whitelists and forced
 /// decisions still use the user id.
 public struct OptimizelyUser: Sendable, Hashable {
+    /// The user id: bucketed, whitelisted and forced by.
     public var id: String
+    /// What audiences read.
     public var attributes: [String: TweakContent]
 
+    /// Creates a user.
     public init(id: String, attributes: [String: TweakContent] = [:]) {
         self.id = id
         self.attributes = attributes

@@ -59,6 +59,13 @@ public struct RemoteConfiguration: Sendable {
     /// ```
     public var fetchObserver: (@Sendable (RemoteFetchEvent) -> Void)?
 
+    /// A tweaks file or flagd definitions at `url` (detected by a top-level `flags` object); `name`
+    /// defaults to `remote:<host>`.
+    ///
+    /// ```swift
+    /// var configuration = RemoteConfiguration(url: URL(string: "https://config.example.com/tweaks.json")!)
+    /// configuration.pollInterval = .seconds(30)
+    /// ```
     public init(url: URL, name: String? = nil) {
         self.url = url
         self.name = name ?? "remote:\(url.host ?? url.absoluteString)"

@@ -12,17 +12,23 @@ public enum RemoteStatus: Sendable, Hashable {
 
 /// A failed fetch, with what went wrong.
 public struct RemoteError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of failure: no connection, no answer in time, an HTTP error status, a payload over
+    /// the size limit, or a payload that could not be read.
     public enum Kind: Sendable, Hashable {
         case network, timeout, httpStatus(Int), tooLarge, invalidPayload
     }
 
+    /// What kind of failure.
     public var kind: Kind
+    /// What went wrong, naming the URL (never the headers).
     public var message: String
 
+    /// Creates an error of `kind` saying `message`.
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
 
+    /// The message.
     public var description: String { message }
 }

@@ -32,7 +32,9 @@ public import TweakKit
 /// _ = await remote.waitUntilReady(timeout: .seconds(2))      // optional: await the first fetch
 /// ```
 public final class RemoteTweakProvider: DocumentBackedTweakProvider {
+    /// Where and how the provider fetches.
     public let configuration: RemoteConfiguration
+    /// The source shown on the provider's tweaks: ``RemoteConfiguration/name``.
     public var name: String { configuration.name }
 
     private struct State {
@@ -60,6 +62,7 @@ public final class RemoteTweakProvider: DocumentBackedTweakProvider {
 
     private let state = Mutex(State())
     private let firstAttempt = FirstAttemptGate()
+    /// Tells the manager when a new payload is in service.
     public let changeNotifier = TweakChangeNotifier()
     private let client: HTTPClient
     private let sleep: @Sendable (Duration) async throws -> Void
@@ -105,6 +108,7 @@ public final class RemoteTweakProvider: DocumentBackedTweakProvider {
 
     // MARK: - Status
 
+    /// Where the provider stands: not ready, ready, stale or in error; see ``statusUpdates()``.
     public var status: RemoteStatus { state.withLock { $0.status } }
     /// The last fetch's error; `nil` after a success.
     public var lastError: RemoteError? { state.withLock { $0.lastError } }

@@ -36,6 +36,7 @@ public import TweakKit
 /// requests not fully received within ``requestReadTimeout``, and keeps at most
 /// ``maximumConnections`` open (closing the longest-idle one to make room).
 public struct TweakEditor: Sendable {
+    /// The manager the editor shows and writes through.
     public let manager: TweakManager
     /// The token writes must carry.
     public let token: String

@@ -11,12 +11,17 @@ import Synchronization
 /// defer { Task { await server.stop() } }
 /// ```
 public final class TestHTTPServer: Sendable {
+    /// A request the server received.
     public struct Request: Sendable {
+        /// The request's method.
         public var method: HTTPMethod
+        /// The request's path and query.
         public var path: String
+        /// The request's headers.
         public var headers: HTTPHeaders
     }
 
+    /// How the server answers a request.
     public enum Reply: Sendable {
         case response(HTTPResponseStatus, headers: [(String, String)] = [], body: Data = Data())
         /// Waits, then replies.
@@ -27,6 +32,7 @@ public final class TestHTTPServer: Sendable {
         case hangUp
     }
 
+    /// The port the server listens on, on 127.0.0.1.
     public let port: Int
     private let serverChannel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
     private let serverTask: Task<Void, Never>

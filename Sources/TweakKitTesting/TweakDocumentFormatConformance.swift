@@ -12,6 +12,7 @@ public import TweakKit
 /// }
 /// ```
 public struct TweakDocumentFormatConformance: Sendable {
+    /// The format checked.
     public let format: any TweakDocumentFormat
     /// A valid document with at least one tweak.
     public let sample: Data
@@ -20,6 +21,7 @@ public struct TweakDocumentFormatConformance: Sendable {
     /// Whether the format recognizes its documents (``TweakDocumentFormat/recognizes(_:)``).
     public let recognizesSample: Bool
 
+    /// A check of `format` with a valid `sample` document and, for the change checks, a `changed` one.
     public init(format: any TweakDocumentFormat, sample: Data, changed: Data? = nil, recognizesSample: Bool = true) {
         self.format = format
         self.sample = sample
@@ -27,6 +29,7 @@ public struct TweakDocumentFormatConformance: Sendable {
         self.recognizesSample = recognizesSample
     }
 
+    /// Runs every check; throws a ``TweakConformanceFailure`` listing every rule broken.
     public func run() async throws {
         var failures: [String] = []
         let source = "conformance-sample"

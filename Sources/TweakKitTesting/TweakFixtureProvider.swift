@@ -11,6 +11,7 @@ public import TweakKit
 public final class TweakFixtureProvider: MutableTweakProvider, ExpressibleByDictionaryLiteral {
     private let storage: EphemeralTweakProvider
 
+    /// The source shown on the fixture's tweaks ("fixture" unless another was given).
     public var name: String { storage.name }
 
     /// Creates a fixture from `"feature.variable"` keys. A key without a dot is a feature toggle:
@@ -28,28 +29,35 @@ public final class TweakFixtureProvider: MutableTweakProvider, ExpressibleByDict
         storage = EphemeralTweakProvider(name: name, tweaks: tweaks)
     }
 
+    /// `["ui.alpha": 0.5, "checkout": true]`: the same as ``init(_:name:)``.
     public convenience init(dictionaryLiteral elements: (String, TweakContent)...) {
         self.init(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 
+    /// Every tweak of the fixture.
     public func allTweaks() -> [Tweak] { storage.allTweaks() }
 
+    /// The fixture's tweak; throws `TweakError.notFound` when it has none.
     public func tweakWith(feature: String, variable: String) throws -> Tweak {
         try storage.tweakWith(feature: feature, variable: variable)
     }
 
+    /// Stores `content`; never fails.
     public func store(_ content: TweakContent, feature: String, variable: String) {
         storage.store(content, feature: feature, variable: variable)
     }
 
+    /// Removes the value; never fails.
     public func removeValue(feature: String, variable: String) {
         storage.removeValue(feature: feature, variable: variable)
     }
 
+    /// Removes every value.
     public func deleteAll() {
         storage.deleteAll()
     }
 
+    /// Calls `handler` after every store and removal.
     public func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
         storage.observeChanges(handler)
     }

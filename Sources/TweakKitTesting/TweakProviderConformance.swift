@@ -24,16 +24,23 @@ public import TweakKit
 ///   reach observers and a manager's change stream;
 /// - concurrency: eight readers and two writers at once, with no failure.
 public struct TweakProviderConformance: Sendable {
+    /// The provider checked.
     public let provider: any TweakProvider
     /// Changes the provider's tweaks (reloads a file, pushes a payload); `nil` for a provider that
     /// cannot change, or a mutable one (then `set` and `deleteValue` are used).
     public let change: (@Sendable () throws -> Void)?
 
+    /// A check of `provider`; `change` changes its tweaks, for a provider that is not mutable.
+    ///
+    /// ```swift
+    /// try await TweakProviderConformance(provider: flags, change: { try flags.reload() }).run()
+    /// ```
     public init(provider: any TweakProvider, change: (@Sendable () throws -> Void)? = nil) {
         self.provider = provider
         self.change = change
     }
 
+    /// Runs every check; throws a ``TweakConformanceFailure`` listing every rule broken.
     public func run() async throws {
         var failures: [String] = []
         let tweaks: [Tweak]
@@ -241,8 +248,10 @@ private final class UpdateIterator: @unchecked Sendable {
 public struct TweakConformanceFailure: Error, Sendable, CustomStringConvertible {
     /// The provider or format checked.
     public var provider: String
+    /// Each rule broken, one sentence each.
     public var failures: [String]
 
+    /// The provider's name and every rule broken, one a line.
     public var description: String {
         "\(provider) breaks the contract:\n" + failures.map { "- \($0)" }.joined(separator: "\n")
     }

@@ -48,6 +48,7 @@ public struct UnleashFeaturesFormat: TweakDocumentFormat {
         UnleashFeatures.isFeaturesPayload(root)
     }
 
+    /// Parses the payload and reports its toggles, or the problem with file, line and column.
     public func validate(_ data: Data, source: String) -> TweakDocumentValidation {
         do {
             return TweakDocumentValidation(count: try UnleashFeatures(data: data, source: source, hostname: hostname).featureNames.count, noun: "Unleash toggles")

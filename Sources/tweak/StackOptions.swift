@@ -89,10 +89,12 @@ struct TweakAddress: ExpressibleByArgument {
 }
 
 extension TweakContent.Kind: ExpressibleByArgument {
+    /// Reads a type name given on the command line (`--type bool`), in any case.
     public init?(argument: String) {
         self.init(name: argument)
     }
 
+    /// The scalar type names, lower-cased, for help and completion.
     public static var allValueStrings: [String] {
         allCases.filter(\.isScalar).map { $0.rawValue.lowercased() }
     }

@@ -63,8 +63,8 @@ struct FirebaseProviderTests {
         // welcome_text has useInAppDefault as its default.
         #expect(manager.evaluationDetails(for: welcomeText, context: someone).source == "defaults")
         // The document offers no context-free value where an evaluation can defer to the app.
-        #expect(throws: TweakError.self) { try firebase.tweakWith(feature: "checkout", variable: "enabled") }
-        #expect(throws: TweakError.self) { try firebase.tweakWith(feature: "remote_config", variable: "welcome_text") }
+        #expect(throws: TweakError.notFound(feature: "checkout", variable: "enabled")) { try firebase.tweakWith(feature: "checkout", variable: "enabled") }
+        #expect(throws: TweakError.notFound(feature: "remote_config", variable: "welcome_text")) { try firebase.tweakWith(feature: "remote_config", variable: "welcome_text") }
         #expect(try firebase.tweakWith(feature: "checkout", variable: "max_items").content == 10)
     }
 

@@ -63,7 +63,8 @@ struct FirebaseRemoteTests {
         #expect(second.headers.first(name: "Authorization") == "Bearer token-2")
 
         responder.set(.response(.ok, headers: [("ETag", "\"etag-2\"")], body: Data(#"{"parameters": {"checkout__enabled": {"defaultValue": "true"}}}"#.utf8)))
-        await #expect(throws: RemoteError.self) { try await remote.refresh() }
+        let error = await #expect(throws: RemoteError.self) { try await remote.refresh() }
+        #expect(error?.kind == .invalidPayload, "\(String(describing: error))")
         #expect(remote.lastError?.kind == .invalidPayload)
         #expect(remote.status == .stale)
         #expect(manager.isFeatureEnabled("checkout", context: staff))

@@ -118,7 +118,8 @@ struct FlagdProviderTests {
     func neverThrows() {
         #expect(manager.value(for: TweakKey("broken", "enabled", default: false)) == false)
         #expect(manager.value(for: TweakKey("legacy", "enabled", default: true)) == true)
-        #expect(throws: TweakError.self) { try manager.tweakWith(feature: "broken", variable: "enabled") }
+        // A flag that fails to evaluate has no value to offer: the stack reports it as not found.
+        #expect(throws: TweakError.notFound(feature: "broken", variable: "enabled")) { try manager.tweakWith(feature: "broken", variable: "enabled") }
     }
 
     @Test("the exposure hook sees every evaluation with flag, variant, reason and context")

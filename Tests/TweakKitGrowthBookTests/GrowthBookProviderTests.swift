@@ -149,7 +149,8 @@ struct GrowthBookRemoteTests {
         #expect(server.requests.last?.headers.first(name: "If-None-Match") == "\"v1\"")
 
         reply.withLock { $0 = .response(.ok, body: Data(#"{"features": {"f": {"rules": [{"weights": "half"}]}}}"#.utf8)) }
-        await #expect(throws: RemoteError.self) { try await remote.refresh() }
+        let error = await #expect(throws: RemoteError.self) { try await remote.refresh() }
+        #expect(error?.kind == .invalidPayload, "\(String(describing: error))")
         #expect(remote.lastError?.description.contains("features.f.rules[0].weights: expected an array") == true)
         #expect(manager.isFeatureEnabled("checkout-redesign", context: context))
     }

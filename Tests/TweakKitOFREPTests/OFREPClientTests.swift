@@ -124,7 +124,8 @@ struct OFREPClientTests {
         var configuration = OFREPConfiguration(baseURL: try #require(URL(string: "http://127.0.0.1:9")))
         configuration.requestTimeout = .seconds(2)
         let provider = OFREPTweakProvider(configuration: configuration)
-        await #expect(throws: RemoteError.self) { try await provider.refresh() }
+        let error = await #expect(throws: RemoteError.self) { try await provider.refresh() }
+        #expect(error?.kind == .network, "\(String(describing: error))")
         #expect(provider.status == .error)
         #expect(provider.lastError != nil)
         let fallback = EphemeralTweakProvider(name: "defaults")

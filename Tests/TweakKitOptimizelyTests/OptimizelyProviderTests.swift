@@ -139,7 +139,8 @@ struct OptimizelyRemoteTests {
         #expect(server.requests.last?.headers.first(name: "If-Modified-Since") == "Sun, 22 Nov 2026 08:00:00 GMT")
 
         reply.withLock { $0 = .response(.ok, body: Data(#"{"version": "4", "featureFlags": [{"id": "1", "key": "x", "experimentIds": ["404"]}]}"#.utf8)) }
-        await #expect(throws: RemoteError.self) { try await remote.refresh() }
+        let error = await #expect(throws: RemoteError.self) { try await remote.refresh() }
+        #expect(error?.kind == .invalidPayload, "\(String(describing: error))")
         #expect(remote.lastError?.description.contains("flag x names experiment 404") == true)
         #expect(remote.status == .stale)
         #expect(manager.isFeatureEnabled("checkout_redesign", context: context))

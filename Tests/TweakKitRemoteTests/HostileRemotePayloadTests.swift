@@ -44,7 +44,8 @@ struct HostileRemotePayloadTests {
         defer { Task { await stack.server.stop() } }
         try await stack.remote.refresh()
         stack.responder.set(.response(.ok, body: try crashInput("json-deep-nesting.json")))
-        await #expect(throws: RemoteError.self) { try await stack.remote.refresh() }
+        let error = await #expect(throws: RemoteError.self) { try await stack.remote.refresh() }
+        #expect(error?.kind == .invalidPayload, "\(String(describing: error))")
         #expect(stack.remote.lastError?.kind == .invalidPayload)
         #expect(stack.remote.lastError?.message.contains("nesting is deeper than 512 levels") == true)
         #expect(stack.manager[label] == "remote v1")

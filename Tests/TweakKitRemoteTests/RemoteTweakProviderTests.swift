@@ -97,7 +97,8 @@ struct RemoteTweakProviderTests {
         defer { Task { await stack.server.stop() } }
         try await stack.remote.refresh()
         stack.responder.set(reply)
-        await #expect(throws: RemoteError.self, "\(name)") { try await stack.remote.refresh() }
+        let error = await #expect(throws: RemoteError.self, "\(name)") { try await stack.remote.refresh() }
+        #expect(error?.kind == kind, "\(String(describing: error))")
         #expect(stack.remote.lastError?.kind == kind, "\(name): \(String(describing: stack.remote.lastError))")
         #expect(stack.remote.status == .stale)
         #expect(stack.manager[label] == "remote v1", "\(name)")
@@ -115,7 +116,8 @@ struct RemoteTweakProviderTests {
         try await stack.remote.refresh()
         stack.responder.set(.delayed(.seconds(3), .response(.ok, body: Data(tweaksV2.utf8))))
         let started = ContinuousClock.now
-        await #expect(throws: RemoteError.self) { try await stack.remote.refresh() }
+        let error = await #expect(throws: RemoteError.self) { try await stack.remote.refresh() }
+        #expect(error?.kind == .timeout, "\(String(describing: error))")
         #expect(ContinuousClock.now - started < .seconds(2))
         #expect(stack.remote.lastError?.kind == .timeout)
         #expect(stack.manager[label] == "remote v1")
@@ -125,7 +127,8 @@ struct RemoteTweakProviderTests {
     func errorWithoutPayload() async throws {
         let stack = try await makeStack(.response(.serviceUnavailable))
         defer { Task { await stack.server.stop() } }
-        await #expect(throws: RemoteError.self) { try await stack.remote.refresh() }
+        let error = await #expect(throws: RemoteError.self) { try await stack.remote.refresh() }
+        #expect(error?.kind == .httpStatus(503), "\(String(describing: error))")
         #expect(stack.remote.status == .error)
         #expect(stack.manager[label] == "bundled")
     }
@@ -146,7 +149,8 @@ struct RemoteTweakProviderTests {
         let manager = TweakManager(tweakProviders: [remote, try LocalTweakProvider(data: Data(bundled.utf8), name: "bundled.json")])
         #expect(remote.status == .stale)
         #expect(manager[label] == "remote v1")
-        await #expect(throws: RemoteError.self) { try await remote.refresh() }
+        let error = await #expect(throws: RemoteError.self) { try await remote.refresh() }
+        #expect(error?.kind == .network, "\(String(describing: error))")
         #expect(remote.lastError?.kind == .network)
         #expect(manager[label] == "remote v1")
         // A corrupt cache is ignored, not fatal.
@@ -161,7 +165,8 @@ struct RemoteTweakProviderTests {
         let stack = try await makeStack(.response(.ok, body: Data(tweaksV1.utf8))) { $0.requestTimeout = .seconds(2) }
         try await stack.remote.refresh()
         await stack.server.stop()
-        await #expect(throws: RemoteError.self) { try await stack.remote.refresh() }
+        let error = await #expect(throws: RemoteError.self) { try await stack.remote.refresh() }
+        #expect(error?.kind == .network, "\(String(describing: error))")
         #expect(stack.remote.status == .stale)
         #expect(stack.manager[label] == "remote v1")
     }

@@ -12,7 +12,7 @@ struct MutableProviderTests {
         #expect(try provider.tweakWith(feature: "a", variable: "enabled").content == true)
         #expect(try provider.tweakWith(feature: "b", variable: "enabled").content == false)
         provider.deleteValue(feature: "a", variable: "enabled")
-        #expect(throws: TweakError.self) { try provider.tweakWith(feature: "a", variable: "enabled") }
+        #expect(throws: TweakError.notFound(feature: "a", variable: "enabled")) { try provider.tweakWith(feature: "a", variable: "enabled") }
         #expect(provider.allTweaks().count == 1)
         provider.deleteAll()
         #expect(provider.allTweaks().isEmpty)
@@ -55,7 +55,7 @@ struct MutableProviderTests {
         let again = UserDefaultsTweakProvider(userDefaults: defaults)
         #expect(try again.tweakWith(feature: "search", variable: "enabled").content == false)
         try provider.removeValue(feature: "search", variable: "enabled")
-        #expect(throws: TweakError.self) { try provider.tweakWith(feature: "search", variable: "enabled") }
+        #expect(throws: TweakError.notFound(feature: "search", variable: "enabled")) { try provider.tweakWith(feature: "search", variable: "enabled") }
     }
 
     @Test("UserDefaultsTweakProvider reports unreadable stored data instead of dropping it")
@@ -65,8 +65,15 @@ struct MutableProviderTests {
         defer { defaults.removePersistentDomain(forName: suite) }
         defaults.set(Data("{not json".utf8), forKey: "TweakKit.overrides")
         let provider = UserDefaultsTweakProvider(userDefaults: defaults)
-        #expect(throws: TweakError.self) { try provider.allTweaks() }
-        #expect(throws: TweakError.self) { try provider.store(true, feature: "a", variable: "b") }
+        for error in [
+            #expect(throws: TweakError.self) { try provider.allTweaks() },
+            #expect(throws: TweakError.self) { try provider.store(true, feature: "a", variable: "b") },
+        ] {
+            guard case .notSupported(.providerFailed) = error else {
+                Issue.record("expected a provider failure, got \(String(describing: error))")
+                continue
+            }
+        }
         #expect(defaults.data(forKey: "TweakKit.overrides") == Data("{not json".utf8))
         let manager = TweakManager(tweakProviders: [provider])
         #expect(manager.providerErrors.count == 1)

@@ -127,7 +127,7 @@ struct PersistentTweakProviderTests {
         let b = try PersistentTweakProvider(fileURL: url, pollInterval: nil)
         let manager = TweakManager(tweakProviders: [b])
         try a.store(5, feature: "f", variable: "v")
-        #expect(throws: TweakError.self) { try manager.tweakWith(feature: "f", variable: "v") }
+        #expect(throws: TweakError.notFound(feature: "f", variable: "v")) { try manager.tweakWith(feature: "f", variable: "v") }
         try b.reloadIfChanged()
         #expect(try manager.tweakWith(feature: "f", variable: "v").content == 5)
     }
@@ -177,7 +177,11 @@ struct PersistentTweakProviderTests {
         }
         let good = try makeTemporaryDirectory().appendingPathComponent("o.json")
         let provider = try PersistentTweakProvider(fileURL: good, pollInterval: nil)
-        #expect(throws: TweakError.self) { try provider.store(Double.nan, feature: "f", variable: "v") }
+        let error = #expect(throws: TweakError.self) { try provider.store(Double.nan, feature: "f", variable: "v") }
+        guard case .notSupported(.invalidValue(feature: "f", variable: "v", _)) = error else {
+            Issue.record("expected an invalid value error, got \(String(describing: error))")
+            return
+        }
         #expect(!FileManager.default.fileExists(atPath: good.path))
     }
 }

@@ -35,7 +35,7 @@ struct UnleashProviderTests {
         #expect(try manager.tweakWith(feature: "beta-banner", variable: "variant").content == "long")   // the override
         #expect(try manager.tweakWith(feature: "beta-banner", variable: "payload").content == 42)
         #expect(try manager.tweakWith(feature: "kill-switch", variable: "variant").content == "disabled")
-        #expect(throws: TweakError.self) { try manager.tweakWith(feature: "kill-switch", variable: "payload") }
+        #expect(throws: TweakError.notFound(feature: "kill-switch", variable: "payload")) { try manager.tweakWith(feature: "kill-switch", variable: "payload") }
     }
 
     @Test("every decision reaches the exposure handler with the variant and the decision's metadata")

@@ -36,7 +36,8 @@ struct UnleashRemoteTests {
         #expect(server.requests.last?.headers.first(name: "If-None-Match") == "\"v1\"")
 
         reply.withLock { $0 = .response(.ok, headers: [("ETag", "\"v2\"")], body: Data(#"{"features": [{"name": "x", "enabled": "yes"}]}"#.utf8)) }
-        await #expect(throws: RemoteError.self) { try await remote.refresh() }
+        let error = await #expect(throws: RemoteError.self) { try await remote.refresh() }
+        #expect(error?.kind == .invalidPayload, "\(String(describing: error))")
         #expect(remote.lastError?.description.contains("\"enabled\" of feature x must be true or false") == true)
         #expect(remote.status == .stale)
         #expect(manager.isFeatureEnabled("new-checkout", context: pro))   // last known good

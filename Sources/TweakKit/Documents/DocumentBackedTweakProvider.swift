@@ -32,6 +32,7 @@ extension DocumentBackedTweakProvider {
         currentDocument?.tweaks(source: name) ?? []
     }
 
+    /// The document's fixed value of the tweak; throws ``TweakError/notFound(feature:variable:)`` when it has none.
     public func tweakWith(feature: String, variable: String) throws -> Tweak {
         guard let tweak = currentDocument?.tweak(TweakID(feature: feature, variable: variable), source: name) else {
             throw TweakError.notFound(feature: feature, variable: variable)
@@ -39,14 +40,17 @@ extension DocumentBackedTweakProvider {
         return tweak
     }
 
+    /// The tweaks the document in service evaluates per lookup.
     public func evaluatedTweakIDs() -> [TweakID] {
         currentDocument?.evaluatedTweakIDs ?? []
     }
 
+    /// The document's evaluation of the tweak for `context`; `nil` when it has no answer.
     public func evaluate(feature: String, variable: String, context: EvaluationContext) -> TweakEvaluation? {
         currentDocument?.evaluate(TweakID(feature: feature, variable: variable), context: context)
     }
 
+    /// Calls `handler` after each new document, through ``changeNotifier``.
     public func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
         changeNotifier.observe(handler)
     }

@@ -15,11 +15,14 @@ import Synchronization
 /// lookup with the manager's ``EvaluationContext``; a document that has no answer for one leaves it
 /// to the providers below.
 public final class DocumentTweakProvider: DocumentBackedTweakProvider {
+    /// The source shown on the provider's tweaks: the file's name, unless another was given.
     public let name: String
+    /// The format that parses the file or bytes.
     public let format: any TweakDocumentFormat
     /// The file the document is read from, if it came from one.
     public let fileURL: URL?
     private let current: Mutex<any TweakDocument>
+    /// Tells observers when a new document is served.
     public let changeNotifier = TweakChangeNotifier()
 
     /// Reads and parses the file; an unreadable or invalid file is an error that says where and what.
@@ -33,6 +36,7 @@ public final class DocumentTweakProvider: DocumentBackedTweakProvider {
         try self.init(document: format.document(from: data, source: name), format: format, name: name)
     }
 
+    /// Serves a document already parsed; `format` parses later updates.
     public init(document: any TweakDocument, format: any TweakDocumentFormat, name: String, fileURL: URL? = nil) {
         self.name = name
         self.format = format
@@ -63,5 +67,6 @@ public final class DocumentTweakProvider: DocumentBackedTweakProvider {
         try update(data: TweakFileError.contents(of: fileURL))
     }
 
+    /// The document in service.
     public var currentDocument: (any TweakDocument)? { document }
 }

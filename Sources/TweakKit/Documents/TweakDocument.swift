@@ -36,12 +36,15 @@ public protocol TweakDocument: Sendable {
 }
 
 extension TweakDocument {
+    /// Searches ``tweaks(source:)`` for `id`.
     public func tweak(_ id: TweakID, source: String) -> Tweak? {
         tweaks(source: source).first { $0.id == id }
     }
 
+    /// None: a document without targeting answers every lookup with ``tweak(_:source:)``.
     public var evaluatedTweakIDs: [TweakID] { [] }
 
+    /// `nil`: a document without targeting evaluates nothing.
     public func evaluate(_ id: TweakID, context: EvaluationContext) -> TweakEvaluation? { nil }
 }
 
@@ -57,7 +60,7 @@ extension TweakDocument {
 /// ```
 ///
 /// A format that needs no more than a parser implements ``name`` and ``document(from:source:)``;
-/// the rest have defaults. See the README's "Adding a source" for the whole recipe.
+/// the rest have defaults. See <doc:AddingASource> for the whole recipe.
 public protocol TweakDocumentFormat: Sendable {
     /// A short name for messages ("Optimizely datafile").
     var name: String { get }
@@ -87,8 +90,10 @@ public protocol TweakDocumentFormat: Sendable {
 }
 
 extension TweakDocumentFormat {
+    /// `false`: the format is chosen explicitly.
     public func recognizes(_ root: JSONNode) -> Bool { false }
 
+    /// Parses `data` and reports the number of tweaks, or the parser's error as the one problem.
     public func validate(_ data: Data, source: String) -> TweakDocumentValidation {
         do {
             let document = try document(from: data, source: source)
@@ -100,10 +105,13 @@ extension TweakDocumentFormat {
         }
     }
 
+    /// No options beyond the context.
     public var evaluationOptions: [String] { [] }
 
+    /// `self`: the format reads documents the same way whatever the request.
     public func configured(for request: TweakEvaluationRequest) throws -> any TweakDocumentFormat { self }
 
+    /// The evaluation of the tweak `key` names (`feature.variable`), in OpenFeature's shape.
     public func evaluationReport(for key: String, in document: any TweakDocument, request: TweakEvaluationRequest) throws -> TweakEvaluationReport {
         guard let id = TweakID(parsing: key) else {
             throw TweakEvaluationRequest.Failure("\(key) is not a feature.variable address")
@@ -119,10 +127,14 @@ extension TweakDocumentFormat {
 /// The outcome of ``TweakDocumentFormat/validate(_:source:)``: how many items the file holds
 /// (`noun` says what they are: "tweaks", "flagd flags") and every problem found.
 public struct TweakDocumentValidation: Sendable {
+    /// How many items the document holds.
     public var count: Int
+    /// What the items are, for messages: "tweaks", "flagd flags".
     public var noun: String
+    /// Every problem found, each with its file and place; empty when the document is valid.
     public var problems: [TweakFileError]
 
+    /// Creates a validation result.
     public init(count: Int, noun: String, problems: [TweakFileError] = []) {
         self.count = count
         self.noun = noun

@@ -12,6 +12,7 @@ public struct TweakEvaluationRequest: Sendable {
     /// given, each with every value given for it (repeatable options have several).
     public var options: [String: [String]]
 
+    /// Creates a request from the `--context` object and the format's options.
     public init(context: [String: TweakContent] = [:], options: [String: [String]] = [:]) {
         self.context = context
         self.options = options
@@ -35,8 +36,10 @@ public struct TweakEvaluationRequest: Sendable {
 
     /// A request the format cannot evaluate (a missing user id, a bad option), said in one sentence.
     public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The sentence `tweak eval` prints.
         public var description: String
 
+        /// Creates a failure that says `description`.
         public init(_ description: String) {
             self.description = description
         }
@@ -54,11 +57,13 @@ public struct TweakEvaluationRequest: Sendable {
 /// // }
 /// ```
 public struct TweakEvaluationReport: Sendable {
+    /// The members of the printed object, in order.
     public var fields: [(name: String, value: TweakContent)]
     /// What the caller should know but is not part of the decision ("the file has no flag f"):
     /// `tweak eval` prints each as a warning on standard error.
     public var warnings: [String]
 
+    /// Creates a report of `fields`, in the order given.
     public init(_ fields: [(name: String, value: TweakContent)], warnings: [String] = []) {
         self.fields = fields
         self.warnings = warnings

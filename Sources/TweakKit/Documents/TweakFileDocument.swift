@@ -2,9 +2,16 @@ public import Foundation
 
 /// A tweaks file (JustTweak's format) as a ``TweakDocument``: fixed values, no targeting.
 public struct TweakFileDocument: TweakDocument {
+    /// The file's tweaks, in the order they were written.
     public let definitions: [Tweak]
     private let index: [TweakID: Int]
 
+    /// Creates a document holding `tweaks`.
+    ///
+    /// ```swift
+    /// let document = TweakFileDocument(tweaks: [Tweak(feature: "checkout", variable: "enabled", content: true)])
+    /// let provider = DocumentTweakProvider(document: document, format: .tweaks, name: "built-in")
+    /// ```
     public init(tweaks: [Tweak]) {
         definitions = tweaks
         var index: [TweakID: Int] = [:]
@@ -12,10 +19,12 @@ public struct TweakFileDocument: TweakDocument {
         self.index = index
     }
 
+    /// Every tweak, marked with `source`.
     public func tweaks(source: String) -> [Tweak] {
         definitions.map { $0.with(content: $0.content, source: source) }
     }
 
+    /// The tweak `id`, marked with `source`; `nil` when the file has none.
     public func tweak(_ id: TweakID, source: String) -> Tweak? {
         index[id].map { definitions[$0].with(content: definitions[$0].content, source: source) }
     }
@@ -24,10 +33,13 @@ public struct TweakFileDocument: TweakDocument {
 /// The tweaks file format: `{ "feature": { "variable": { "Title": …, "Value": … } } }`, or
 /// `{ "featureToggles": [ … ] }`. A file with any problem is refused, with the first problem.
 public struct TweakFileFormat: TweakDocumentFormat {
+    /// "tweaks file".
     public var name: String { "tweaks file" }
 
+    /// Creates the format; ``TweakDocumentFormat/tweaks`` is the same.
     public init() {}
 
+    /// Parses a tweaks file, refusing it with the first problem (a ``TweakFileError`` with line and column).
     public func document(from data: Data, source: String) throws -> any TweakDocument {
         try document(root: TweakFileError.json(from: data, file: source, problem: "not valid JSON", maximumSize: TweakInputLimits.tweaksFile, what: "a tweaks file"), source: source)
     }

@@ -15,12 +15,19 @@
 /// The three merge: the lookup's context over the task's over the manager's; attributes merge
 /// key by key, and a targeting key set closer to the lookup wins.
 public struct EvaluationContext: Sendable, Hashable, ExpressibleByDictionaryLiteral {
+    /// The user, device or request to bucket by: percentage rollouts hash it, so one key always gets the same variant.
     public var targetingKey: String?
+    /// Typed attributes that targeting rules read (`country`, `appVersion`, `plan`, …).
     public var attributes: [String: TweakContent]
 
     /// The context of the current task, if one was set with `$current.withValue`.
     @TaskLocal public static var current: EvaluationContext?
 
+    /// Creates a context.
+    ///
+    /// ```swift
+    /// EvaluationContext(targetingKey: "user-42", attributes: ["country": "NL", "appVersion": "5.2.0"])
+    /// ```
     public init(targetingKey: String? = nil, attributes: [String: TweakContent] = [:]) {
         self.targetingKey = targetingKey
         self.attributes = attributes

@@ -22,12 +22,17 @@ public enum EvaluationReason: String, Sendable, Hashable, Codable {
 
 /// What went wrong in an evaluation, in OpenFeature's vocabulary.
 public enum EvaluationErrorCode: String, Sendable, Hashable, Codable {
+    /// No provider has the flag.
     case flagNotFound = "FLAG_NOT_FOUND"
+    /// The flag's value is not of the type the caller asked for.
     case typeMismatch = "TYPE_MISMATCH"
+    /// The flag's definition could not be parsed or is invalid.
     case parseError = "PARSE_ERROR"
+    /// The evaluation needs a targeting key and the context has none.
     case targetingKeyMissing = "TARGETING_KEY_MISSING"
     /// The evaluation context was refused (a remote evaluator's `INVALID_CONTEXT`).
     case invalidContext = "INVALID_CONTEXT"
+    /// Any other failure; the error message says what.
     case general = "GENERAL"
 }
 
@@ -35,12 +40,22 @@ public enum EvaluationErrorCode: String, Sendable, Hashable, Codable {
 public struct TweakEvaluation: Sendable, Hashable {
     /// The value, or `nil` when the caller's default applies (disabled, error, no default variant).
     public var value: TweakContent?
+    /// The variant the evaluation chose (flagd's variant, Optimizely's variation key), if the source has variants.
     public var variant: String?
+    /// Why the evaluation returned this value.
     public var reason: EvaluationReason
+    /// What went wrong, when ``reason`` is ``EvaluationReason/error``.
     public var errorCode: EvaluationErrorCode?
+    /// A message for people, naming the flag and the problem.
     public var errorMessage: String?
+    /// What the source tells about the decision (a rule key, a condition's name, …).
     public var flagMetadata: [String: TweakContent]
 
+    /// Creates an evaluation; only the value and the reason are required.
+    ///
+    /// ```swift
+    /// TweakEvaluation(value: .bool(true), variant: "on", reason: .targetingMatch)
+    /// ```
     public init(
         value: TweakContent?, variant: String? = nil, reason: EvaluationReason,
         errorCode: EvaluationErrorCode? = nil, errorMessage: String? = nil, flagMetadata: [String: TweakContent] = [:]
@@ -69,20 +84,33 @@ public protocol ContextualTweakProvider: TweakProvider {
 }
 
 extension ContextualTweakProvider {
+    /// The ids of ``TweakProvider/allTweaks()``.
     public func evaluatedTweakIDs() -> [TweakID] {
         ((try? allTweaks()) ?? []).map(\.id)
     }
 }
 
 /// One evaluation, reported to ``TweakManager/exposureHandler`` (for A/B test analytics).
+///
+/// ```swift
+/// manager.exposureHandler = { exposure in
+///     analytics.track(flag: exposure.id.description, variant: exposure.variant, reason: exposure.reason.rawValue)
+/// }
+/// ```
 public struct TweakExposure: Sendable, Hashable {
+    /// The tweak that was evaluated.
     public var id: TweakID
     /// The provider that evaluated.
     public var source: String
+    /// The value served, or `nil` when the caller's default applied.
     public var value: TweakContent?
+    /// The variant the evaluation chose, if any.
     public var variant: String?
+    /// Why the evaluation returned this value.
     public var reason: EvaluationReason
+    /// What went wrong, when the reason is ``EvaluationReason/error``.
     public var errorCode: EvaluationErrorCode?
+    /// The context the flag was evaluated for (the lookup's over the task's over the manager's).
     public var context: EvaluationContext
     /// What the provider tells about the decision, e.g. an Optimizely rule key and decision source.
     public var flagMetadata: [String: TweakContent] = [:]
@@ -97,12 +125,19 @@ public struct TweakExposure: Sendable, Hashable {
 /// details.reason    // .split
 /// ```
 public struct EvaluationDetails<Value: TweakValueConvertible>: Sendable {
+    /// The tweak that was evaluated.
     public var id: TweakID
+    /// The value: the evaluation's, or the key's default when the evaluation gave none or one of another type.
     public var value: Value
+    /// The variant the evaluation chose, if any.
     public var variant: String?
+    /// Why the evaluation returned this value.
     public var reason: EvaluationReason
+    /// What went wrong, when the reason is ``EvaluationReason/error``.
     public var errorCode: EvaluationErrorCode?
+    /// A message for people, naming the flag and the problem.
     public var errorMessage: String?
+    /// What the source tells about the decision.
     public var flagMetadata: [String: TweakContent]
     /// The provider that answered; `nil` when the caller's default was used.
     public var source: String?

@@ -5,11 +5,13 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     /// The column in UTF-8 bytes, starting at 1.
     public var column: Int
 
+    /// Creates a location; both start at 1.
     public init(line: Int, column: Int) {
         self.line = line
         self.column = column
     }
 
+    /// `line:column`, as in `Tweaks.json:3:20`.
     public var description: String { "\(line):\(column)" }
 }
 
@@ -19,17 +21,27 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
 /// (`1` is an Int, `1.0` a Double), errors carry line and column, and
 /// duplicate keys are reported instead of silently dropped.
 public struct JSONNode: Sendable {
+    /// The value, with object members in the order they were written.
     public enum Kind: Sendable {
+        /// `null`.
         case null
+        /// `true` or `false`.
         case bool(Bool)
+        /// A number without a fraction or exponent that fits in an `Int`.
         case int(Int)
+        /// Any other number.
         case double(Double)
+        /// A string, unescaped.
         case string(String)
+        /// An array.
         case array([JSONNode])
+        /// An object, its members in the order written (a duplicate key is a syntax error).
         case object([JSONMember])
     }
 
+    /// The value.
     public var kind: Kind
+    /// Where the value starts in the text.
     public var location: SourceLocation
 
     /// A short name for the kind of value, for error messages ("a string", "an object").
@@ -45,6 +57,7 @@ public struct JSONNode: Sendable {
         }
     }
 
+    /// Whether the value is JSON `null`.
     public var isNull: Bool {
         if case .null = kind { return true }
         return false
@@ -64,8 +77,11 @@ public struct JSONNode: Sendable {
 
 /// One `"key": value` pair of a JSON object.
 public struct JSONMember: Sendable {
+    /// The member's name.
     public var key: String
+    /// Where the member's name is written.
     public var keyLocation: SourceLocation
+    /// The member's value.
     public var value: JSONNode
 }
 

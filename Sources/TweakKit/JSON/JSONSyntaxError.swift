@@ -5,10 +5,12 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
     /// Where the problem starts.
     public var location: SourceLocation
 
+    /// Creates an error for the problem `message` at `location`.
     public init(message: String, location: SourceLocation) {
         self.message = message
         self.location = location
     }
 
+    /// `line:column: message`.
     public var description: String { "\(location): \(message)" }
 }

@@ -26,7 +26,7 @@ extension TweakManager {
     /// ```swift
     /// tweakManager.set(true, feature: "ui_customization", variable: "display_red_view")
     /// ```
-    /// JustTweak-compatible layer; maps to the throwing ``store(_:feature:variable:)``.
+    /// JustTweak-compatible layer; maps to the throwing ``TweakManager/store(_:feature:variable:)-(Value,_,_)``.
     public func set(_ value: any TweakValue, feature: String, variable: String) {
         do {
             try store(value.tweakContent, feature: feature, variable: variable)

@@ -17,10 +17,13 @@
 public struct TweakLogger: Sendable {
     /// Severity, in swift-log's order.
     public enum Level: Int, Sendable, Comparable, CaseIterable, CustomStringConvertible {
+        /// The levels, least severe first; TweakKit logs failures at `error`.
         case trace, debug, info, notice, warning, error, critical
 
+        /// Less severe levels first, `trace` lowest.
         public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
 
+        /// The level's name: `trace`, `debug`, … `critical`.
         public var description: String {
             switch self {
             case .trace: "trace"

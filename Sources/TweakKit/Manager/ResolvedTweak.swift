@@ -8,6 +8,7 @@
 /// resolved.isOverridden     // true
 /// ```
 public struct ResolvedTweak: Sendable, Hashable {
+    /// The tweak.
     public var id: TweakID
     /// The tweak lookups return: the highest-priority usable value, decrypted, with metadata
     /// (title, description, group) filled in from lower providers. `nil` when no provider has a

@@ -25,6 +25,7 @@ public struct TweakDetails<Value: TweakValueConvertible>: Sendable {
     public var value: Value
     /// The tweak the value was read from; `nil` when the default was used.
     public var tweak: Tweak?
+    /// Why ``value`` is what it is: found, or which fallback applied and why.
     public var reason: Reason
     /// Everything the stack knows about the tweak (all sources, skipped values).
     public var resolution: ResolvedTweak

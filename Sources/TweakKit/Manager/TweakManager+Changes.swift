@@ -1,7 +1,14 @@
 import Synchronization
 
 /// One tweak whose resolved value (or source, or metadata) changed.
+///
+/// ```swift
+/// for await update in manager.changes() {
+///     print(update.id, update.oldTweak?.content as Any, "→", update.newTweak?.content as Any)
+/// }
+/// ```
 public struct TweakUpdate: Sendable, Hashable {
+    /// The tweak that changed.
     public var id: TweakID
     /// The tweak lookups returned before; `nil` when there was none.
     public var oldTweak: Tweak?

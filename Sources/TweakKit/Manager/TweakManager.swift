@@ -189,7 +189,7 @@ public final class TweakManager: Sendable {
         try mutableProvider().deleteAll()
     }
 
-    /// The highest-priority mutable provider: where ``store(_:feature:variable:)`` writes.
+    /// The highest-priority mutable provider: where ``store(_:feature:variable:)-(Value,_,_)`` writes.
     public var mutableTweakProvider: (any MutableTweakProvider)? {
         for provider in tweakProviders {
             if let mutable = provider as? any MutableTweakProvider { return mutable }

@@ -97,6 +97,7 @@ public struct Tweak: Sendable, Hashable, Codable {
 }
 
 extension Tweak: CustomStringConvertible {
+    /// `feature.variable = value (Type) from source`, for logs and the command line.
     public var description: String {
         "\(feature).\(variable) = \(content) (\(content.kind))" + (source.map { " from \($0)" } ?? "")
     }

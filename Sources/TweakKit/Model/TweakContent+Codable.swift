@@ -7,6 +7,7 @@
 /// values come back as Doubles. For lossless JSON text use ``TweakContent/init(jsonText:)`` and
 /// ``TweakContent/jsonText(prettyPrinted:)``, which keep every type.
 extension TweakContent: Codable {
+    /// Decodes a plain JSON value, trying null, Bool, Int, Double, String, array and object in turn.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -31,6 +32,7 @@ extension TweakContent: Codable {
         }
     }
 
+    /// Encodes the plain JSON value.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {

@@ -12,6 +12,12 @@
 /// `description` for any value as text. For strict, type-checked reads use
 /// ``TweakValueConvertible/init(tweakContent:)`` or a ``TweakKey``.
 extension TweakContent {
+    /// The value as a Bool, by the table above: numbers are true when not 0, strings when `true`, `yes`, `on` or `1`.
+    ///
+    /// ```swift
+    /// TweakContent.string("Yes").boolValue   // true
+    /// TweakContent.double(.nan).boolValue    // false
+    /// ```
     public var boolValue: Bool {
         switch self {
         case .bool(let value): return value
@@ -27,6 +33,12 @@ extension TweakContent {
         }
     }
 
+    /// The value as an Int, by the table above: clamped, never trapping; NaN and non-numbers are 0.
+    ///
+    /// ```swift
+    /// TweakContent.double(1e300).intValue    // Int.max
+    /// TweakContent.string(" 42 ").intValue   // 42
+    /// ```
     public var intValue: Int {
         switch self {
         case .bool(let value): return value ? 1 : 0
@@ -42,6 +54,7 @@ extension TweakContent {
         }
     }
 
+    /// The value as a Double, by the table above; non-numbers are 0.
     public var doubleValue: Double {
         switch self {
         case .bool(let value): return value ? 1 : 0
@@ -53,6 +66,7 @@ extension TweakContent {
         }
     }
 
+    /// The value as a Float (a Double rounds); non-numbers are 0.
     public var floatValue: Float {
         if case .float(let value) = self { return value }
         return Float(doubleValue)

@@ -13,10 +13,15 @@
 /// TweakContent.double(1.0) == .int(1)    // false: different types
 /// ```
 public enum TweakContent: Sendable, Hashable {
+    /// A Bool: `true` in a tweaks file.
     case bool(Bool)
+    /// An Int: a number written without a fraction or exponent, `42`.
     case int(Int)
+    /// A Float: only from code or a generated accessor (files give Doubles).
     case float(Float)
+    /// A Double: a number written with a fraction or exponent, `1.0`, `2.5e3`.
     case double(Double)
+    /// A String.
     case string(String)
     /// A JSON array, as remote sources and flagd variants carry.
     case array([TweakContent])
@@ -32,16 +37,24 @@ public enum TweakContent: Sendable, Hashable {
 
     /// The type of a ``TweakContent``, without its content.
     public enum Kind: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+        /// ``TweakContent/bool(_:)``.
         case bool = "Bool"
+        /// ``TweakContent/int(_:)``.
         case int = "Int"
+        /// ``TweakContent/float(_:)``.
         case float = "Float"
+        /// ``TweakContent/double(_:)``.
         case double = "Double"
+        /// ``TweakContent/string(_:)``.
         case string = "String"
+        /// ``TweakContent/array(_:)``.
         case array = "Array"
+        /// ``TweakContent/object(_:)``.
         case object = "Object"
         /// JSON `null`, inside structured values only.
         case null = "Null"
 
+        /// The type's name: `Bool`, `Int`, `Float`, `Double`, `String`, `Array`, `Object`, `Null`.
         public var description: String { rawValue }
 
         /// Parses a type name case-insensitively: `bool`, `int`, `float`, `double`, `string`, `array`, `object`.
@@ -102,11 +115,17 @@ extension TweakContent: CustomStringConvertible {
 extension TweakContent: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
     ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
+    /// `true` is ``bool(_:)``.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// `42` is ``int(_:)``.
     public init(integerLiteral value: Int) { self = .int(value) }
+    /// `1.5` is ``double(_:)``.
     public init(floatLiteral value: Double) { self = .double(value) }
+    /// `"text"` is ``string(_:)``.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// `[1, "two"]` is ``array(_:)``.
     public init(arrayLiteral elements: TweakContent...) { self = .array(elements) }
+    /// `["coupon": "SAVE10"]` is ``object(_:)``; a repeated key keeps its last value.
     public init(dictionaryLiteral elements: (String, TweakContent)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }

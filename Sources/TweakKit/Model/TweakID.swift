@@ -8,9 +8,12 @@
 /// TweakID(parsing: "ui_customization.label_text") // same id
 /// ```
 public struct TweakID: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    /// The feature, the first level of a tweaks file (`ui_customization`).
     public var feature: String
+    /// The variable within the feature (`label_text`); a feature's toggle is its `enabled` variable.
     public var variable: String
 
+    /// Creates the address of `feature`'s `variable`.
     public init(feature: String, variable: String) {
         self.feature = feature
         self.variable = variable
@@ -25,8 +28,10 @@ public struct TweakID: Sendable, Hashable, Comparable, Codable, CustomStringConv
         self.init(feature: feature, variable: variable)
     }
 
+    /// `feature.variable`.
     public var description: String { "\(feature).\(variable)" }
 
+    /// Orders by feature, then variable.
     public static func < (lhs: TweakID, rhs: TweakID) -> Bool {
         (lhs.feature, lhs.variable) < (rhs.feature, rhs.variable)
     }

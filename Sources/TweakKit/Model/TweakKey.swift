@@ -23,18 +23,33 @@ public struct TweakKey<Value: TweakValueConvertible>: Sendable {
     /// The value used when no provider has the tweak, or its value cannot be used.
     public let defaultValue: Value
 
+    /// Creates a key for `feature`'s `variable`, read as `Value`, with the value used when no provider
+    /// has a usable one.
+    ///
+    /// ```swift
+    /// static let maxItems = TweakKey(feature: "checkout", variable: "max_items", default: 25)
+    /// ```
     public init(feature: String, variable: String, default defaultValue: Value) {
         self.slot = TweakKeySlot(TweakID(feature: feature, variable: variable))
         self.defaultValue = defaultValue
     }
 
+    /// Creates a key; the short form of ``init(feature:variable:default:)``.
+    ///
+    /// ```swift
+    /// extension TweakKey where Value == Double {
+    ///     static let redViewAlpha = TweakKey("ui_customization", "red_view_alpha_component", default: 1.0)
+    /// }
+    /// ```
     public init(_ feature: String, _ variable: String, default defaultValue: Value) {
         self.init(feature: feature, variable: variable, default: defaultValue)
     }
 
     /// The key's address.
     public var id: TweakID { slot.id }
+    /// The key's feature.
     public var feature: String { slot.id.feature }
+    /// The key's variable.
     public var variable: String { slot.id.variable }
 }
 

@@ -22,19 +22,24 @@ public protocol TweakValueConvertible: Sendable {
 /// A tweak type with a natural empty value (`false`, `0`, `0.0`, `""`), used by
 /// ``TweakProperty`` when neither the stack nor the declaration supplies one.
 public protocol TweakEmptyRepresentable: TweakValueConvertible {
+    /// The empty value: `false`, `0`, `0.0` or `""`.
     static var emptyTweakValue: Self { get }
 }
 
 extension Bool: TweakValueConvertible, TweakEmptyRepresentable {
+    /// Reads only a Bool value.
     public init?(tweakContent: TweakContent) {
         guard case .bool(let value) = tweakContent else { return nil }
         self = value
     }
+    /// ``TweakContent/bool(_:)``.
     public var tweakContent: TweakContent { .bool(self) }
+    /// `false`.
     public static var emptyTweakValue: Bool { false }
 }
 
 extension Int: TweakValueConvertible, TweakEmptyRepresentable {
+    /// Reads an Int, or a Double or Float with no fraction that fits in an `Int`.
     public init?(tweakContent: TweakContent) {
         switch tweakContent {
         case .int(let value): self = value
@@ -47,11 +52,14 @@ extension Int: TweakValueConvertible, TweakEmptyRepresentable {
         default: return nil
         }
     }
+    /// ``TweakContent/int(_:)``.
     public var tweakContent: TweakContent { .int(self) }
+    /// `0`.
     public static var emptyTweakValue: Int { 0 }
 }
 
 extension Double: TweakValueConvertible, TweakEmptyRepresentable {
+    /// Reads any number.
     public init?(tweakContent: TweakContent) {
         switch tweakContent {
         case .double(let value): self = value
@@ -60,11 +68,14 @@ extension Double: TweakValueConvertible, TweakEmptyRepresentable {
         default: return nil
         }
     }
+    /// ``TweakContent/double(_:)``.
     public var tweakContent: TweakContent { .double(self) }
+    /// `0.0`.
     public static var emptyTweakValue: Double { 0 }
 }
 
 extension Float: TweakValueConvertible, TweakEmptyRepresentable {
+    /// Reads any number (a Double rounds).
     public init?(tweakContent: TweakContent) {
         switch tweakContent {
         case .float(let value): self = value
@@ -73,29 +84,38 @@ extension Float: TweakValueConvertible, TweakEmptyRepresentable {
         default: return nil
         }
     }
+    /// ``TweakContent/float(_:)``.
     public var tweakContent: TweakContent { .float(self) }
+    /// `0.0`.
     public static var emptyTweakValue: Float { 0 }
 }
 
 extension String: TweakValueConvertible, TweakEmptyRepresentable {
+    /// Reads only a String value.
     public init?(tweakContent: TweakContent) {
         guard case .string(let value) = tweakContent else { return nil }
         self = value
     }
+    /// ``TweakContent/string(_:)``.
     public var tweakContent: TweakContent { .string(self) }
+    /// `""`.
     public static var emptyTweakValue: String { "" }
 }
 
 extension TweakContent: TweakValueConvertible {
+    /// Any value, as it is.
     public init?(tweakContent: TweakContent) { self = tweakContent }
+    /// The value itself.
     public var tweakContent: TweakContent { self }
 }
 
 extension TweakValueConvertible where Self: RawRepresentable, RawValue: TweakValueConvertible {
+    /// Reads the raw value, then the case with that raw value; `nil` when there is none.
     public init?(tweakContent: TweakContent) {
         guard let raw = RawValue(tweakContent: tweakContent) else { return nil }
         self.init(rawValue: raw)
     }
+    /// The raw value's content.
     public var tweakContent: TweakContent { rawValue.tweakContent }
 }
 

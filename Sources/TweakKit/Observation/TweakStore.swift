@@ -22,6 +22,7 @@ public final class TweakStore {
     public private(set) var revision = 0
     @ObservationIgnored private let listener = ListenerTask()
 
+    /// Follows `manager`'s changes until the store is released.
     public init(manager: TweakManager) {
         self.manager = manager
         self.tweaks = manager.displayableTweaks

@@ -1,4 +1,12 @@
 /// What changed in a provider.
+///
+/// A provider reports its changes to the handlers given to ``TweakProvider/observeChanges(_:)``;
+/// ``TweakChangeNotifier`` does the bookkeeping:
+///
+/// ```swift
+/// changeNotifier.post(.set(tweak), from: self)   // one value stored
+/// changeNotifier.post(.reloaded, from: self)     // anything may have changed
+/// ```
 public enum TweakChange: Sendable, Hashable {
     /// A value was stored.
     case set(Tweak)

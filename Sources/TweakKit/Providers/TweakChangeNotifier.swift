@@ -23,6 +23,7 @@ public final class TweakChangeNotifier: Sendable {
 
     private let state = Mutex(State())
 
+    /// Creates a notifier with no handlers.
     public init() {}
 
     /// Registers a handler; it stays registered while the returned observation lives.

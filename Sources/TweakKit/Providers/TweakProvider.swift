@@ -46,6 +46,7 @@ public protocol TweakProvider: AnyObject, Sendable {
 }
 
 extension TweakProvider {
+    /// Searches ``allTweaks()``; throws ``TweakError/notFound(feature:variable:)`` when there is no such tweak.
     public func tweakWith(feature: String, variable: String) throws -> Tweak {
         guard let tweak = try allTweaks().first(where: { $0.feature == feature && $0.variable == variable }) else {
             throw TweakError.notFound(feature: feature, variable: variable)
@@ -69,7 +70,7 @@ extension TweakProvider {
 
 /// A provider the manager can write overrides to.
 ///
-/// ``TweakManager/store(_:feature:variable:)`` and ``TweakManager/removeValue(feature:variable:)``
+/// ``TweakManager/store(_:feature:variable:)-(Value,_,_)`` and ``TweakManager/removeValue(feature:variable:)``
 /// go to the first mutable provider in the stack. Implement ``store(_:feature:variable:)``,
 /// ``removeValue(feature:variable:)`` and, when it is cheaper than removing each value,
 /// ``deleteAll()``; JustTweak's non-throwing `set` and `deleteValue` come with them.
@@ -102,6 +103,7 @@ extension MutableTweakProvider {
         try store(value.tweakContent, feature: feature, variable: variable)
     }
 
+    /// Removes each value ``allTweaks()`` lists.
     public func deleteAll() throws {
         for tweak in try allTweaks() {
             try removeValue(feature: tweak.feature, variable: tweak.variable)

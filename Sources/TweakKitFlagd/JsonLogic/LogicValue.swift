@@ -9,6 +9,7 @@ public enum LogicValue: Sendable, Hashable {
     case array([LogicValue])
     case object([String: LogicValue])
 
+    /// The JsonLogic value of a tweak value: every number becomes a Double, as in JavaScript.
     public init(_ value: TweakContent) {
         switch value {
         case .bool(let bool): self = .bool(bool)
@@ -70,7 +71,7 @@ public enum LogicValue: Sendable, Hashable {
     }
 
     /// Converts back to a tweak value; a bare `null` has none, a `null` inside an array or object
-    /// stays ``TweakContent/null``. Whole numbers become Ints.
+    /// stays `TweakContent.null`. Whole numbers become Ints.
     public var tweakValue: TweakContent? {
         self == .null ? nil : content
     }

@@ -20,11 +20,17 @@ public final class EnvironmentTweakProvider: TweakProvider {
     /// The launch argument that precedes a `feature.variable=value` assignment.
     public static let argumentName = "-tweak"
 
+    /// The source shown on the provider's tweaks ("environment" unless another was given).
     public let name: String
     private let tweaks: [TweakID: Tweak]
     /// Entries that looked like tweak assignments but could not be read, with the reason.
     public let problems: [String]
 
+    /// Reads tweaks from `environment` and `arguments`, by default the process's own.
+    ///
+    /// ```swift
+    /// let environment = EnvironmentTweakProvider(environment: ["TWEAK_checkout__enabled": "true"], arguments: [])
+    /// ```
     public init(
         environment: [String: String] = ProcessInfo.processInfo.environment,
         arguments: [String] = ProcessInfo.processInfo.arguments,
@@ -83,8 +89,10 @@ public final class EnvironmentTweakProvider: TweakProvider {
         return .string(text)
     }
 
+    /// Every tweak set in the environment or the arguments.
     public func allTweaks() -> [Tweak] { Array(tweaks.values) }
 
+    /// The tweak set for `feature.variable`; throws ``TweakError/notFound(feature:variable:)`` when none is.
     public func tweakWith(feature: String, variable: String) throws -> Tweak {
         guard let tweak = tweaks[TweakID(feature: feature, variable: variable)] else {
             throw TweakError.notFound(feature: feature, variable: variable)

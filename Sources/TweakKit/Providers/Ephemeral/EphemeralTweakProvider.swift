@@ -10,6 +10,7 @@ import Synchronization
 /// let manager = TweakManager(tweakProviders: [ephemeral, localProvider])
 /// ```
 public final class EphemeralTweakProvider: MutableTweakProvider {
+    /// The source shown on the provider's tweaks ("ephemeral" unless another was given).
     public let name: String
     private let storage: Mutex<[TweakID: Tweak]>
     private let notifier = TweakChangeNotifier()
@@ -28,10 +29,12 @@ public final class EphemeralTweakProvider: MutableTweakProvider {
         storage = Mutex(initial)
     }
 
+    /// Every value stored, with its metadata.
     public func allTweaks() -> [Tweak] {
         storage.withLock { Array($0.values) }
     }
 
+    /// The stored tweak; throws ``TweakError/notFound(feature:variable:)`` when none is stored.
     public func tweakWith(feature: String, variable: String) throws -> Tweak {
         let id = TweakID(feature: feature, variable: variable)
         guard let tweak = storage.withLock({ $0[id] }) else {
@@ -63,6 +66,7 @@ public final class EphemeralTweakProvider: MutableTweakProvider {
         }
     }
 
+    /// Removes every value; never fails.
     public func deleteAll() {
         let hadValues = storage.withLock { storage in
             defer { storage.removeAll() }
@@ -73,6 +77,7 @@ public final class EphemeralTweakProvider: MutableTweakProvider {
         }
     }
 
+    /// Calls `handler` after every store and removal, on the writing thread.
     public func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
         notifier.observe(handler)
     }

@@ -12,6 +12,7 @@ public import Foundation
 /// ``TweakFileError`` naming the file, the tweak and, where there is one, the line and column.
 /// See ``TweakFileParser`` for the formats.
 public final class LocalTweakProvider: DocumentBackedTweakProvider {
+    /// The source shown on the provider's tweaks: the file's name, unless another was given.
     public let name: String
     /// The file the tweaks come from, when they come from a file.
     public let jsonURL: URL?
@@ -49,16 +50,19 @@ public final class LocalTweakProvider: DocumentBackedTweakProvider {
         return features
     }
 
+    /// The file's tweaks; never `nil`.
     public var currentDocument: (any TweakDocument)? { document }
 
     /// The file never changes under the provider; only a new ``decryptionClosure`` is reported.
     public var changeNotifier: TweakChangeNotifier { justTweakHooks.notifier }
 
+    /// Every tweak of the file, in file order, marked with ``name`` as their source.
     public func allTweaks() -> [Tweak] {
         let tweaks = document.tweaks(source: name)
         return justTweakHooks.decryptionClosure == nil ? tweaks : tweaks.map(justTweakHooks.decrypted)
     }
 
+    /// The file's tweak; throws ``TweakError/notFound(feature:variable:)`` when the file has none.
     public func tweakWith(feature: String, variable: String) throws -> Tweak {
         guard let tweak = document.tweak(TweakID(feature: feature, variable: variable), source: name) else {
             throw TweakError.notFound(feature: feature, variable: variable)

@@ -12,10 +12,14 @@ import Foundation
 public struct TweakDefinition: Sendable, Hashable {
     /// A calendar day, as written in `Expires` (`2025-06-30`).
     public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible {
+        /// The year, 1 to 9999.
         public var year: Int
+        /// The month, 1 to 12.
         public var month: Int
+        /// The day of the month, starting at 1.
         public var day: Int
 
+        /// Creates a day; `nil` when it does not exist (`2025-02-30`).
         public init?(year: Int, month: Int, day: Int) {
             guard (1...9999).contains(year), (1...12).contains(month), (1...Self.days(inMonth: month, year: year)).contains(day) else {
                 return nil
@@ -40,6 +44,7 @@ public struct TweakDefinition: Sendable, Hashable {
             self.init(year: year, month: month, day: day)
         }
 
+        /// `YYYY-MM-DD`.
         public var description: String {
             func pad(_ value: Int, _ width: Int) -> String {
                 let text = String(value)
@@ -48,6 +53,7 @@ public struct TweakDefinition: Sendable, Hashable {
             return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
         }
 
+        /// Earlier days first.
         public static func < (lhs: Day, rhs: Day) -> Bool {
             (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
         }
@@ -61,6 +67,7 @@ public struct TweakDefinition: Sendable, Hashable {
         }
     }
 
+    /// The tweak, with the file's value and metadata.
     public var tweak: Tweak
     /// The `Type` field, when the file gives one.
     public var declaredType: TweakContent.Kind?
@@ -71,6 +78,7 @@ public struct TweakDefinition: Sendable, Hashable {
     /// Where the tweak's variable name is written in the file.
     public var location: SourceLocation
 
+    /// Creates a definition of `tweak` written at `location`.
     public init(tweak: Tweak, declaredType: TweakContent.Kind? = nil, owner: String? = nil, expires: Day? = nil, location: SourceLocation) {
         self.tweak = tweak
         self.declaredType = declaredType

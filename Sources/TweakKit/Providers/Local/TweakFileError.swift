@@ -16,6 +16,13 @@ public struct TweakFileError: Error, Sendable, Hashable, CustomStringConvertible
     /// What is wrong.
     public var message: String
 
+    /// Creates an error in `file`, at `location` and in `feature.variable` when the problem has them.
+    ///
+    /// ```swift
+    /// TweakFileError(file: "Tweaks.json", location: SourceLocation(line: 12, column: 18),
+    ///                feature: "ui_customization", variable: "label_text", message: "\"Value\" is missing")
+    /// // Tweaks.json:12:18: ui_customization.label_text: "Value" is missing
+    /// ```
     public init(file: String, location: SourceLocation? = nil, feature: String? = nil, variable: String? = nil, message: String) {
         self.file = file
         self.location = location
@@ -24,6 +31,7 @@ public struct TweakFileError: Error, Sendable, Hashable, CustomStringConvertible
         self.message = message
     }
 
+    /// `file:line:column: feature.variable: message`, leaving out what the problem does not have.
     public var description: String {
         var text = file
         if let location { text += ":\(location)" }

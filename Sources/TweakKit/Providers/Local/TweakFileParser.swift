@@ -30,6 +30,7 @@ public enum TweakFileParser {
     public struct Result: Sendable {
         /// Every valid tweak with its file-only fields, in file order.
         public var definitions: [TweakDefinition]
+        /// Every problem found, in file order; empty when the file is valid.
         public var problems: [TweakFileError]
 
         /// The valid tweaks, in file order.

@@ -24,7 +24,9 @@ import Synchronization
 ///
 /// The format is feature → variable → value: `{"ui_customization": {"display_red_view": true}}`.
 public final class PersistentTweakProvider: MutableTweakProvider {
+    /// The source shown on the provider's tweaks: the file's name, unless another was given.
     public let name: String
+    /// The overrides file.
     public let fileURL: URL
 
     private struct State {
@@ -45,6 +47,7 @@ public final class PersistentTweakProvider: MutableTweakProvider {
     /// Opens (or prepares to create) the overrides file at `fileURL`.
     ///
     /// - Parameters:
+    ///   - fileURL: the overrides file; it need not exist yet (the first write creates it).
     ///   - name: the source name; defaults to the file's name.
     ///   - pollInterval: how often to look for changes made by other processes; `nil` to never poll.
     /// - Throws: ``TweakFileError`` when the file exists but cannot be read or is not valid.
@@ -74,12 +77,14 @@ public final class PersistentTweakProvider: MutableTweakProvider {
         state.withLock { $0.lastError = error }
     }
 
+    /// Every override in the file.
     public func allTweaks() -> [Tweak] {
         state.withLock { state in
             state.values.map { Tweak(feature: $0.key.feature, variable: $0.key.variable, content: $0.value, source: name) }
         }
     }
 
+    /// The override of the tweak; throws ``TweakError/notFound(feature:variable:)`` when there is none.
     public func tweakWith(feature: String, variable: String) throws -> Tweak {
         guard let value = state.withLock({ $0.values[TweakID(feature: feature, variable: variable)] }) else {
             throw TweakError.notFound(feature: feature, variable: variable)
@@ -87,6 +92,8 @@ public final class PersistentTweakProvider: MutableTweakProvider {
         return Tweak(feature: feature, variable: variable, content: value, source: name)
     }
 
+    /// Writes the override to the file, atomically, under a lock that every writer in any process takes;
+    /// when this returns, the override is on disk. Throws when the file cannot be written.
     public func store(_ content: TweakContent, feature: String, variable: String) throws {
         let id = TweakID(feature: feature, variable: variable)
         try modify(change: .set(Tweak(feature: feature, variable: variable, content: content, source: name))) { values in
@@ -94,6 +101,7 @@ public final class PersistentTweakProvider: MutableTweakProvider {
         }
     }
 
+    /// Removes the override from the file, atomically and under the writers' lock.
     public func removeValue(feature: String, variable: String) throws {
         let id = TweakID(feature: feature, variable: variable)
         try modify(change: .deleted(id)) { values in
@@ -101,12 +109,14 @@ public final class PersistentTweakProvider: MutableTweakProvider {
         }
     }
 
+    /// Removes every override from the file.
     public func deleteAll() throws {
         try modify(change: .reloaded) { values in
             values.removeAll()
         }
     }
 
+    /// Calls `handler` after each change: this process's writes, and other processes' when polling finds them.
     public func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
         notifier.observe(handler)
     }

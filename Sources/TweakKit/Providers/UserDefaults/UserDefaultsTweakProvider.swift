@@ -12,6 +12,7 @@ import Synchronization
 /// let manager = TweakManager(tweakProviders: [overrides, defaults])
 /// ```
 public final class UserDefaultsTweakProvider: MutableTweakProvider {
+    /// The source shown on the provider's tweaks ("userDefaults" unless another was given).
     public let name: String
     /// The defaults key holding the overrides.
     public let key: String
@@ -39,6 +40,7 @@ public final class UserDefaultsTweakProvider: MutableTweakProvider {
         var changedDuringWrite = false
     }
 
+    /// Keeps overrides in `userDefaults` under `key`, as one JSON document.
     public init(userDefaults: UserDefaults, key: String = "TweakKit.overrides", name: String = "userDefaults") {
         self.userDefaults = userDefaults
         self.key = key
@@ -57,10 +59,12 @@ public final class UserDefaultsTweakProvider: MutableTweakProvider {
         }
     }
 
+    /// Every override stored.
     public func allTweaks() throws -> [Tweak] {
         try storage.withLock { try $0.values.get() }.map { Tweak(feature: $0.key.feature, variable: $0.key.variable, content: $0.value, source: name) }
     }
 
+    /// The override of the tweak; throws ``TweakError/notFound(feature:variable:)`` when there is none.
     public func tweakWith(feature: String, variable: String) throws -> Tweak {
         let values = try storage.withLock { try $0.values.get() }
         guard let value = values[TweakID(feature: feature, variable: variable)] else {
@@ -69,11 +73,13 @@ public final class UserDefaultsTweakProvider: MutableTweakProvider {
         return Tweak(feature: feature, variable: variable, content: value, source: name)
     }
 
+    /// Stores the override; lookups see it at once, and `UserDefaults` is written after.
     public func store(_ content: TweakContent, feature: String, variable: String) throws {
         let id = TweakID(feature: feature, variable: variable)
         try modify(.set(Tweak(feature: feature, variable: variable, content: content, source: name))) { $0[id] = content }
     }
 
+    /// Removes the override.
     public func removeValue(feature: String, variable: String) throws {
         let id = TweakID(feature: feature, variable: variable)
         try modify(.deleted(id)) { $0.removeValue(forKey: id) }
@@ -89,6 +95,7 @@ public final class UserDefaultsTweakProvider: MutableTweakProvider {
         notifier.post(.reloaded, from: self)
     }
 
+    /// Calls `handler` after each change, including changes made to the defaults key elsewhere.
     public func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
         notifier.observe(handler)
     }
