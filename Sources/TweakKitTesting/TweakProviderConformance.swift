@@ -24,12 +24,12 @@ public import TweakKit
 ///   reach observers and a manager's change stream;
 /// - concurrency: eight readers and two writers at once, with no failure.
 public struct TweakProviderConformance: Sendable {
-    public let provider: any TweakProvider
+    public let provider: any TweakProvider & Sendable
     /// Changes the provider's tweaks (reloads a file, pushes a payload); `nil` for a provider that
     /// cannot change, or a mutable one (then `set` and `deleteValue` are used).
     public let change: (@Sendable () throws -> Void)?
 
-    public init(provider: any TweakProvider, change: (@Sendable () throws -> Void)? = nil) {
+    public init(provider: any TweakProvider & Sendable, change: (@Sendable () throws -> Void)? = nil) {
         self.provider = provider
         self.change = change
     }

@@ -23,7 +23,7 @@ import Synchronization
 /// ```
 ///
 /// The format is feature → variable → value: `{"ui_customization": {"display_red_view": true}}`.
-public final class PersistentTweakProvider: MutableTweakProvider {
+public final class PersistentTweakProvider: MutableTweakProvider, Sendable {
     public let name: String
     public let fileURL: URL
 
