@@ -1,11 +1,11 @@
 // The code of JustTweak 10.1.1's README (seed 002), with `import TweakKit` for `import JustTweak`.
 //
 // Each block between `// README:` and `// END README` is the README's code as published. Where the
-// README has Xcode placeholders (`<#feature_key#>`) or a closure whose body is only a comment,
-// the values of this test are filled in, and nothing else is changed. Not here: the
-// `TweakViewController` snippets (UIKit) and the notification snippet, which uses the Swift 2 spelling
-// `NotificationCenter.defaultCenter()` and `#selector` (Objective-C runtime); its behaviour is in
-// JustTweakCompatibilityTests/NotificationTests.swift.
+// README has Xcode placeholders (`<#feature_key#>`) or a body that is only a comment (where the
+// reader's code goes), the values of this test are filled in, and nothing else is changed. Two
+// exceptions, each said where it is: the notification snippet's observer registration (the
+// README's `#selector`/`@objc` form needs the Objective-C runtime, which Linux lacks), and the
+// `TweakViewController` snippet, which is UIKit and not part of TweakKit.
 import Foundation
 import Synchronization
 import Testing
@@ -108,16 +108,21 @@ enum ReadmeUsage {
     }
 
     static func optionalLookup() -> Tweak? {
+        var found: Tweak?
         // README: Get the value of a flag, with try?
         // check for a tweak value
         let tweak = try? tweakManager.tweakWith(feature: "some_feature", variable: "some_flag")
+        // `if let tweak = tweak` is the README's line, kept as published; the body below it is a
+        // comment in the README (where the reader uses `tweak.value`), filled in here, which also
+        // keeps the compiler from warning that the bound `tweak` is unused.
         if let tweak = tweak {
             // tweak was found in some tweak provider, use tweak.value
+            found = tweak
         } else {
             // tweak was not found in any tweak provider
         }
         // END README
-        return tweak
+        return found
     }
 
     static func throwingLookup() -> Tweak? {
@@ -148,6 +153,35 @@ enum ReadmeUsage {
         }
         // END README
     }
+}
+
+/// Stands in for UIKit's view controller, which the README's notification snippet overrides.
+class ViewController {
+    func viewDidLoad() {}
+}
+
+/// The README's notification snippet in an app's view controller.
+final class ReadmeViewController: ViewController, @unchecked Sendable {
+    private let updates = Mutex(0)
+    var updateCount: Int { updates.withLock { $0 } }
+
+    // README: reacting to changes (the observer registration in Linux's form; see below)
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        // The README registers `self` with `selector: #selector(updateUI)` on the Swift 2 name
+        // `NotificationCenter.defaultCenter()`, and marks `updateUI` `@objc`: both need the
+        // Objective-C runtime, which Linux lacks. This is the same registration with
+        // NotificationCenter's block form; the name and object are the README's.
+        NotificationCenter.default.addObserver(forName: TweakProviderDidChangeNotification,
+                                               object: nil,
+                                               queue: nil) { [weak self] _ in self?.updateUI() }
+    }
+
+    func updateUI() {
+        // update the UI accordingly
+        updates.withLock { $0 += 1 }
+    }
+    // END README
 }
 
 @Suite("JustTweak's README", .serialized)
@@ -218,13 +252,24 @@ struct JustTweakReadmeTests {
         #expect(try tweakManager.tweakWith(feature: "general", variable: "encrypted_answer_to_the_universe").stringValue == "Definitely not 42")
     }
 
+    @Test("a view controller observing TweakProviderDidChangeNotification updates its UI after a provider changes")
+    func notificationObservation() {
+        let viewController = ReadmeViewController()
+        viewController.viewDidLoad()
+        let before = viewController.updateCount
+        let ephemeralTweakProvider = EphemeralTweakProvider()
+        ephemeralTweakProvider.set(true, feature: "ui_customization", variable: "display_red_view")
+        #expect(viewController.updateCount > before)
+    }
+
     @Test("the three providers that come out of the box")
     func outOfTheBox() {
         let providers: [TweakProvider] = [
             UserDefaultsTweakProvider(userDefaults: UserDefaults.standard),
             LocalTweakProvider(jsonURL: Bundle.main.url(forResource: "LocalTweaks_example", withExtension: "json")!),
             EphemeralTweakProvider(),
+            NSMutableDictionary(),
         ]
-        #expect(providers.filter { $0 is MutableTweakProvider }.count == 2)
+        #expect(providers.filter { $0 is MutableTweakProvider }.count == 3)
     }
 }
