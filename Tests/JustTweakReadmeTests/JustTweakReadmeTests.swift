@@ -163,7 +163,12 @@ class ViewController {
 /// The README's notification snippet in an app's view controller.
 final class ReadmeViewController: ViewController, @unchecked Sendable {
     private let updates = Mutex(0)
+    private var observer: (any NSObjectProtocol)?
     var updateCount: Int { updates.withLock { $0 } }
+
+    deinit {
+        if let observer { NotificationCenter.default.removeObserver(observer) }
+    }
 
     // README: reacting to changes (the observer registration in Linux's form; see below)
     override func viewDidLoad() {
@@ -172,9 +177,10 @@ final class ReadmeViewController: ViewController, @unchecked Sendable {
         // `NotificationCenter.defaultCenter()`, and marks `updateUI` `@objc`: both need the
         // Objective-C runtime, which Linux lacks. This is the same registration with
         // NotificationCenter's block form; the name and object are the README's.
-        NotificationCenter.default.addObserver(forName: TweakProviderDidChangeNotification,
-                                               object: nil,
-                                               queue: nil) { [weak self] _ in self?.updateUI() }
+        // The block form returns a token to remove the observer with; it is kept for `deinit`.
+        observer = NotificationCenter.default.addObserver(forName: TweakProviderDidChangeNotification,
+                                                          object: nil,
+                                                          queue: nil) { [weak self] _ in self?.updateUI() }
     }
 
     func updateUI() {
