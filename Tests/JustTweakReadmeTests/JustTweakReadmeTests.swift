@@ -94,6 +94,19 @@ struct ReadmeSettings {
 enum ReadmeUsage {
     static let tweakManager = ReadmeStack.tweakManager
 
+    static func generatedAccessor() -> Bool {
+        var answered = false
+        // README: Basic, with the code generator (placeholders filled in). `GeneratedTweakAccessor`
+        // is in Generated/, written by `tweak generate -l Resources/LocalTweaks_example.json
+        // -o Generated -c Resources` from the README's config.json.
+        let accessor = GeneratedTweakAccessor(with: tweakManager)
+        if accessor.meaningOfLife == 42 {
+            answered = true
+        }
+        // END README
+        return answered
+    }
+
     static func featureCheck() -> Bool {
         // README: Checking if a feature is enabled
         // check for a feature to be enabled
@@ -198,6 +211,11 @@ struct JustTweakReadmeTests {
         #expect(tweakManager.tweakProviders.map(\.name) == ["userDefaults", "OptimizelyTweakProvider", "FirebaseTweakProvider", "LocalTweaks_example.json"])
         let mutable = try #require(tweakManager.mutableTweakProvider)
         #expect(mutable is UserDefaultsTweakProvider)
+    }
+
+    @Test("the generated accessor reads the stack's values")
+    func accessor() {
+        #expect(ReadmeUsage.generatedAccessor())
     }
 
     @Test("isFeatureEnabled tells whether a feature is on")

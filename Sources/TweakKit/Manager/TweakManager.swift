@@ -89,6 +89,8 @@ public final class TweakManager: Sendable {
     ///
     /// The snapshot is never stale for providers that report their changes, so leave this on
     /// unless a custom provider changes without telling (then prefer calling ``resetCache()``).
+    /// While the stack holds a provider that lists no tweaks (one written for JustTweak, an
+    /// `NSDictionary`), lookups ask the providers whatever this says.
     public var useCache: Bool {
         get { state.withLock { $0.useCache } }
         set { invalidate { $0.useCache = newValue } }
