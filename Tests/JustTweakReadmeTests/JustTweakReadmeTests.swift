@@ -213,9 +213,14 @@ struct JustTweakReadmeTests {
         #expect(mutable is UserDefaultsTweakProvider)
     }
 
-    @Test("the generated accessor reads the stack's values")
+    @Test("the generated accessor reads the stack's values, overrides included")
     func accessor() {
         #expect(ReadmeUsage.generatedAccessor())
+        let tweakManager = ReadmeStack.tweakManager
+        tweakManager.set(43, feature: "general", variable: "meaning_of_life")
+        defer { tweakManager.deleteValue(feature: "general", variable: "meaning_of_life") }
+        #expect(!ReadmeUsage.generatedAccessor())
+        #expect(GeneratedTweakAccessor(with: tweakManager).meaningOfLife == 43)
     }
 
     @Test("isFeatureEnabled tells whether a feature is on")
