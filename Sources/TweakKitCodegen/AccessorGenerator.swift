@@ -179,6 +179,11 @@ public struct AccessorGenerator: Sendable {
                 \(access) init(tweakManager: TweakManager) {
                     self.tweakManager = tweakManager
                 }
+
+                /// The same as ``init(tweakManager:)``, under the label JustTweak's generated accessors used.
+                \(access) convenience init(with tweakManager: TweakManager) {
+                    self.init(tweakManager: tweakManager)
+                }
             """)
         var group: String??
         for entry in entries {

@@ -23,7 +23,7 @@ public import TweakKit
 /// Float and Double `double`, String `string`, an array the first of `stringArray`, `intArray`,
 /// `doubleArray`, `boolArray` that reads; objects cannot be read. A value that does not convert
 /// is skipped, and the providers below answer.
-public final class ConfigTweakProvider: TweakProvider {
+public final class ConfigTweakProvider: TweakProvider, Sendable {
     enum Source: Sendable {
         case providers([any ConfigProvider])
         case reader(ConfigReader)

@@ -25,7 +25,7 @@ public import TweakKit
 /// - concurrency: eight readers and two writers at once, with no failure.
 public struct TweakProviderConformance: Sendable {
     /// The provider checked.
-    public let provider: any TweakProvider
+    public let provider: any TweakProvider & Sendable
     /// Changes the provider's tweaks (reloads a file, pushes a payload); `nil` for a provider that
     /// cannot change, or a mutable one (then `set` and `deleteValue` are used).
     public let change: (@Sendable () throws -> Void)?
@@ -35,7 +35,7 @@ public struct TweakProviderConformance: Sendable {
     /// ```swift
     /// try await TweakProviderConformance(provider: flags, change: { try flags.reload() }).run()
     /// ```
-    public init(provider: any TweakProvider, change: (@Sendable () throws -> Void)? = nil) {
+    public init(provider: any TweakProvider & Sendable, change: (@Sendable () throws -> Void)? = nil) {
         self.provider = provider
         self.change = change
     }

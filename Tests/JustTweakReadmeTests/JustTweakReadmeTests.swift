@@ -1,11 +1,11 @@
 // The code of JustTweak 10.1.1's README (seed 002), with `import TweakKit` for `import JustTweak`.
 //
 // Each block between `// README:` and `// END README` is the README's code as published. Where the
-// README has Xcode placeholders (`<#feature_key#>`) or a closure whose body is only a comment,
-// the values of this test are filled in, and nothing else is changed. Not here: the
-// `TweakViewController` snippets (UIKit) and the notification snippet, which uses the Swift 2 spelling
-// `NotificationCenter.defaultCenter()` and `#selector` (Objective-C runtime); its behaviour is in
-// JustTweakCompatibilityTests/NotificationTests.swift.
+// README has Xcode placeholders (`<#feature_key#>`) or a body that is only a comment (where the
+// reader's code goes), the values of this test are filled in, and nothing else is changed. Two
+// exceptions, each said where it is: the notification snippet's observer registration (the
+// README's `#selector`/`@objc` form needs the Objective-C runtime, which Linux lacks), and the
+// `TweakViewController` snippet, which is UIKit and not part of TweakKit.
 import Foundation
 import Synchronization
 import Testing
@@ -94,6 +94,19 @@ struct ReadmeSettings {
 enum ReadmeUsage {
     static let tweakManager = ReadmeStack.tweakManager
 
+    static func generatedAccessor() -> Bool {
+        var answered = false
+        // README: Basic, with the code generator (placeholders filled in). `GeneratedTweakAccessor`
+        // is in Generated/, written by `tweak generate -l Resources/LocalTweaks_example.json
+        // -o Generated -c Resources` from the README's config.json.
+        let accessor = GeneratedTweakAccessor(with: tweakManager)
+        if accessor.meaningOfLife == 42 {
+            answered = true
+        }
+        // END README
+        return answered
+    }
+
     static func featureCheck() -> Bool {
         // README: Checking if a feature is enabled
         // check for a feature to be enabled
@@ -108,16 +121,21 @@ enum ReadmeUsage {
     }
 
     static func optionalLookup() -> Tweak? {
+        var found: Tweak?
         // README: Get the value of a flag, with try?
         // check for a tweak value
         let tweak = try? tweakManager.tweakWith(feature: "some_feature", variable: "some_flag")
+        // `if let tweak = tweak` is the README's line, kept as published; the body below it is a
+        // comment in the README (where the reader uses `tweak.value`), filled in here, which also
+        // keeps the compiler from warning that the bound `tweak` is unused.
         if let tweak = tweak {
             // tweak was found in some tweak provider, use tweak.value
+            found = tweak
         } else {
             // tweak was not found in any tweak provider
         }
         // END README
-        return tweak
+        return found
     }
 
     static func throwingLookup() -> Tweak? {
@@ -150,6 +168,41 @@ enum ReadmeUsage {
     }
 }
 
+/// Stands in for UIKit's view controller, which the README's notification snippet overrides.
+class ViewController {
+    func viewDidLoad() {}
+}
+
+/// The README's notification snippet in an app's view controller.
+final class ReadmeViewController: ViewController, @unchecked Sendable {
+    private let updates = Mutex(0)
+    private var observer: (any NSObjectProtocol)?
+    var updateCount: Int { updates.withLock { $0 } }
+
+    deinit {
+        if let observer { NotificationCenter.default.removeObserver(observer) }
+    }
+
+    // README: reacting to changes (the observer registration in Linux's form; see below)
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        // The README registers `self` with `selector: #selector(updateUI)` on the Swift 2 name
+        // `NotificationCenter.defaultCenter()`, and marks `updateUI` `@objc`: both need the
+        // Objective-C runtime, which Linux lacks. This is the same registration with
+        // NotificationCenter's block form; the name and object are the README's.
+        // The block form returns a token to remove the observer with; it is kept for `deinit`.
+        observer = NotificationCenter.default.addObserver(forName: TweakProviderDidChangeNotification,
+                                                          object: nil,
+                                                          queue: nil) { [weak self] _ in self?.updateUI() }
+    }
+
+    func updateUI() {
+        // update the UI accordingly
+        updates.withLock { $0 += 1 }
+    }
+    // END README
+}
+
 @Suite("JustTweak's README", .serialized)
 struct JustTweakReadmeTests {
     @Test("the stack: priority follows the array, the UserDefaults provider is the mutable one")
@@ -158,6 +211,16 @@ struct JustTweakReadmeTests {
         #expect(tweakManager.tweakProviders.map(\.name) == ["userDefaults", "OptimizelyTweakProvider", "FirebaseTweakProvider", "LocalTweaks_example.json"])
         let mutable = try #require(tweakManager.mutableTweakProvider)
         #expect(mutable is UserDefaultsTweakProvider)
+    }
+
+    @Test("the generated accessor reads the stack's values, overrides included")
+    func accessor() {
+        #expect(ReadmeUsage.generatedAccessor())
+        let tweakManager = ReadmeStack.tweakManager
+        tweakManager.set(43, feature: "general", variable: "meaning_of_life")
+        defer { tweakManager.deleteValue(feature: "general", variable: "meaning_of_life") }
+        #expect(!ReadmeUsage.generatedAccessor())
+        #expect(GeneratedTweakAccessor(with: tweakManager).meaningOfLife == 43)
     }
 
     @Test("isFeatureEnabled tells whether a feature is on")
@@ -218,13 +281,24 @@ struct JustTweakReadmeTests {
         #expect(try tweakManager.tweakWith(feature: "general", variable: "encrypted_answer_to_the_universe").stringValue == "Definitely not 42")
     }
 
+    @Test("a view controller observing TweakProviderDidChangeNotification updates its UI after a provider changes")
+    func notificationObservation() {
+        let viewController = ReadmeViewController()
+        viewController.viewDidLoad()
+        let before = viewController.updateCount
+        let ephemeralTweakProvider = EphemeralTweakProvider()
+        ephemeralTweakProvider.set(true, feature: "ui_customization", variable: "display_red_view")
+        #expect(viewController.updateCount > before)
+    }
+
     @Test("the three providers that come out of the box")
     func outOfTheBox() {
         let providers: [TweakProvider] = [
             UserDefaultsTweakProvider(userDefaults: UserDefaults.standard),
             LocalTweakProvider(jsonURL: Bundle.main.url(forResource: "LocalTweaks_example", withExtension: "json")!),
             EphemeralTweakProvider(),
+            NSMutableDictionary(),
         ]
-        #expect(providers.filter { $0 is MutableTweakProvider }.count == 2)
+        #expect(providers.filter { $0 is MutableTweakProvider }.count == 3)
     }
 }

@@ -193,7 +193,7 @@ struct TweakManagerTests {
 
     @Test("no lock is held while calling providers: a provider that posts during a lookup does not deadlock")
     func noDeadlock() throws {
-        final class ChattyProvider: TweakProvider {
+        final class ChattyProvider: TweakProvider, Sendable {
             let name = "chatty"
             let notifier = TweakChangeNotifier()
             func allTweaks() -> [Tweak] {

@@ -73,7 +73,7 @@ public struct TweakEvaluation: Sendable, Hashable {
 ///
 /// Its ``TweakProvider/allTweaks()`` lists each flag with the value it gives when no targeting
 /// applies, for listings and editors; lookups through the manager call ``evaluate(feature:variable:context:)``.
-public protocol ContextualTweakProvider: TweakProvider {
+public protocol ContextualTweakProvider: TweakProvider, Sendable {
     /// The evaluation of one flag for `context`, or `nil` when the provider has no such flag.
     /// Never throws: failures are evaluations with reason ``EvaluationReason/error``.
     func evaluate(feature: String, variable: String, context: EvaluationContext) -> TweakEvaluation?

@@ -38,7 +38,7 @@ extension LocalTweakProvider: JustTweakHooksProvider {
     /// ```
     /// JustTweak-compatible layer; TweakKit's preferred hook is ``TweakManager/decryptionHandler``,
     /// which may throw.
-    public var decryptionClosure: (@Sendable (Tweak) -> any TweakValue)? {
+    public var decryptionClosure: ((Tweak) -> any TweakValue)? {
         get { justTweakHooks.decryptionClosure }
         set {
             justTweakHooks.decryptionClosure = newValue
@@ -59,7 +59,7 @@ extension UserDefaultsTweakProvider: JustTweakHooksProvider {
     }
 
     /// Kept as JustTweak keeps it; overrides are never encrypted. JustTweak-compatible layer.
-    public var decryptionClosure: (@Sendable (Tweak) -> any TweakValue)? {
+    public var decryptionClosure: ((Tweak) -> any TweakValue)? {
         get { justTweakHooks.decryptionClosure }
         set { justTweakHooks.decryptionClosure = newValue }
     }
@@ -73,7 +73,7 @@ extension PersistentTweakProvider: JustTweakHooksProvider {
     }
 
     /// Kept as JustTweak keeps it; overrides are never encrypted. JustTweak-compatible layer.
-    public var decryptionClosure: (@Sendable (Tweak) -> any TweakValue)? {
+    public var decryptionClosure: ((Tweak) -> any TweakValue)? {
         get { justTweakHooks.decryptionClosure }
         set { justTweakHooks.decryptionClosure = newValue }
     }

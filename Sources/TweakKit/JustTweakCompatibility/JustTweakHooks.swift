@@ -5,7 +5,7 @@ import Synchronization
 final class JustTweakHooks: Sendable {
     private struct State {
         var logClosure: LogClosure?
-        var decryptionClosure: (@Sendable (Tweak) -> any TweakValue)?
+        var decryptionClosure: UncheckedDecryptionClosure?
         var lastError: (any Error)?
     }
 
@@ -18,9 +18,12 @@ final class JustTweakHooks: Sendable {
         set { state.withLock { $0.logClosure = newValue } }
     }
 
-    var decryptionClosure: (@Sendable (Tweak) -> any TweakValue)? {
-        get { state.withLock { $0.decryptionClosure } }
-        set { state.withLock { $0.decryptionClosure = newValue } }
+    var decryptionClosure: ((Tweak) -> any TweakValue)? {
+        get { state.withLock { $0.decryptionClosure }?.decrypt }
+        set {
+            let box = newValue.map(UncheckedDecryptionClosure.init)
+            state.withLock { $0.decryptionClosure = box }
+        }
     }
 
     var lastError: (any Error)? {
@@ -36,6 +39,12 @@ final class JustTweakHooks: Sendable {
         copy.isEncrypted = false
         return copy
     }
+}
+
+/// JustTweak's decryption closure, which is not `@Sendable`, kept where `Sendable` state is
+/// needed. JustTweak called it on whichever thread looked a tweak up; so does TweakKit.
+struct UncheckedDecryptionClosure: @unchecked Sendable {
+    let decrypt: (Tweak) -> any TweakValue
 }
 
 /// A provider holding ``JustTweakHooks``: TweakKit's built-in providers.

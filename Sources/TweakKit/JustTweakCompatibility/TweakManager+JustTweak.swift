@@ -6,7 +6,7 @@ final class JustTweakManagerState: Sendable {
     struct State {
         var lastError: (any Error)?
         var logClosure: LogClosure?
-        var decryptionClosure: (@Sendable (Tweak) -> any TweakValue)?
+        var decryptionClosure: UncheckedDecryptionClosure?
         var observers: [ObjectIdentifier: NotificationObserver] = [:]
     }
 
@@ -87,11 +87,12 @@ extension TweakManager {
     /// }
     /// ```
     /// JustTweak-compatible layer; maps to ``decryptionHandler``, which may throw.
-    public var decryptionClosure: (@Sendable (Tweak) -> any TweakValue)? {
-        get { justTweakState.state.withLock { $0.decryptionClosure } }
+    public var decryptionClosure: ((Tweak) -> any TweakValue)? {
+        get { justTweakState.state.withLock { $0.decryptionClosure }?.decrypt }
         set {
-            justTweakState.state.withLock { $0.decryptionClosure = newValue }
-            decryptionHandler = newValue.map { decrypt in { @Sendable tweak in decrypt(tweak).tweakContent } }
+            let box = newValue.map(UncheckedDecryptionClosure.init)
+            justTweakState.state.withLock { $0.decryptionClosure = box }
+            decryptionHandler = box.map { box in { @Sendable tweak in box.decrypt(tweak).tweakContent } }
             for provider in tweakProviders { provider.decryptionClosure = newValue }
         }
     }

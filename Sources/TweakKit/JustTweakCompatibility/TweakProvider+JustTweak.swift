@@ -31,7 +31,7 @@ extension TweakProvider {
     }
 
     /// No decryption: the provider holds no encrypted tweaks. JustTweak-compatible layer.
-    public var decryptionClosure: (@Sendable (Tweak) -> any TweakValue)? {
+    public var decryptionClosure: ((Tweak) -> any TweakValue)? {
         get { nil }
         set {}
     }
@@ -49,6 +49,19 @@ extension TweakProvider {
 }
 
 extension MutableTweakProvider {
+    /// Stores `content` through JustTweak's ``set(_:feature:variable:)``, for a provider written
+    /// for JustTweak that implements only `set`: its ``TweakValue`` is the content's (an array or
+    /// object as its JSON text). Never throws.
+    public func store(_ content: TweakContent, feature: String, variable: String) throws {
+        set(content.justTweakValue, feature: feature, variable: variable)
+    }
+
+    /// Removes the value through JustTweak's ``deleteValue(feature:variable:)``, for a provider
+    /// written for JustTweak that implements only `deleteValue`. Never throws.
+    public func removeValue(feature: String, variable: String) throws {
+        deleteValue(feature: feature, variable: variable)
+    }
+
     /// JustTweak's write: maps to ``store(_:feature:variable:)``; a failure goes to ``logClosure`` and, for TweakKit's providers, `lastError`.
     ///
     /// ```swift

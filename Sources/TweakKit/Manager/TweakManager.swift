@@ -20,7 +20,10 @@ import Synchronization
 /// No lock is held while provider code, the decryption closure or observers run.
 public final class TweakManager: Sendable {
     /// The providers, highest priority first.
-    public let tweakProviders: [any TweakProvider]
+    ///
+    /// TweakKit's providers are `Sendable`; a provider written for JustTweak may not be, and is
+    /// then called on whichever thread calls the manager, as JustTweak's manager called it.
+    nonisolated(unsafe) public let tweakProviders: [any TweakProvider]
     /// Where diagnostics go.
     public let logger: TweakLogger
 
@@ -31,6 +34,8 @@ public final class TweakManager: Sendable {
         var decryptionClosure: (@Sendable (Tweak) throws -> TweakContent)?
         var evaluationContext = EvaluationContext(targetingKey: nil)
         var exposureHandler: (@Sendable (TweakExposure) -> Void)?
+        /// The providers that list no tweaks (JustTweak's kind), once known; see ``lookupOnlyProviders()``.
+        var lookupOnlyProviders: Set<ObjectIdentifier>?
     }
 
     let state = Mutex(State())
@@ -56,8 +61,9 @@ public final class TweakManager: Sendable {
         self.logger = logger
         self.id = Self.nextID.add(1, ordering: .relaxed).oldValue
         let observations = tweakProviders.map { provider in
-            provider.observeChanges { [weak self] change in
-                self?.providerDidChange(change, provider: provider.name)
+            let name = provider.name
+            return provider.observeChanges { [weak self] change in
+                self?.providerDidChange(change, provider: name)
             }
         }
         registrations.withLock { $0 = observations }
@@ -85,6 +91,8 @@ public final class TweakManager: Sendable {
     ///
     /// The snapshot is never stale for providers that report their changes, so leave this on
     /// unless a custom provider changes without telling (then prefer calling ``resetCache()``).
+    /// While the stack holds a provider that lists no tweaks (one written for JustTweak, an
+    /// `NSDictionary`), lookups ask the providers whatever this says.
     public var useCache: Bool {
         get { state.withLock { $0.useCache } }
         set { invalidate { $0.useCache = newValue } }
@@ -156,6 +164,10 @@ public final class TweakManager: Sendable {
            }) ?? nil {
             return found
         }
+        let lookupOnly = lookupOnlyProviders()
+        if !lookupOnly.isEmpty, !ScopedTweakOverrides.isActive {
+            return walkedFeatureEnabled(feature, lookupOnly: lookupOnly)
+        }
         return evaluatedTweak(id, context: nil).tweak?.content.boolValue ?? false
     }
 
@@ -208,8 +220,16 @@ public final class TweakManager: Sendable {
 
     /// Every tweak with a usable value, sorted by ``Tweak/displayTitle`` as JustTweak sorts them
     /// (then by feature and variable): the winning value, its source and all metadata.
+    ///
+    /// With a provider that lists no tweaks (JustTweak's kind, such as an `NSMutableDictionary`),
+    /// each listed tweak is looked up through the whole stack, so such a provider's value wins
+    /// where it has one, as in JustTweak.
     public var displayableTweaks: [Tweak] {
-        allResolvedTweaks().compactMap(\.tweak).sorted { ($0.displayTitle, $0.id) < ($1.displayTitle, $1.id) }
+        var resolved = allResolvedTweaks()
+        if !lookupOnlyProviders().isEmpty {
+            resolved = resolved.map { walkProviders(for: $0.id) }
+        }
+        return resolved.compactMap(\.tweak).sorted { ($0.displayTitle, $0.id) < ($1.displayTitle, $1.id) }
     }
 
     /// Everything the stack knows, one entry per tweak, sorted by feature then variable.
@@ -313,16 +333,52 @@ public final class TweakManager: Sendable {
         let (snapshot, generation, useCache, decrypt) = state.withLock {
             ($0.snapshot, $0.generation, $0.useCache, $0.decryptionClosure)
         }
-        if let snapshot { return snapshot }
+        // A provider that lists no tweaks is asked on every lookup: no snapshot serves lookups.
+        if let snapshot { return snapshot.lookupOnlyProviders.isEmpty ? snapshot : nil }
         guard useCache else { return nil }
         let built = TweakSnapshot.build(providers: tweakProviders, decrypt: decrypt, generation: generation, slots: slots, logger: logger)
         state.withLock { state in
+            state.lookupOnlyProviders = built.lookupOnlyProviders
             // Install only if no change happened while building; otherwise the next reader rebuilds.
             if state.generation == generation, state.snapshot == nil {
                 state.snapshot = built
             }
         }
-        return built
+        return built.lookupOnlyProviders.isEmpty ? built : nil
+    }
+
+    /// The providers that list no tweaks: those using the default ``TweakProvider/allTweaks()``,
+    /// as a provider written for JustTweak does. Found once, by the first snapshot build or by
+    /// asking each provider for its tweaks.
+    func lookupOnlyProviders() -> Set<ObjectIdentifier> {
+        if let known = state.withLock({ $0.lookupOnlyProviders }) { return known }
+        var found: Set<ObjectIdentifier> = []
+        for provider in tweakProviders {
+            do {
+                _ = try provider.allTweaks()
+            } catch is TweakProviderListsNoTweaks {
+                found.insert(ObjectIdentifier(provider))
+            } catch {
+                // It lists its tweaks, but cannot now.
+            }
+        }
+        state.withLock { $0.lookupOnlyProviders = found }
+        return found
+    }
+
+    /// JustTweak's rule for a stack with providers that list no tweaks, in priority order: such a
+    /// provider turns the feature on when its ``TweakProvider/isFeatureEnabled(_:)`` says so (and
+    /// otherwise leaves the decision to the next); any other provider decides with its `enabled`
+    /// variable when it has one.
+    private func walkedFeatureEnabled(_ feature: String, lookupOnly: Set<ObjectIdentifier>) -> Bool {
+        for provider in tweakProviders {
+            if lookupOnly.contains(ObjectIdentifier(provider)) {
+                if provider.isFeatureEnabled(feature) { return true }
+            } else if let enabled = provider.featureEnabledState(feature) {
+                return enabled
+            }
+        }
+        return false
     }
 
     /// Drops the snapshot after applying `change` to the state, in one step.

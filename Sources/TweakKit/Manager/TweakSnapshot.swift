@@ -23,11 +23,14 @@ final class TweakSnapshot: Sendable {
     /// By slot: whether a contextual provider decides the value (see ``ResolvedTweak/isEvaluatedPerLookup``).
     let needsEvaluation: ContiguousArray<Bool>
     let providerErrors: [TweakError]
+    /// The providers that list no tweaks (see ``TweakProvider/allTweaks()``): while there are any,
+    /// lookups ask every provider instead of reading the snapshot.
+    let lookupOnlyProviders: Set<ObjectIdentifier>
     /// The manager's change count when the build started.
     let generation: UInt64
 
     private init(index: [TweakID: Int], resolutions: ContiguousArray<ResolvedTweak?>, hasContextualProviders: Bool,
-                 providerErrors: [TweakError], generation: UInt64) {
+                 providerErrors: [TweakError], lookupOnlyProviders: Set<ObjectIdentifier>, generation: UInt64) {
         self.entries = index.mapValues { slot in
             Entry(slot: slot, tweak: resolutions[slot]?.tweak, needsEvaluation: resolutions[slot]?.isEvaluatedPerLookup ?? false)
         }
@@ -36,6 +39,7 @@ final class TweakSnapshot: Sendable {
         self.needsEvaluation = ContiguousArray(resolutions.map { $0?.isEvaluatedPerLookup ?? false })
         self.values = ContiguousArray(resolutions.map { $0?.tweak?.content })
         self.providerErrors = providerErrors
+        self.lookupOnlyProviders = lookupOnlyProviders
         self.generation = generation
     }
 
@@ -59,10 +63,14 @@ final class TweakSnapshot: Sendable {
         var builders: [TweakID: ResolvedTweakBuilder] = [:]
         var errors: [TweakError] = []
         var hasContextual = false
+        var lookupOnly: Set<ObjectIdentifier> = []
         for provider in providers {
             let tweaks: [Tweak]
             do {
                 tweaks = try provider.allTweaks()
+            } catch is TweakProviderListsNoTweaks {
+                lookupOnly.insert(ObjectIdentifier(provider))
+                continue
             } catch {
                 let failure = TweakError.providerFailed(provider: provider.name, reason: "\(error)")
                 logger.log(.error, "\(failure); its tweaks are skipped until it recovers")
@@ -90,6 +98,6 @@ final class TweakSnapshot: Sendable {
             }
         }
         logger.log(.debug, "rebuilt the tweak snapshot: \(builders.count) tweaks from \(providers.count) providers")
-        return TweakSnapshot(index: index, resolutions: resolutions, hasContextualProviders: hasContextual, providerErrors: errors, generation: generation)
+        return TweakSnapshot(index: index, resolutions: resolutions, hasContextualProviders: hasContextual, providerErrors: errors, lookupOnlyProviders: lookupOnly, generation: generation)
     }
 }

@@ -4,7 +4,7 @@ import Synchronization
 /// Bookkeeping for a provider's change handlers, and the JustTweak-style notification.
 ///
 /// ```swift
-/// final class MyProvider: MutableTweakProvider {
+/// final class MyProvider: MutableTweakProvider, Sendable {
 ///     private let notifier = TweakChangeNotifier()
 ///     func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
 ///         notifier.observe(handler)

@@ -3,7 +3,7 @@
 /// To add your own source, implement a name, the tweaks it holds, and change observation:
 ///
 /// ```swift
-/// final class BuildSettingsProvider: TweakProvider {
+/// final class BuildSettingsProvider: TweakProvider, Sendable {
 ///     let name = "build-settings"
 ///     func allTweaks() -> [Tweak] {
 ///         [Tweak(feature: "api", variable: "host", content: "staging.example.com", source: name)]
@@ -18,13 +18,24 @@
 /// A provider whose tweaks change must call the handlers passed to ``observeChanges(_:)``
 /// after every change; ``TweakChangeNotifier`` does the bookkeeping. The ``TweakManager``
 /// caches a merged snapshot of its providers and relies on these calls to stay current.
-public protocol TweakProvider: AnyObject, Sendable {
+///
+/// Every requirement has a default, so a provider written for JustTweak, which implements only
+/// ``tweakWith(feature:variable:)``, ``isFeatureEnabled(_:)``, ``logClosure`` and
+/// ``decryptionClosure``, conforms unchanged. Such a provider lists no tweaks (the default
+/// ``allTweaks()``): a manager holding one asks every provider on each lookup, as JustTweak's
+/// manager did, instead of reading its snapshot. TweakKit's own providers are `Sendable`; a
+/// provider that is not is called on whichever thread calls the manager, as in JustTweak.
+public protocol TweakProvider: AnyObject {
     /// The name shown as a tweak's ``Tweak/source``.
+    ///
+    /// The default is the type's name, the source JustTweak's manager gave a provider's tweaks.
     var name: String { get }
 
     /// Every tweak the provider holds now, with its metadata.
     ///
-    /// Throw only for real failures (an unreadable store), never for "no tweaks".
+    /// Throw only for real failures (an unreadable store), never for "no tweaks". The default
+    /// says the provider cannot list its tweaks, so a manager asks it with
+    /// ``tweakWith(feature:variable:)`` on every lookup.
     func allTweaks() throws -> [Tweak]
 
     /// One tweak, or ``TweakError/notFound(feature:variable:)``.
@@ -34,7 +45,18 @@ public protocol TweakProvider: AnyObject, Sendable {
 
     /// Registers `handler` to be called, outside any lock, after each change to the provider's tweaks.
     /// The registration lasts as long as the returned ``TweakObservation`` is alive.
+    ///
+    /// The default registers nothing: for a provider whose tweaks never change, or one that lists
+    /// no tweaks (a manager does not cache those).
     func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation
+
+    /// Whether this provider says `feature` is on.
+    ///
+    /// The default reads the Bool value of the feature's `enabled` variable (``featureEnabledState(_:)``),
+    /// `false` when there is none. A manager decides with ``featureEnabledState(_:)`` for providers
+    /// that list their tweaks, and with this method for providers that do not (JustTweak's: any
+    /// of them saying `true` turns the feature on).
+    func isFeatureEnabled(_ feature: String) -> Bool
 
     /// JustTweak's log hook; providers that log nothing ignore it (the default).
     /// ``TweakManager/logClosure`` sets it on every provider of the stack.
@@ -42,11 +64,32 @@ public protocol TweakProvider: AnyObject, Sendable {
 
     /// JustTweak's preprocessing of tweaks marked `Encrypted`; providers with no encrypted tweaks
     /// ignore it (the default). ``TweakManager/decryptionClosure`` sets it on every provider.
-    var decryptionClosure: (@Sendable (Tweak) -> any TweakValue)? { get set }
+    ///
+    /// Its type is JustTweak's, not `@Sendable`: the closure may be called on any thread that
+    /// looks a tweak up, as in JustTweak.
+    var decryptionClosure: ((Tweak) -> any TweakValue)? { get set }
+}
+
+/// What the default ``TweakProvider/allTweaks()`` throws: the provider answers lookups only.
+struct TweakProviderListsNoTweaks: Error, CustomStringConvertible {
+    let provider: String
+    var description: String { "\(provider) cannot list its tweaks; it answers lookups only" }
 }
 
 extension TweakProvider {
-    /// Searches ``allTweaks()``; throws ``TweakError/notFound(feature:variable:)`` when there is no such tweak.
+    /// The provider's type name, e.g. `"MyTweakProvider"`.
+    public var name: String { String(describing: type(of: self)) }
+
+    /// Throws: the provider lists no tweaks and answers lookups only (see ``TweakProvider``).
+    public func allTweaks() throws -> [Tweak] {
+        throw TweakProviderListsNoTweaks(provider: name)
+    }
+
+    /// Registers nothing and returns an observation with nothing to cancel.
+    public func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
+        TweakObservation()
+    }
+
     public func tweakWith(feature: String, variable: String) throws -> Tweak {
         guard let tweak = try allTweaks().first(where: { $0.feature == feature && $0.variable == variable }) else {
             throw TweakError.notFound(feature: feature, variable: variable)
@@ -74,6 +117,9 @@ extension TweakProvider {
 /// go to the first mutable provider in the stack. Implement ``store(_:feature:variable:)``,
 /// ``removeValue(feature:variable:)`` and, when it is cheaper than removing each value,
 /// ``deleteAll()``; JustTweak's non-throwing `set` and `deleteValue` come with them.
+///
+/// A provider written for JustTweak implements `set` and `deleteValue` instead; `store` and
+/// `removeValue` then call them. Implement one pair or the other: each defaults to the other.
 public protocol MutableTweakProvider: TweakProvider {
     /// Stores `content` for the tweak, replacing any value the provider had.
     ///

@@ -14,7 +14,7 @@ public import Foundation
 /// // TWEAK_ui_customization__display_red_view=true ./MyApp -tweak ui_customization.label_text=Hi
 /// let manager = TweakManager(tweakProviders: [EnvironmentTweakProvider(), defaults])
 /// ```
-public final class EnvironmentTweakProvider: TweakProvider {
+public final class EnvironmentTweakProvider: TweakProvider, Sendable {
     /// The prefix of environment variables read as tweaks.
     public static let environmentPrefix = "TWEAK_"
     /// The launch argument that precedes a `feature.variable=value` assignment.
