@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "TweakKitUnleash", targets: ["TweakKitUnleash"]),
         .library(name: "TweakKitGrowthBook", targets: ["TweakKitGrowthBook"]),
         .library(name: "TweakKitConfiguration", targets: ["TweakKitConfiguration"]),
+        .library(name: "TweakKitStore", targets: ["TweakKitStore"]),
         .executable(name: "tweak", targets: ["tweak"]),
         .plugin(name: "TweakAccessorPlugin", targets: ["TweakAccessorPlugin"]),
         .plugin(name: "GenerateTweakAccessors", targets: ["GenerateTweakAccessors"]),
@@ -31,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-configuration", from: "1.0.0"),
+        .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.0"),
     ],
     targets: [
         // The core: Foundation and Synchronization only.
@@ -88,6 +90,11 @@ let package = Package(
             name: "TweakKitConfiguration",
             dependencies: ["TweakKit", .product(name: "Configuration", package: "swift-configuration")]
         ),
+        // A shared tweak store (SQLite, embedded) with versions and history, and the provider that reads it live.
+        .target(
+            name: "TweakKitStore",
+            dependencies: ["TweakKit", .product(name: "SQLiteNIO", package: "sqlite-nio")]
+        ),
         // The accessor generator and linter behind `tweak generate` and `tweak lint`.
         .target(name: "TweakKitCodegen", dependencies: ["TweakKit"]),
         // `tweak generate` and `tweak lint`, shared by the `tweak` tool and the plugins' tool.
@@ -123,6 +130,10 @@ let package = Package(
             name: "TweakKitTests",
             dependencies: ["TweakKit", "TweakKitTesting", "TweakKitLogging", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "TweakKitStoreTests",
+            dependencies: ["TweakKitStore", "TweakKit", .product(name: "SQLiteNIO", package: "sqlite-nio")]
         ),
         .testTarget(
             name: "TweakCLITests",
