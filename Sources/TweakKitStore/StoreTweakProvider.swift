@@ -137,11 +137,12 @@ public final class StoreTweakProvider: MutableTweakProvider {
     /// try await provider.apply([TweakWrite(feature: "checkout", variable: "banner", value: "Sale",
     ///                                      expectedVersion: current?.version ?? 0)], reason: "spring sale")
     /// ```
+    /// - Parameter author: recorded in the history; the provider's ``author`` by default.
     /// - Throws: ``SharedTweakStoreError/conflict(feature:variable:expected:current:)`` and the store's errors.
     @discardableResult
-    public func apply(_ writes: [TweakWrite], reason: String? = nil) async throws -> [TweakChange] {
+    public func apply(_ writes: [TweakWrite], author: String? = nil, reason: String? = nil) async throws -> [TweakChange] {
         await flush()
-        let changes = try await store.apply(writes, author: author, reason: reason)
+        let changes = try await store.apply(writes, author: author ?? self.author, reason: reason)
         await catchUpOnce()
         return changes
     }
