@@ -1,4 +1,4 @@
-import TweakKit
+package import TweakKit
 
 /// How a store keeps a ``TweakContent``: its kind's name and its JSON text, so a Float stays a
 /// Float (JSON alone would read it back as a Double).
