@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HTTPTypes
+import HummingbirdCore
 import TweakKit
 import TweakKitStore
 

@@ -25,7 +25,7 @@ struct SQLiteStoreFileTests {
         _ = try await store.apply([TweakWrite(feature: "f", variable: "v", value: 1)], author: "a", reason: nil)
         let connection = try await SQLiteConnection.open(storage: .file(path: path))
         #expect(try await connection.query("PRAGMA journal_mode").first?.column("journal_mode")?.string == "wal")
-        #expect(try await connection.query("PRAGMA user_version").first?.column("user_version")?.integer == SQLiteTweakStore.schemaVersion)
+        #expect(try await connection.query("PRAGMA user_version").first?.column("user_version")?.integer.map { Int($0) } == SQLiteTweakStore.schemaVersion)
         try await connection.close()
         await store.close()
         let reopened = try await SQLiteTweakStore.open(path: path)
