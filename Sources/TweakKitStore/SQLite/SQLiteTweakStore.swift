@@ -239,7 +239,10 @@ public final class SQLiteTweakStore: SharedTweakStore {
                     guard let self else { return }
                     guard self.signals.hasSubscribers else { continue }
                     guard let version = try? await self.dataVersion() else { continue }
-                    if let known = last, known != version { self.signals.signal() }
+                    // The first reading has nothing to compare with: a commit may have come
+                    // between a subscription and it, so it signals too (readers then find nothing new,
+                    // or what that commit wrote).
+                    if last != version { self.signals.signal() }
                     last = version
                 }
             }
