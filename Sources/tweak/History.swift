@@ -50,7 +50,7 @@ struct History: AsyncParsableCommand {
         date.formatted(.iso8601)
     }
 
-    static func json(_ change: TweakChange) -> TweakContent {
+    static func json(_ change: StoredTweakChange) -> TweakContent {
         var object: [String: TweakContent] = [
             "sequence": .int(Int(change.sequence)), "feature": .string(change.feature), "variable": .string(change.variable),
             "old": change.old ?? .null, "new": change.new ?? .null, "version": .int(Int(change.version)),

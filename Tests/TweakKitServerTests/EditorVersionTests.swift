@@ -53,26 +53,26 @@ struct EditorVersionTests {
             try await client.execute(uri: "/api/tweaks/ui/label", method: .get) { (response: TestResponse) async throws in
                 #expect(response.headers[.eTag] == "\"0\"")
             }
-            try await client.execute(uri: "/api/tweaks/ui/label", method: .put, headers: headers(ifMatch: "\"0\""), body: ByteBuffer(string: #"{"value": "one"}"#)) { response in
+            try await client.execute(uri: "/api/tweaks/ui/label", method: .put, headers: headers(ifMatch: "\"0\""), body: ByteBuffer(string: #"{"value": "one"}"#)) { (response: TestResponse) async throws in
                 #expect(response.status == .ok, "\(String(buffer: response.body))")
                 #expect(response.headers[.eTag] == "\"1\"")
                 #expect(try object(response.body)["value"] == "one")
                 #expect(try object(response.body)["version"] == 1)
             }
-            try await client.execute(uri: "/api/tweaks/ui/label", method: .put, headers: headers(ifMatch: "\"0\""), body: ByteBuffer(string: #"{"value": "two"}"#)) { response in
+            try await client.execute(uri: "/api/tweaks/ui/label", method: .put, headers: headers(ifMatch: "\"0\""), body: ByteBuffer(string: #"{"value": "two"}"#)) { (response: TestResponse) async throws in
                 #expect(response.status == .preconditionFailed)
                 let body = try object(response.body)
                 #expect(body["currentVersion"] == 1)
                 #expect(body["error"]?.stringValue?.contains("version 1") == true)
             }
-            try await client.execute(uri: "/api/tweaks/ui/label", method: .delete, headers: headers(ifMatch: "\"7\"")) { response in
+            try await client.execute(uri: "/api/tweaks/ui/label", method: .delete, headers: headers(ifMatch: "\"7\"")) { (response: TestResponse) async throws in
                 #expect(response.status == .preconditionFailed)
             }
-            try await client.execute(uri: "/api/tweaks/ui/label", method: .get) { response in
+            try await client.execute(uri: "/api/tweaks/ui/label", method: .get) { (response: TestResponse) async throws in
                 #expect(try object(response.body)["value"] == "one")
                 #expect(response.headers[.eTag] == "\"1\"")
             }
-            try await client.execute(uri: "/api/tweaks/ui/label", method: .delete, headers: headers(ifMatch: "\"1\"")) { response in
+            try await client.execute(uri: "/api/tweaks/ui/label", method: .delete, headers: headers(ifMatch: "\"1\"")) { (response: TestResponse) async throws in
                 #expect(response.status == .ok)
                 #expect(try object(response.body)["value"] == "Hello")
                 #expect(response.headers[.eTag] == "\"0\"")
@@ -87,11 +87,11 @@ struct EditorVersionTests {
         let setup = try await StoreEditor.make(author: "ops-token")
         try await setup.editor.application(port: 0).test(.router) { client in
             for (path, body) in [("ui/label", #"{"value": "a"}"#), ("ui/label", #"{"value": "b"}"#), ("general/answer", #"{"value": 7}"#)] {
-                try await client.execute(uri: "/api/tweaks/\(path)", method: .put, headers: auth, body: ByteBuffer(string: body)) { response in
+                try await client.execute(uri: "/api/tweaks/\(path)", method: .put, headers: auth, body: ByteBuffer(string: body)) { (response: TestResponse) async throws in
                     #expect(response.status == .ok)
                 }
             }
-            try await client.execute(uri: "/api/history?feature=ui&variable=label", method: .get) { response in
+            try await client.execute(uri: "/api/history?feature=ui&variable=label", method: .get) { (response: TestResponse) async throws in
                 #expect(response.status == .ok)
                 guard case .array(let items) = try json(response.body) else { Issue.record("not an array"); return }
                 #expect(items.count == 2)
@@ -102,13 +102,13 @@ struct EditorVersionTests {
                 #expect(newest["feature"] == "ui" && newest["variable"] == "label")
                 #expect(newest["at"]?.stringValue?.isEmpty == false)
             }
-            try await client.execute(uri: "/api/history?limit=1", method: .get) { response in
+            try await client.execute(uri: "/api/history?limit=1", method: .get) { (response: TestResponse) async throws in
                 guard case .array(let items) = try json(response.body) else { Issue.record("not an array"); return }
                 #expect(items.count == 1)
                 guard case .object(let newest) = items.first else { return }
                 #expect(newest["variable"] == "answer")
             }
-            try await client.execute(uri: "/api/history?limit=zero", method: .get) { response in
+            try await client.execute(uri: "/api/history?limit=zero", method: .get) { (response: TestResponse) async throws in
                 #expect(response.status == .badRequest)
             }
         }
@@ -125,7 +125,7 @@ struct EditorVersionTests {
             return false
         }
         try await first.editor.application(port: 0).test(.router) { client in
-            try await client.execute(uri: "/api/tweaks/ui/red", method: .put, headers: auth, body: ByteBuffer(string: #"{"value": true}"#)) { response in
+            try await client.execute(uri: "/api/tweaks/ui/red", method: .put, headers: auth, body: ByteBuffer(string: #"{"value": true}"#)) { (response: TestResponse) async throws in
                 #expect(response.status == .ok)
             }
         }
@@ -133,7 +133,7 @@ struct EditorVersionTests {
         #expect(await seen.value)
         timeout.cancel()
         try await second.editor.application(port: 0).test(.router) { client in
-            try await client.execute(uri: "/api/tweaks/ui/red", method: .get) { response in
+            try await client.execute(uri: "/api/tweaks/ui/red", method: .get) { (response: TestResponse) async throws in
                 #expect(try object(response.body)["value"] == true)
                 #expect(response.headers[.eTag] == "\"1\"")
             }
