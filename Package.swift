@@ -75,7 +75,7 @@ let package = Package(
         .target(
             name: "TweakKitServer",
             dependencies: [
-                "TweakKit", "TweakKitStore",
+                "TweakKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -105,7 +105,7 @@ let package = Package(
         .executableTarget(
             name: "tweak",
             dependencies: [
-                "TweakKit", "TweakCodegenCommands", "TweakKitFlagd", "TweakKitRemote", "TweakKitServer", "TweakKitStore",
+                "TweakKit", "TweakCodegenCommands", "TweakKitFlagd", "TweakKitRemote", "TweakKitServer",
                 "TweakKitOptimizely", "TweakKitFirebase", "TweakKitUnleash", "TweakKitGrowthBook",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -166,7 +166,7 @@ let package = Package(
         .testTarget(
             name: "TweakKitServerTests",
             dependencies: [
-                "TweakKitServer", "TweakKit", "TweakKitFlagd", "TweakKitStore",
+                "TweakKitServer", "TweakKit", "TweakKitFlagd",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
