@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "TweakKitConfiguration", targets: ["TweakKitConfiguration"]),
         .library(name: "TweakKitMetrics", targets: ["TweakKitMetrics"]),
         .library(name: "TweakKitTracing", targets: ["TweakKitTracing"]),
+        .library(name: "TweakKitStore", targets: ["TweakKitStore"]),
         .executable(name: "tweak", targets: ["tweak"]),
         .plugin(name: "TweakAccessorPlugin", targets: ["TweakAccessorPlugin"]),
         .plugin(name: "GenerateTweakAccessors", targets: ["GenerateTweakAccessors"]),
@@ -38,6 +39,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
         // `swift package generate-documentation`: the DocC catalogs (.ci/docs.sh).
         .package(url: "https://github.com/apple/swift-docc-plugin", from: "1.4.0"),
+        .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.0"),
     ],
     targets: [
         // The core: Foundation and Synchronization only.
@@ -119,6 +121,11 @@ let package = Package(
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]
         ),
+        // A shared tweak store (SQLite, embedded) with versions and history, and the provider that reads it live.
+        .target(
+            name: "TweakKitStore",
+            dependencies: ["TweakKit", .product(name: "SQLiteNIO", package: "sqlite-nio")]
+        ),
         // The accessor generator and linter behind `tweak generate` and `tweak lint`.
         .target(name: "TweakKitCodegen", dependencies: ["TweakKit"]),
         // `tweak generate` and `tweak lint`, shared by the `tweak` tool and the plugins' tool.
@@ -159,6 +166,10 @@ let package = Package(
             name: "TweakKitTests",
             dependencies: ["TweakKit", "TweakKitTesting", "TweakKitLogging", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "TweakKitStoreTests",
+            dependencies: ["TweakKitStore", "TweakKit", .product(name: "SQLiteNIO", package: "sqlite-nio")]
         ),
         .testTarget(
             name: "TweakCLITests",
