@@ -24,16 +24,19 @@ public import TweakKit
 ///   reach observers and a manager's change stream;
 /// - concurrency: eight readers and two writers at once, with no failure.
 public struct TweakProviderConformance: Sendable {
+    /// The provider checked.
     public let provider: any TweakProvider
-    /// Changes the provider's tweaks (reloads a file, pushes a payload); `nil` for a provider that
-    /// cannot change, or a mutable one (then `set` and `deleteValue` are used).
-    public let change: (@Sendable () throws -> Void)?
+    /// Changes the provider's tweaks (reloads a file, pushes a payload, changes a server's flags
+    /// and asks again); `nil` for a provider that cannot change, or a mutable one (then `set` and
+    /// `deleteValue` are used). It may be called from several tasks at once.
+    public let change: (@Sendable () async throws -> Void)?
 
-    public init(provider: any TweakProvider, change: (@Sendable () throws -> Void)? = nil) {
+    public init(provider: any TweakProvider, change: (@Sendable () async throws -> Void)? = nil) {
         self.provider = provider
         self.change = change
     }
 
+    /// Checks every rule and throws a ``TweakConformanceFailure`` naming each one broken.
     public func run() async throws {
         var failures: [String] = []
         let tweaks: [Tweak]
@@ -140,7 +143,7 @@ public struct TweakProviderConformance: Sendable {
                 }
             } else if let change {
                 let before = (try? provider.allTweaks()) ?? []
-                try change()
+                try await change()
                 let after = (try? provider.allTweaks()) ?? []
                 if manager.displayableTweaks.filter({ $0.source == provider.name }).map(\.id).sorted() != after.map(\.id).sorted() {
                     failures.append("after the change, a manager lists other tweaks than the provider")
@@ -185,7 +188,7 @@ public struct TweakProviderConformance: Sendable {
                             if let mutable = provider as? any MutableTweakProvider {
                                 try mutable.store(.int(round), feature: "conformance", variable: "writer\(writer)")
                             } else {
-                                try change?()
+                                try await change?()
                             }
                         } catch {
                             failures.append("a concurrent write threw \(error)")
