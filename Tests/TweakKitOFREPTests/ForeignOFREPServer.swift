@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import TweakKit
 
 /// `Tests/OFREP/ofrep_server.py`, an OFREP server written in Python from the OpenAPI document,
