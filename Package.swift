@@ -188,11 +188,12 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
             ]
         ),
-        // OFREP end to end: the client provider against the server routes on a real socket.
+        // OFREP end to end: the client provider against the server routes on a real socket, and
+        // (under .ci/ofrep-client.sh) against Tests/OFREP/ofrep_server.py, a server not TweakKit's.
         .testTarget(
             name: "TweakKitOFREPTests",
             dependencies: [
-                "TweakKitRemote", "TweakKitServer", "TweakKit", "TweakKitFlagd",
+                "TweakKitRemote", "TweakKitServer", "TweakKit", "TweakKitFlagd", "TweakKitTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -151,8 +151,29 @@ class Report:
             print(f"target {name}: n/a (goal {goal}) MISS")
             return
         # Three decimals, so that a ratio just below a goal does not print as equal to it.
-        shown = f"{measured:.3f}{unit}" if unit == "x" else f"{measured:g}{unit}"
+        shown = (f"{measured:.3f}{unit}" if unit == "x" else f"{measured:,.0f}{unit}" if unit == "/s"
+                 else f"{measured:g}{unit}")
         print(f"target {name}: {shown} (goal {goal}) {'PASS' if passed(measured) else 'MISS'}")
+
+    def print_engine_targets(self):
+        """Each decision engine's time per decision against a flagd evaluation measured in the same
+        run (flagd's evaluator is the reference: three conditions and a fractional split)."""
+        for name, label, goal in (
+                ("Optimizely.Decide", "Optimizely decide (reasons, 6 variables)", 2.0),
+                ("Unleash.IsEnabled", "Unleash isEnabled", 1.0),
+                ("Unleash.Variant", "Unleash getVariant", 1.0),
+                ("GrowthBook.Evaluate", "GrowthBook feature evaluation", 2.0)):
+            decision, flagd = self.time_per_op(name), self.time_per_op("Flagd.Evaluate")
+            ratio = None if decision is None or flagd is None else decision / flagd
+            self.target(f"{label}, time per decision vs a flagd evaluation", ratio, f"<= {goal:.2f}x",
+                        lambda r, goal=goal: r <= goal, needs=(name,))  # run without Flagd.*: n/a, a MISS
+        for engine, label, goal in (("Optimizely", "Optimizely", 100_000), ("Unleash", "Unleash", 100_000),
+                                    ("GrowthBook", "GrowthBook", 100_000)):
+            time = self.time_per_op(f"{engine}.ManagerFeatureEnabled")
+            rate = None if not time else 1e9 / time
+            self.target(f"{label} isFeatureEnabled through TweakManager, decisions/s on one core", rate,
+                        f">= {goal:,}", lambda r, goal=goal: r >= goal, unit="/s",
+                        needs=(f"{engine}.ManagerFeatureEnabled",))
 
     def print_targets(self):
         for size in (SIZES[1], SIZES[0]):
@@ -194,6 +215,7 @@ class Report:
         self.target("cold load of 10000 tweaks, LocalTweakProvider(data:) vs JSONSerialization.jsonObject",
                     self.ratio("ColdLoad.LocalTweakProvider-data.10000"), "<= 1.20x", lambda r: r <= 1.2,
                     needs=("ColdLoad.LocalTweakProvider-data.10000", "ColdLoad.JSONSerialization.10000"))
+        self.print_engine_targets()
 
 
 def sort_key(name):

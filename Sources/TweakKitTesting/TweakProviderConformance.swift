@@ -26,16 +26,17 @@ public import TweakKit
 public struct TweakProviderConformance: Sendable {
     /// The provider checked.
     public let provider: any TweakProvider & Sendable
-    /// Changes the provider's tweaks (reloads a file, pushes a payload); `nil` for a provider that
-    /// cannot change, or a mutable one (then `set` and `deleteValue` are used).
-    public let change: (@Sendable () throws -> Void)?
+    /// Changes the provider's tweaks (reloads a file, pushes a payload, changes a server's flags
+    /// and asks again); `nil` for a provider that cannot change, or a mutable one (then `set` and
+    /// `deleteValue` are used). It may be called from several tasks at once.
+    public let change: (@Sendable () async throws -> Void)?
 
     /// A check of `provider`; `change` changes its tweaks, for a provider that is not mutable.
     ///
     /// ```swift
     /// try await TweakProviderConformance(provider: flags, change: { try flags.reload() }).run()
     /// ```
-    public init(provider: any TweakProvider & Sendable, change: (@Sendable () throws -> Void)? = nil) {
+    public init(provider: any TweakProvider & Sendable, change: (@Sendable () async throws -> Void)? = nil) {
         self.provider = provider
         self.change = change
     }
@@ -147,7 +148,7 @@ public struct TweakProviderConformance: Sendable {
                 }
             } else if let change {
                 let before = (try? provider.allTweaks()) ?? []
-                try change()
+                try await change()
                 let after = (try? provider.allTweaks()) ?? []
                 if manager.displayableTweaks.filter({ $0.source == provider.name }).map(\.id).sorted() != after.map(\.id).sorted() {
                     failures.append("after the change, a manager lists other tweaks than the provider")
@@ -192,7 +193,7 @@ public struct TweakProviderConformance: Sendable {
                             if let mutable = provider as? any MutableTweakProvider {
                                 try mutable.store(.int(round), feature: "conformance", variable: "writer\(writer)")
                             } else {
-                                try change?()
+                                try await change?()
                             }
                         } catch {
                             failures.append("a concurrent write threw \(error)")
