@@ -28,11 +28,14 @@ struct NotificationTests {
         let observer = NSObject()
         let calls = Counter()
         let seen = Box<Tweak>()
+        // Other tests post this notification at the same time: count only this test's tweak.
+        let feature = "feature-\(UUID().uuidString)"
         tweakManager.registerForConfigurationsUpdates(observer) { tweak in
+            guard tweak.feature == feature else { return }
             calls.increment()
             seen.set(tweak)
         }
-        let tweak = Tweak(feature: "feature", variable: "variable", value: "value")
+        let tweak = Tweak(feature: feature, variable: "variable", value: "value")
         let userInfo = [TweakProviderDidChangeNotificationTweakKey: tweak]
         NotificationCenter.default.post(name: TweakProviderDidChangeNotification, object: self, userInfo: userInfo)
         #expect(calls.value == 1)

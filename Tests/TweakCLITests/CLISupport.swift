@@ -27,14 +27,20 @@ func tweakExecutable() throws -> URL {
     return try #require(found, "the tweak executable was not built; looked in \(candidates.map(\.path))")
 }
 
-/// Runs `tweak` with `arguments` and collects its exit status and output.
-func tweak(_ arguments: String...) throws -> CommandResult {
-    try tweak(arguments)
+/// Runs `tweak` with `arguments` and collects its exit status and output, on a thread of its own:
+/// waiting for the process never blocks one of Swift concurrency's few threads, which the tests
+/// running meanwhile (in-process HTTP servers above all) need.
+func tweak(_ arguments: String...) async throws -> CommandResult {
+    try await tweakOffThePool(arguments)
 }
 
-/// Runs `tweak` on a thread of its own, leaving Swift concurrency's threads free: use it when the
-/// test process itself must answer the tool (an in-process HTTP server).
+/// ``tweak(_:)``, kept for the tests that name it: the test process itself must answer the tool.
 func tweakInBackground(_ arguments: String...) async throws -> CommandResult {
+    try await tweakOffThePool(arguments)
+}
+
+/// Runs `tweak` on a new thread and resumes when it has exited.
+func tweakOffThePool(_ arguments: [String]) async throws -> CommandResult {
     try await withCheckedThrowingContinuation { continuation in
         Thread.detachNewThread {
             continuation.resume(with: Result { try tweak(arguments) })
@@ -42,7 +48,8 @@ func tweakInBackground(_ arguments: String...) async throws -> CommandResult {
     }
 }
 
-/// Runs `tweak` with `arguments` and collects its exit status and output.
+/// Runs `tweak` with `arguments` and collects its exit status and output, blocking the calling
+/// thread until it exits: call it through ``tweak(_:)``.
 func tweak(_ arguments: [String]) throws -> CommandResult {
     let process = Process()
     process.executableURL = try tweakExecutable()

@@ -98,7 +98,7 @@ struct ConcurrentWritersTests {
                         Thread.detachNewThread {
                             for round in 0..<rounds {
                                 do {
-                                    let result = try tweak("set", "w\(writer).r\(round)", "\(round)", "--type", "int", "--overrides", overrides.path)
+                                    let result = try tweak(["set", "w\(writer).r\(round)", "\(round)", "--type", "int", "--overrides", overrides.path])
                                     if result.status != 0 { failures.withLock { $0.append("w\(writer).r\(round): \(result.errors)") } }
                                 } catch {
                                     failures.withLock { $0.append("w\(writer).r\(round): \(error)") }

@@ -7,8 +7,8 @@ import TweakKitTestSupport
 @Suite("tweak command")
 struct TweakCLITests {
     @Test("list shows every tweak of the example with value, type and source")
-    func list() throws {
-        let result = try tweak("list", "--defaults", exampleFile)
+    func list() async throws {
+        let result = try await tweak("list", "--defaults", exampleFile)
         #expect(result.status == 0)
         #expect(result.output.contains("ui_customization.label_text"))
         #expect(result.output.contains("Test value"))
@@ -17,8 +17,8 @@ struct TweakCLITests {
     }
 
     @Test("list --json is machine-readable")
-    func listJSON() throws {
-        let result = try tweak("list", "--defaults", exampleFile, "--json")
+    func listJSON() async throws {
+        let result = try await tweak("list", "--defaults", exampleFile, "--json")
         #expect(result.status == 0)
         let items = try TweakContent(jsonText: result.output)
         guard case .array(let tweaks) = items else { Issue.record("expected an array"); return }
@@ -30,37 +30,37 @@ struct TweakCLITests {
     }
 
     @Test("get prints the value, or with --json its value, type and source")
-    func get() throws {
-        #expect(try tweak("get", "ui_customization.red_view_alpha_component", "--defaults", exampleFile).output == "1.0\n")
-        let json = try tweak("get", "general.answer_to_the_universe", "--defaults", exampleFile, "--json")
+    func get() async throws {
+        #expect(try await tweak("get", "ui_customization.red_view_alpha_component", "--defaults", exampleFile).output == "1.0\n")
+        let json = try await tweak("get", "general.answer_to_the_universe", "--defaults", exampleFile, "--json")
         let value = try TweakContent(jsonText: json.output)
         guard case .object(let object) = value else { Issue.record("expected an object"); return }
         #expect(object["value"] == 42)
         #expect(object["type"] == "Int")
         #expect(object["source"] == "LocalTweaks_example.json")
-        let missing = try tweak("get", "nope.nothing", "--defaults", exampleFile)
+        let missing = try await tweak("get", "nope.nothing", "--defaults", exampleFile)
         #expect(missing.status == 1)
         #expect(missing.errors.contains("nope.nothing not found"))
     }
 
     @Test("set parses the value as the tweak's type, refuses what does not fit, and delete restores")
-    func setAndDelete() throws {
+    func setAndDelete() async throws {
         let overrides = try temporaryDirectory().appendingPathComponent("overrides.json").path
-        var result = try tweak("set", "general.answer_to_the_universe", "7", "--defaults", exampleFile, "--overrides", overrides)
+        var result = try await tweak("set", "general.answer_to_the_universe", "7", "--defaults", exampleFile, "--overrides", overrides)
         #expect(result.status == 0, "\(result.errors)")
-        result = try tweak("get", "general.answer_to_the_universe", "--defaults", exampleFile, "--overrides", overrides, "--json")
+        result = try await tweak("get", "general.answer_to_the_universe", "--defaults", exampleFile, "--overrides", overrides, "--json")
         #expect(result.output.contains("\"source\" : \"overrides.json\""))
         #expect(result.output.contains("\"value\" : 7"))
 
         for (tweakName, bad) in [("general.answer_to_the_universe", "seven"), ("general.answer_to_the_universe", "7.5"),
                                  ("ui_customization.display_red_view", "maybe"), ("ui_customization.red_view_alpha_component", "abc")] {
-            let refused = try tweak("set", tweakName, bad, "--defaults", exampleFile, "--overrides", overrides)
+            let refused = try await tweak("set", tweakName, bad, "--defaults", exampleFile, "--overrides", overrides)
             #expect(refused.status == 1, "\(tweakName) = \(bad) should be refused")
             #expect(refused.errors.contains(tweakName))
         }
-        #expect(try tweak("set", "ui_customization.red_view_alpha_component", "-0.5", "--defaults", exampleFile, "--overrides", overrides).status == 0)
-        #expect(try tweak("set", "ui_customization.display_red_view", "true", "--defaults", exampleFile, "--overrides", overrides).status == 0)
-        #expect(try tweak("set", "ui_customization.label_text", "42", "--defaults", exampleFile, "--overrides", overrides).status == 0)
+        #expect(try await tweak("set", "ui_customization.red_view_alpha_component", "-0.5", "--defaults", exampleFile, "--overrides", overrides).status == 0)
+        #expect(try await tweak("set", "ui_customization.display_red_view", "true", "--defaults", exampleFile, "--overrides", overrides).status == 0)
+        #expect(try await tweak("set", "ui_customization.label_text", "42", "--defaults", exampleFile, "--overrides", overrides).status == 0)
 
         let stored = try PersistentTweakProvider(fileURL: URL(fileURLWithPath: overrides), pollInterval: nil)
         #expect(try stored.tweakWith(feature: "general", variable: "answer_to_the_universe").content == .int(7))
@@ -68,20 +68,20 @@ struct TweakCLITests {
         #expect(try stored.tweakWith(feature: "ui_customization", variable: "display_red_view").content == .bool(true))
         #expect(try stored.tweakWith(feature: "ui_customization", variable: "label_text").content == .string("42"))
 
-        result = try tweak("delete", "general.answer_to_the_universe", "--defaults", exampleFile, "--overrides", overrides)
+        result = try await tweak("delete", "general.answer_to_the_universe", "--defaults", exampleFile, "--overrides", overrides)
         #expect(result.status == 0)
-        #expect(try tweak("get", "general.answer_to_the_universe", "--defaults", exampleFile, "--overrides", overrides).output == "42\n")
+        #expect(try await tweak("get", "general.answer_to_the_universe", "--defaults", exampleFile, "--overrides", overrides).output == "42\n")
     }
 
     @Test("set needs --type for a tweak no file defines")
-    func setUndefined() throws {
+    func setUndefined() async throws {
         let overrides = try temporaryDirectory().appendingPathComponent("overrides.json").path
-        let refused = try tweak("set", "new.flag", "true", "--defaults", exampleFile, "--overrides", overrides)
+        let refused = try await tweak("set", "new.flag", "true", "--defaults", exampleFile, "--overrides", overrides)
         #expect(refused.status == 1)
         #expect(refused.errors.contains("--type"))
-        #expect(try tweak("set", "new.flag", "true", "--type", "bool", "--overrides", overrides).status == 0)
-        #expect(try tweak("get", "new.flag", "--overrides", overrides).output == "true\n")
-        let mismatch = try tweak("set", "general.answer_to_the_universe", "x", "--type", "string", "--defaults", exampleFile, "--overrides", overrides)
+        #expect(try await tweak("set", "new.flag", "true", "--type", "bool", "--overrides", overrides).status == 0)
+        #expect(try await tweak("get", "new.flag", "--overrides", overrides).output == "true\n")
+        let mismatch = try await tweak("set", "general.answer_to_the_universe", "x", "--type", "string", "--defaults", exampleFile, "--overrides", overrides)
         #expect(mismatch.status == 1)
     }
 
@@ -91,7 +91,7 @@ struct TweakCLITests {
         let store = try PersistentTweakProvider(fileURL: overridesURL, pollInterval: .milliseconds(20))
         let manager = TweakManager(tweakProviders: [store, try LocalTweakProvider(fileURL: URL(fileURLWithPath: exampleFile))])
         #expect(manager.value(for: TweakKey("ui_customization", "label_text", default: "")) == "Test value")
-        #expect(try tweak("set", "ui_customization.label_text", "From the CLI", "--defaults", exampleFile, "--overrides", overridesURL.path).status == 0)
+        #expect(try await tweak("set", "ui_customization.label_text", "From the CLI", "--defaults", exampleFile, "--overrides", overridesURL.path).status == 0)
         var seen = false
         for _ in 0..<500 where !seen {
             seen = manager.value(for: TweakKey("ui_customization", "label_text", default: "")) == "From the CLI"
@@ -101,27 +101,27 @@ struct TweakCLITests {
     }
 
     @Test("validate reports each problem with file, tweak and line:column, and exits 1")
-    func validate() throws {
+    func validate() async throws {
         let directory = try temporaryDirectory()
         let broken = directory.appendingPathComponent("broken.json")
         try Data("{\n  \"ui\": {\n    \"x\": {\"Value\": tru}\n  }\n}".utf8).write(to: broken)
         let wrong = directory.appendingPathComponent("wrong.json")
         try Data(#"{"ui": {"x": {"Title": "X"}, "y": {"Value": [1]}}}"#.utf8).write(to: wrong)
-        let result = try tweak("validate", exampleFile, broken.path, wrong.path, directory.appendingPathComponent("absent.json").path)
+        let result = try await tweak("validate", exampleFile, broken.path, wrong.path, directory.appendingPathComponent("absent.json").path)
         #expect(result.status == 1)
         #expect(result.output.contains("LocalTweaks_example.json: OK, 11 tweaks"))
         #expect(result.errors.contains("\(broken.path):3:20: syntax error"))
         #expect(result.errors.contains("\(wrong.path):1:9: ui.x: \"Value\" is missing"))
         #expect(result.errors.contains("\(wrong.path):1:45: ui.y: \"Value\" must be a Bool, number or String, found an array"))
         #expect(result.errors.contains("absent.json: file not found"))
-        #expect(try tweak("validate", exampleFile).status == 0)
+        #expect(try await tweak("validate", exampleFile).status == 0)
     }
 
     @Test("a broken defaults file is an error, not a crash")
-    func brokenDefaults() throws {
+    func brokenDefaults() async throws {
         let broken = try temporaryDirectory().appendingPathComponent("broken.json")
         try Data("{".utf8).write(to: broken)
-        let result = try tweak("list", "--defaults", broken.path)
+        let result = try await tweak("list", "--defaults", broken.path)
         #expect(result.status != 0)
         #expect(result.errors.contains("broken.json:1:2"))
     }
@@ -130,48 +130,48 @@ struct TweakCLITests {
 @Suite("tweak generate and lint")
 struct TweakGenerateCLITests {
     @Test("generate writes the accessor with JustTweak's short flags and the long ones, only when it changes")
-    func generate() throws {
+    func generate() async throws {
         let directory = try temporaryDirectory()
         try Data(#"{"accessorName": "GeneratedTweakAccessor"}"#.utf8).write(to: directory.appendingPathComponent("config.json"))
         let output = directory.appendingPathComponent("Generated").path
-        var result = try tweak("generate", "-l", exampleFile, "-o", output, "-c", directory.path)
+        var result = try await tweak("generate", "-l", exampleFile, "-o", output, "-c", directory.path)
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.output.contains("wrote GeneratedTweakAccessor.swift, GeneratedTweakAccessor+Constants.swift"))
         let accessor = try String(contentsOfFile: output + "/GeneratedTweakAccessor.swift", encoding: .utf8)
         #expect(accessor.contains("internal var definitiveAnswer: Int {"))
-        result = try tweak("generate", "--local-tweaks", exampleFile, "--output-folder", output, "--configuration-folder", directory.appendingPathComponent("config.json").path)
+        result = try await tweak("generate", "--local-tweaks", exampleFile, "--output-folder", output, "--configuration-folder", directory.appendingPathComponent("config.json").path)
         #expect(result.status == 0)
         #expect(result.output.contains("up to date"))
     }
 
     @Test("generate reports a bad tweaks file or configuration and writes nothing")
-    func generateErrors() throws {
+    func generateErrors() async throws {
         let directory = try temporaryDirectory()
         let output = directory.appendingPathComponent("Generated").path
-        var result = try tweak("generate", "-l", exampleFile, "-o", output, "-c", directory.path)
+        var result = try await tweak("generate", "-l", exampleFile, "-o", output, "-c", directory.path)
         #expect(result.status == 1)
         #expect(result.errors.contains("config.json: configuration file not found"))
         try Data(#"{"accessorName": "A"}"#.utf8).write(to: directory.appendingPathComponent("config.json"))
         let tweaks = directory.appendingPathComponent("Tweaks.json")
         try Data(#"{"a": {"x-y": {"Value": 1}, "x_y": {"Value": 2}}}"#.utf8).write(to: tweaks)
-        result = try tweak("generate", "-l", tweaks.path, "-o", output, "-c", directory.path)
+        result = try await tweak("generate", "-l", tweaks.path, "-o", output, "-c", directory.path)
         #expect(result.status == 1)
         #expect(result.errors.contains("tweaks a.x-y and a.x_y would both generate the property 'xY'"))
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 
     @Test("lint lists expired tweaks and missing owners; expired ones fail")
-    func lint() throws {
+    func lint() async throws {
         let tweaks = try temporaryDirectory().appendingPathComponent("Tweaks.json")
         try Data(#"{"a": {"old": {"Value": 1, "Owner": "me", "Expires": "2024-01-01"}, "fine": {"Value": 2, "Owner": "me"}, "orphan": {"Value": 3}}}"#.utf8).write(to: tweaks)
-        var result = try tweak("lint", tweaks.path, "--today", "2025-01-01")
+        var result = try await tweak("lint", tweaks.path, "--today", "2025-01-01")
         #expect(result.status == 1)
         #expect(result.output.contains("a.old: expired on 2024-01-01 (owner: me)"))
         #expect(result.output.contains("a.orphan: has no Owner"))
         #expect(!result.output.contains("a.fine"))
-        result = try tweak("lint", tweaks.path, "--today", "2023-01-01")
+        result = try await tweak("lint", tweaks.path, "--today", "2023-01-01")
         #expect(result.status == 0)
-        result = try tweak("lint", tweaks.path, "--today", "2023-01-01", "--strict")
+        result = try await tweak("lint", tweaks.path, "--today", "2023-01-01", "--strict")
         #expect(result.status == 1)
     }
 }
@@ -180,8 +180,8 @@ struct TweakGenerateCLITests {
 struct TweakEvalCLITests {
     let flags = packageRoot.appendingPathComponent("Examples/flags.flagd.json").path
 
-    func details(_ arguments: String...) throws -> [String: TweakContent] {
-        let result = try tweak(["eval", "--flags", flags] + arguments)
+    func details(_ arguments: String...) async throws -> [String: TweakContent] {
+        let result = try await tweakOffThePool(["eval", "--flags", flags] + arguments)
         #expect(result.status == 0, "\(result.errors)")
         guard case .object(let object) = try TweakContent(jsonText: result.output) else {
             Issue.record("not a JSON object: \(result.output)")
@@ -191,56 +191,56 @@ struct TweakEvalCLITests {
     }
 
     @Test("prints value, variant, reason and metadata as one JSON object")
-    func evaluates() throws {
-        let staff = try details("new-checkout", "--context", #"{"email": "staff@example.org"}"#)
+    func evaluates() async throws {
+        let staff = try await details("new-checkout", "--context", #"{"email": "staff@example.org"}"#)
         #expect(staff["value"] == true)
         #expect(staff["variant"] == "on")
         #expect(staff["reason"] == "TARGETING_MATCH")
         #expect(staff["flagMetadata"] == ["owner": "payments", "description": "the new checkout flow"])
-        let split = try details("new-checkout", "--context", #"{"targetingKey": "user-1", "country": "NL"}"#)
+        let split = try await details("new-checkout", "--context", #"{"targetingKey": "user-1", "country": "NL"}"#)
         #expect(split["reason"] == "TARGETING_MATCH")
-        let theme = try details("checkout.theme", "--context", #"{"appVersion": "v5.10.0"}"#)
+        let theme = try await details("checkout.theme", "--context", #"{"appVersion": "v5.10.0"}"#)
         #expect(theme["value"] == "ocean")
-        #expect(try details("legacy-banner")["reason"] == "DISABLED")
-        let missing = try details("nope")
+        await #expect(try details("legacy-banner")["reason"] == "DISABLED")
+        let missing = try await details("nope")
         #expect(missing["errorCode"] == "FLAG_NOT_FOUND")
     }
 
     @Test("--type asks as a typed client: another type is TYPE_MISMATCH with the default")
-    func typed() throws {
-        let mismatch = try details("max-items", "--type", "string", "--default", "fallback")
+    func typed() async throws {
+        let mismatch = try await details("max-items", "--type", "string", "--default", "fallback")
         #expect(mismatch["value"] == "fallback")
         #expect(mismatch["errorCode"] == "TYPE_MISMATCH")
         #expect(mismatch["reason"] == "ERROR")
-        let match = try details("max-items", "--type", "integer", "--default", "0")
+        let match = try await details("max-items", "--type", "integer", "--default", "0")
         #expect(match["value"] == 10)
-        let disabled = try details("legacy-banner", "--type", "boolean", "--default", "false")
+        let disabled = try await details("legacy-banner", "--type", "boolean", "--default", "false")
         #expect(disabled["value"] == false)
         #expect(disabled["reason"] == "DISABLED")
     }
 
     @Test("bad input is a clear error")
-    func badInput() throws {
-        var result = try tweak("eval", "--flags", flags, "new-checkout", "--context", "{not json")
+    func badInput() async throws {
+        var result = try await tweak("eval", "--flags", flags, "new-checkout", "--context", "{not json")
         #expect(result.status != 0)
         #expect(result.errors.contains("--context is not JSON"))
-        result = try tweak("eval", "--flags", flags, "new-checkout", "--type", "integer")
+        result = try await tweak("eval", "--flags", flags, "new-checkout", "--type", "integer")
         #expect(result.status != 0)
         #expect(result.errors.contains("--type needs a --default"), "\(result.errors)")
         let broken = try temporaryDirectory().appendingPathComponent("broken.flagd.json")
         try Data("{\n  \"flags\": {,}\n}".utf8).write(to: broken)
-        result = try tweak("eval", "--flags", broken.path, "x")
+        result = try await tweak("eval", "--flags", broken.path, "x")
         #expect(result.status == 1)
         #expect(result.errors.contains("broken.flagd.json:2:13: syntax error"))
     }
 
     @Test("validate reports invalid flags by name, and passes good flag files")
-    func validate() throws {
-        #expect(try tweak("validate", flags).output.contains("OK, 4 flagd flags"))
+    func validate() async throws {
+        #expect(try await tweak("validate", flags).output.contains("OK, 4 flagd flags"))
         let file = try temporaryDirectory().appendingPathComponent("flags.json")
         // Named plain `flags.json`, with a `null` in a rule: still recognised as flagd definitions.
         try Data(#"{"flags": {"ok": {"state": "ENABLED", "variants": {"a": 1}, "defaultVariant": "a", "targeting": {"if": [false, "a", null]}}, "bad": {"state": "ENABLED", "variants": {"a": 1}, "defaultVariant": "a", "targeting": {"nope": []}}}}"#.utf8).write(to: file)
-        let result = try tweak("validate", file.path)
+        let result = try await tweak("validate", file.path)
         #expect(result.status == 1)
         #expect(result.errors.contains("bad: targeting: unknown operator \"nope\""))
         #expect(result.errors.components(separatedBy: "\n").filter { $0.hasPrefix("error: ") }.count == 1, "one problem")
@@ -273,7 +273,7 @@ struct TweakRemoteCLITests {
         #expect(result.output == "Test value\n")
         #expect(result.errors.contains("answering from the other providers"))
 
-        result = try tweak("get", "ui_customization.label_text", "--remote", "ftp://x")
+        result = try await tweak("get", "ui_customization.label_text", "--remote", "ftp://x")
         #expect(result.status != 0)
         #expect(result.errors.contains("--remote must be an http or https URL"), "\(result.errors)")
     }
@@ -284,26 +284,26 @@ struct TweakSourceCLITests {
     let flags = packageRoot.appendingPathComponent("Examples/flags.flagd.json").path
 
     @Test("every format's file sits in the stack of list and get, with its option")
-    func stack() throws {
-        let result = try tweak("get", "checkout.theme", "--flags", flags, "--defaults", exampleFile)
+    func stack() async throws {
+        let result = try await tweak("get", "checkout.theme", "--flags", flags, "--defaults", exampleFile)
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.output == "light\n")
-        let listed = try tweak("list", "--flags=\(flags)")
+        let listed = try await tweak("list", "--flags=\(flags)")
         #expect(listed.output.contains("checkout.theme"), "\(listed.errors)")
     }
 
     @Test("eval refuses an option its format does not read, and a second file")
-    func evalOptions() throws {
-        let wrong = try tweak("eval", "--flags", flags, "checkout.theme", "--in-app-default", "x")
+    func evalOptions() async throws {
+        let wrong = try await tweak("eval", "--flags", flags, "checkout.theme", "--in-app-default", "x")
         #expect(wrong.status != 0)
         #expect(wrong.errors.contains("--in-app-default is not for --flags"), "\(wrong.errors)")
-        let two = try tweak("eval", "--flags", flags, "--flags", flags, "checkout.theme")
+        let two = try await tweak("eval", "--flags", flags, "--flags", flags, "checkout.theme")
         #expect(two.errors.contains("give exactly one of --flags, --optimizely-datafile, --firebase-template"), "\(two.errors)")
     }
 
     @Test("tweak --version prints the version")
-    func version() throws {
-        let result = try tweak("--version")
+    func version() async throws {
+        let result = try await tweak("--version")
         #expect(result.status == 0)
         #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
     }
