@@ -15,7 +15,8 @@ struct RemoteFetchObserverTests {
         let events = Mutex<[RemoteFetchEvent]>([])
         var configuration = RemoteConfiguration(url: server.url.appendingPathComponent("tweaks.json"), name: "remote:test")
         configuration.pollInterval = nil
-        configuration.requestTimeout = .seconds(2)
+        // Generous: the full test run loads both cores; a stopped server is refused at once anyway.
+        configuration.requestTimeout = .seconds(10)
         configuration.fetchObserver = { event in events.withLock { $0.append(event) } }
         let remote = RemoteTweakProvider(configuration: configuration)
         #expect(remote.lastGoodPayloadDate == nil)
