@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "TweakKitUnleash", targets: ["TweakKitUnleash"]),
         .library(name: "TweakKitGrowthBook", targets: ["TweakKitGrowthBook"]),
         .library(name: "TweakKitConfiguration", targets: ["TweakKitConfiguration"]),
+        .library(name: "TweakKitStore", targets: ["TweakKitStore"]),
+        .library(name: "TweakKitStorePostgres", targets: ["TweakKitStorePostgres"]),
         .executable(name: "tweak", targets: ["tweak"]),
         .plugin(name: "TweakAccessorPlugin", targets: ["TweakAccessorPlugin"]),
         .plugin(name: "GenerateTweakAccessors", targets: ["GenerateTweakAccessors"]),
@@ -31,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-configuration", from: "1.0.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.25.0"),
     ],
     targets: [
         // The core: Foundation and Synchronization only.
@@ -88,6 +92,20 @@ let package = Package(
             name: "TweakKitConfiguration",
             dependencies: ["TweakKit", .product(name: "Configuration", package: "swift-configuration")]
         ),
+        // A store of tweak values and their history that many editors and apps share.
+        .target(name: "TweakKitStore", dependencies: ["TweakKit"]),
+        // The shared store on PostgreSQL (postgres-nio, LISTEN/NOTIFY): its own target, so SQLite users never build it.
+        .target(
+            name: "TweakKitStorePostgres",
+            dependencies: [
+                "TweakKit", "TweakKitStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // The accessor generator and linter behind `tweak generate` and `tweak lint`.
         .target(name: "TweakKitCodegen", dependencies: ["TweakKit"]),
         // `tweak generate` and `tweak lint`, shared by the `tweak` tool and the plugins' tool.
@@ -133,6 +151,14 @@ let package = Package(
         // The code of JustTweak's README, as published, with `import TweakKit`.
         .testTarget(name: "JustTweakReadmeTests", dependencies: ["TweakKit"], resources: [.copy("Resources")]),
         .testTarget(name: "TweakKitCodegenTests", dependencies: ["TweakKitCodegen", "TweakKit"], resources: [.copy("Golden")]),
+        .testTarget(
+            name: "TweakKitStoreTests",
+            dependencies: [
+                "TweakKitStore", "TweakKitStorePostgres", "TweakKit",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "TweakKitFlagdTests", dependencies: ["TweakKitFlagd", "TweakKit", "TweakKitTesting"]),
         .testTarget(
             name: "TweakKitConfigurationTests",

@@ -1,0 +1,233 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A PostgreSQL server for the store tests.
+///
+/// ``shared`` is `TWEAKKIT_POSTGRES_URL` when that is set (a server CI started), otherwise a
+/// throwaway cluster: `initdb` into a temporary directory as the `postgres` user (initdb refuses
+/// root), `pg_ctl start` on a free port on 127.0.0.1, stopped when the test process exits. Each test
+/// gets a database of its own from ``freshDatabaseURL()``, so tests run in parallel.
+///
+/// ``start()`` starts a private cluster, for a test that stops and restarts its server.
+final class PostgresCluster: Sendable {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// `postgres://user@host:port/` with no database: ``freshDatabaseURL()`` appends one.
+    let baseURL: String
+    let port: Int
+    /// The data directory, when this process started the server.
+    let directory: String?
+    private let bin: String?
+
+    private init(baseURL: String, port: Int, directory: String?, bin: String?) {
+        self.baseURL = baseURL
+        self.port = port
+        self.directory = directory
+        self.bin = bin
+    }
+
+    private static let sharedTask = Task<PostgresCluster, any Error> {
+        if let url = ProcessInfo.processInfo.environment["TWEAKKIT_POSTGRES_URL"], !url.isEmpty {
+            guard let components = URLComponents(string: url), let host = components.host, let user = components.user else {
+                throw Failure(description: "TWEAKKIT_POSTGRES_URL '\(url)' is not postgres://user@host:port/database")
+            }
+            let password = components.password.map { ":\($0)" } ?? ""
+            let port = components.port ?? 5432
+            return PostgresCluster(baseURL: "postgres://\(user)\(password)@\(host):\(port)/", port: port, directory: nil, bin: nil)
+        }
+        let cluster = try await start()
+        registerForExit(cluster)
+        return cluster
+    }
+
+    /// The cluster every test shares.
+    static var shared: PostgresCluster {
+        get async throws { try await sharedTask.value }
+    }
+
+    /// A new, empty database on the shared cluster, as a `postgres://` URL.
+    static func freshDatabaseURL() async throws -> String {
+        try await shared.freshDatabaseURL()
+    }
+
+    /// A new, empty database on this cluster, as a `postgres://` URL.
+    func freshDatabaseURL() async throws -> String {
+        let name = "tweakkit_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try await administer("CREATE DATABASE \(name)")
+        return baseURL + name
+    }
+
+    /// Runs one statement on the `postgres` database.
+    func administer(_ statement: String) async throws {
+        guard let components = URLComponents(string: baseURL), let host = components.host, let user = components.user else {
+            throw Failure(description: "cannot read the cluster URL \(baseURL)")
+        }
+        var configuration = PostgresConnection.Configuration(
+            host: host, port: components.port ?? 5432, username: user, password: components.password,
+            database: "postgres", tls: .disable
+        )
+        configuration.options.connectTimeout = .seconds(10)
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: Logger(label: "PostgresCluster"))
+        do {
+            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: Logger(label: "PostgresCluster"))
+        } catch {
+            try? await connection.close()
+            throw Failure(description: "\(statement) on \(baseURL) failed: \(String(reflecting: error))")
+        }
+        try? await connection.close()
+    }
+
+    // MARK: A cluster of our own
+
+    /// initdb and start a cluster in a new temporary directory on a free port.
+    static func start() async throws -> PostgresCluster {
+        let bin = try binaries()
+        let directory = FileManager.default.temporaryDirectory.appending(path: "tweakkit-pg-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        if geteuid() == 0 {
+            guard let user = getpwnam("postgres") else {
+                throw Failure(description: "running as root, but there is no postgres user to run initdb as (install Debian's postgresql package)")
+            }
+            guard chown(directory, user.pointee.pw_uid, user.pointee.pw_gid) == 0 else {
+                throw Failure(description: "cannot give \(directory) to the postgres user: errno \(errno)")
+            }
+        }
+        try await run(bin + "/initdb", ["-D", directory + "/data", "--auth=trust", "-U", "postgres", "--no-sync", "-E", "UTF8"])
+        let port = try freePort()
+        let cluster = PostgresCluster(baseURL: "postgres://postgres@127.0.0.1:\(port)/", port: port, directory: directory, bin: bin)
+        try await cluster.startServer()
+        return cluster
+    }
+
+    /// `pg_ctl start`, waiting until the server accepts connections.
+    func startServer() async throws {
+        guard let directory, let bin else { throw Failure(description: "the cluster at \(baseURL) was not started by this process") }
+        try await Self.run(bin + "/pg_ctl", [
+            "-D", directory + "/data", "-l", directory + "/server.log", "-w", "-t", "60", "start", "-o",
+            "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c max_connections=400 -c fsync=off -c synchronous_commit=off",
+        ])
+    }
+
+    /// `pg_ctl stop` (fast: connected clients are told, then disconnected).
+    func stopServer() async throws {
+        guard let directory, let bin else { throw Failure(description: "the cluster at \(baseURL) was not started by this process") }
+        try await Self.run(bin + "/pg_ctl", ["-D", directory + "/data", "-w", "-m", "fast", "stop"])
+    }
+
+    /// Stops the server and deletes its directory.
+    func destroy() async {
+        try? await stopServer()
+        if let directory { try? FileManager.default.removeItem(atPath: directory) }
+    }
+
+    private static func binaries() throws -> String {
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
+        for version in versions.sorted(by: { (Int($0) ?? 0) > (Int($1) ?? 0) }) {
+            let bin = "/usr/lib/postgresql/\(version)/bin"
+            if FileManager.default.isExecutableFile(atPath: bin + "/initdb") { return bin }
+        }
+        throw Failure(
+            description: """
+                PostgreSQL is not installed: no /usr/lib/postgresql/*/bin/initdb. Install Debian's package \
+                (apt-get install -y postgresql; .ci/postgres.sh does) or set TWEAKKIT_POSTGRES_URL to a server.
+                """
+        )
+    }
+
+    /// A TCP port nothing listens on now, from the kernel (bind to port 0).
+    private static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure(description: "socket() failed: errno \(errno)") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
+            }
+        }
+        guard bound else { throw Failure(description: "cannot bind a free port on 127.0.0.1: errno \(errno)") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Runs a PostgreSQL tool, as the postgres user when this process is root; throws with its output on failure.
+    private static func run(_ tool: String, _ arguments: [String]) async throws {
+        let process = Process()
+        if geteuid() == 0 {
+            process.executableURL = URL(filePath: "/usr/sbin/runuser")
+            process.arguments = ["-u", "postgres", "--", tool] + arguments
+        } else {
+            process.executableURL = URL(filePath: tool)
+            process.arguments = arguments
+        }
+        // A file, not a pipe: the server pg_ctl starts must not hold our end open.
+        let outputPath = FileManager.default.temporaryDirectory.appending(path: "tweakkit-pg-tool-\(UUID().uuidString)").path
+        guard FileManager.default.createFile(atPath: outputPath, contents: nil), let output = FileHandle(forWritingAtPath: outputPath) else {
+            throw Failure(description: "cannot create \(outputPath) for the output of \(tool)")
+        }
+        defer {
+            try? output.close()
+            try? FileManager.default.removeItem(atPath: outputPath)
+        }
+        process.standardOutput = output
+        process.standardError = output
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: Failure(description: "cannot run \(tool): \(error)"))
+            }
+        }
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        guard status == 0 else {
+            throw Failure(description: "\(tool) \(arguments.joined(separator: " ")) exited with \(status):\n\(text)")
+        }
+    }
+
+    // MARK: Stopping at exit
+
+    private static let started = Mutex<[String]>([])
+
+    private static func registerForExit(_ cluster: PostgresCluster) {
+        guard let directory = cluster.directory, let bin = cluster.bin else { return }
+        let first = started.withLock { list in
+            list.append("\(bin)\u{0}\(directory)")
+            return list.count == 1
+        }
+        if first { atexit { PostgresCluster.stopAllAtExit() } }
+    }
+
+    private static func stopAllAtExit() {
+        for entry in started.withLock({ $0 }) {
+            let parts = entry.split(separator: "\u{0}").map(String.init)
+            guard parts.count == 2 else { continue }
+            let process = Process()
+            let stop = [parts[0] + "/pg_ctl", "-D", parts[1] + "/data", "-w", "-m", "immediate", "stop"]
+            if geteuid() == 0 {
+                process.executableURL = URL(filePath: "/usr/sbin/runuser")
+                process.arguments = ["-u", "postgres", "--"] + stop
+            } else {
+                process.executableURL = URL(filePath: stop[0])
+                process.arguments = Array(stop.dropFirst())
+            }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try? process.run()
+            process.waitUntilExit()
+            try? FileManager.default.removeItem(atPath: parts[1])
+        }
+    }
+}
