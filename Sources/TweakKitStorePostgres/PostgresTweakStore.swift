@@ -2,7 +2,6 @@ import Foundation
 public import Logging
 public import PostgresNIO
 import Synchronization
-import TweakKit
 public import TweakKitStore
 
 /// A shared tweak store on PostgreSQL, for many editors and apps on many machines.
@@ -33,6 +32,7 @@ public final class PostgresTweakStore: SharedTweakStore {
     private let client: PostgresClient
     /// The task running `client` when the store owns it (``connect(url:logger:)``).
     private let clientTask: Mutex<Task<Void, Never>?>
+    private let closed = Atomic<Bool>(false)
     private let listener: PostgresChangeListener
     private let logger: Logger
 
@@ -57,10 +57,20 @@ public final class PostgresTweakStore: SharedTweakStore {
     public static func connect(url: String, logger: Logger = Logger(label: "TweakKitStorePostgres")) async throws
         -> PostgresTweakStore
     {
-        let parsed = try PostgresStoreURL(url)
-        let client = PostgresClient(configuration: parsed.clientConfiguration, backgroundLogger: logger)
+        try await connect(to: PostgresStoreURL(url), logger: logger)
+    }
+
+    /// Opens the store at a parsed URL; see ``connect(url:logger:)``.
+    ///
+    /// ```swift
+    /// let again = try await PostgresTweakStore.connect(to: store.url)   // a second handle
+    /// ```
+    public static func connect(to url: PostgresStoreURL, logger: Logger = Logger(label: "TweakKitStorePostgres")) async throws
+        -> PostgresTweakStore
+    {
+        let client = PostgresClient(configuration: url.clientConfiguration, backgroundLogger: logger)
         let task = Task { await client.run() }
-        let store = PostgresTweakStore(url: parsed, client: client, clientTask: task, logger: logger)
+        let store = PostgresTweakStore(url: url, client: client, clientTask: task, logger: logger)
         do {
             try await store.migrate()
         } catch {
@@ -106,6 +116,7 @@ public final class PostgresTweakStore: SharedTweakStore {
     /// Every tweak written over the defaults, and the store's last sequence, read in one snapshot:
     /// catching up from `sequence` with ``changes(after:limit:)`` misses nothing and repeats nothing.
     public func snapshot() async throws -> (tweaks: [StoredTweak], sequence: Int64) {
+        try checkOpen()
         do {
             let rows = try await client.query(
                 """
@@ -149,7 +160,8 @@ public final class PostgresTweakStore: SharedTweakStore {
     /// ], author: "alice", reason: "dark launch")
     /// ```
     @discardableResult
-    public func apply(_ writes: [TweakWrite], author: String, reason: String?) async throws -> [TweakChange] {
+    public func apply(_ writes: [TweakWrite], author: String, reason: String?) async throws -> [TweakKitStore.TweakChange] {
+        try checkOpen()
         guard !writes.isEmpty else { return [] }
         var encoded: [StoredValueText?] = []
         for write in writes {
@@ -179,7 +191,7 @@ public final class PostgresTweakStore: SharedTweakStore {
     }
 
     /// The changes with a sequence above `sequence`, oldest first, at most `limit`.
-    public func changes(after sequence: Int64, limit: Int) async throws -> [TweakChange] {
+    public func changes(after sequence: Int64, limit: Int) async throws -> [TweakKitStore.TweakChange] {
         try await readChanges(
             """
             SELECT \(unescaped: PostgresChangeRow.columns) FROM tweakkit_changes
@@ -194,7 +206,7 @@ public final class PostgresTweakStore: SharedTweakStore {
     /// ```swift
     /// let last10 = try await store.history(feature: "ui", variable: "theme", limit: 10)
     /// ```
-    public func history(feature: String?, variable: String?, limit: Int) async throws -> [TweakChange] {
+    public func history(feature: String?, variable: String?, limit: Int) async throws -> [TweakKitStore.TweakChange] {
         try await readChanges(
             """
             SELECT \(unescaped: PostgresChangeRow.columns) FROM tweakkit_changes
@@ -205,9 +217,10 @@ public final class PostgresTweakStore: SharedTweakStore {
         )
     }
 
-    private func readChanges(_ query: PostgresQuery, doing what: String) async throws -> [TweakChange] {
+    private func readChanges(_ query: PostgresQuery, doing what: String) async throws -> [TweakKitStore.TweakChange] {
+        try checkOpen()
         do {
-            var changes: [TweakChange] = []
+            var changes: [TweakKitStore.TweakChange] = []
             for try await row in try await client.query(query, logger: logger).decode(PostgresChangeRow.Columns.self) {
                 changes.append(try PostgresChangeRow(row).change(store: url))
             }
@@ -225,8 +238,14 @@ public final class PostgresTweakStore: SharedTweakStore {
         listener.signals()
     }
 
-    /// Stops listening, finishes every signal stream and, when the store owns its connection pool, closes it.
+    private func checkOpen() throws(SharedTweakStoreError) {
+        if closed.load(ordering: .relaxed) { throw .unavailable("\(url) is closed") }
+    }
+
+    /// Stops listening, finishes every signal stream and, when the store owns its connection pool,
+    /// closes it. Later calls fail with ``SharedTweakStoreError/unavailable(_:)``.
     public func close() async {
+        closed.store(true, ordering: .relaxed)
         await listener.close()
         let task = clientTask.withLock { task in
             defer { task = nil }

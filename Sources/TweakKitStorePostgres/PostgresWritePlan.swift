@@ -43,7 +43,7 @@ struct PostgresWritePlan {
     }
 
     func run(on connection: PostgresConnection, author: String, reason: String?, store: PostgresStoreURL, logger: Logger)
-        async throws -> [TweakChange]
+        async throws -> [TweakKitStore.TweakChange]
     {
         let keys = Set(writes.map { Key(feature: $0.feature, variable: $0.variable) }).sorted()
         let features = keys.map(\.feature)
@@ -114,7 +114,7 @@ struct PostgresWritePlan {
                 logger: logger
             )
         }
-        var changes: [TweakChange] = []
+        var changes: [TweakKitStore.TweakChange] = []
         for (offset, change) in pending.enumerated() {
             let sequence = first + Int64(offset)
             // The time as the database keeps it (microseconds), so this change equals the one read back later.
@@ -132,7 +132,7 @@ struct PostgresWritePlan {
             for try await time in inserted.decode(Date.self) { storedAt = time }
             let place = "\(store) change \(sequence)"
             changes.append(
-                TweakChange(
+                TweakKitStore.TweakChange(
                     sequence: sequence, feature: change.key.feature, variable: change.key.variable,
                     old: try change.old?.content(at: place), new: try change.new?.content(at: place),
                     version: change.version, author: author, at: storedAt, reason: reason

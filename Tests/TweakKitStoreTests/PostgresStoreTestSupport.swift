@@ -22,7 +22,7 @@ func withPostgresStore<Result>(_ body: (PostgresTweakStore, String) async throws
 /// Collects the changes a subscriber sees: for each signal it reads `changes(after:)` from the last
 /// sequence it holds, as a live provider does.
 final class ChangeCollector: Sendable {
-    private let state = Mutex<[TweakChange]>([])
+    private let state = Mutex<[TweakKitStore.TweakChange]>([])
     private let task: Task<Void, Never>
 
     init(store: any SharedTweakStore, from sequence: Int64) {
@@ -39,10 +39,10 @@ final class ChangeCollector: Sendable {
         }
     }
 
-    var changes: [TweakChange] { state.withLock { $0 } }
+    var changes: [TweakKitStore.TweakChange] { state.withLock { $0 } }
 
     /// Waits until `condition` holds of the changes seen, or `timeout` passes; returns the changes.
-    func wait(timeout: Duration = .seconds(20), until condition: ([TweakChange]) -> Bool) async -> [TweakChange] {
+    func wait(timeout: Duration = .seconds(20), until condition: ([TweakKitStore.TweakChange]) -> Bool) async -> [TweakKitStore.TweakChange] {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let seen = changes
