@@ -33,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-configuration", from: "1.0.0"),
+        .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.25.0"),
     ],
@@ -77,7 +78,7 @@ let package = Package(
         .target(
             name: "TweakKitServer",
             dependencies: [
-                "TweakKit",
+                "TweakKit", "TweakKitStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -92,8 +93,11 @@ let package = Package(
             name: "TweakKitConfiguration",
             dependencies: ["TweakKit", .product(name: "Configuration", package: "swift-configuration")]
         ),
-        // A store of tweak values and their history that many editors and apps share.
-        .target(name: "TweakKitStore", dependencies: ["TweakKit"]),
+        // A shared tweak store (SQLite, embedded) with versions and history, and the provider that reads it live.
+        .target(
+            name: "TweakKitStore",
+            dependencies: ["TweakKit", .product(name: "SQLiteNIO", package: "sqlite-nio")]
+        ),
         // The shared store on PostgreSQL (postgres-nio, LISTEN/NOTIFY): its own target, so SQLite users never build it.
         .target(
             name: "TweakKitStorePostgres",
@@ -103,7 +107,6 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The accessor generator and linter behind `tweak generate` and `tweak lint`.
@@ -116,8 +119,8 @@ let package = Package(
         .executableTarget(
             name: "tweak",
             dependencies: [
-                "TweakKit", "TweakCodegenCommands", "TweakKitFlagd", "TweakKitRemote", "TweakKitServer",
-                "TweakKitOptimizely", "TweakKitFirebase", "TweakKitUnleash", "TweakKitGrowthBook",
+                "TweakKit", "TweakCodegenCommands", "TweakKitFlagd", "TweakKitRemote", "TweakKitServer", "TweakKitStore",
+                "TweakKitStorePostgres", "TweakKitOptimizely", "TweakKitFirebase", "TweakKitUnleash", "TweakKitGrowthBook",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -143,6 +146,14 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
+            name: "TweakKitStoreTests",
+            dependencies: [
+                "TweakKitStore", "TweakKitStorePostgres", "TweakKit", .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
             name: "TweakCLITests",
             dependencies: ["tweak", "TweakKit", "TweakKitTestSupport", .product(name: "NIOHTTP1", package: "swift-nio")]
         ),
@@ -151,14 +162,6 @@ let package = Package(
         // The code of JustTweak's README, as published, with `import TweakKit`.
         .testTarget(name: "JustTweakReadmeTests", dependencies: ["TweakKit"], resources: [.copy("Resources")]),
         .testTarget(name: "TweakKitCodegenTests", dependencies: ["TweakKitCodegen", "TweakKit"], resources: [.copy("Golden")]),
-        .testTarget(
-            name: "TweakKitStoreTests",
-            dependencies: [
-                "TweakKitStore", "TweakKitStorePostgres", "TweakKit",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ]
-        ),
         .testTarget(name: "TweakKitFlagdTests", dependencies: ["TweakKitFlagd", "TweakKit", "TweakKitTesting"]),
         .testTarget(
             name: "TweakKitConfigurationTests",
@@ -181,7 +184,7 @@ let package = Package(
         .testTarget(
             name: "TweakKitServerTests",
             dependencies: [
-                "TweakKitServer", "TweakKit", "TweakKitFlagd",
+                "TweakKitServer", "TweakKit", "TweakKitFlagd", "TweakKitStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]

@@ -1,19 +1,20 @@
 public import Foundation
 public import TweakKit
 
-/// A tweak value written over the defaults, as a shared store keeps it.
+/// One tweak value written over the defaults, as a ``SharedTweakStore`` holds it.
 ///
 /// ```swift
-/// let (tweaks, sequence) = try await store.snapshot()
-/// for tweak in tweaks { print(tweak.feature, tweak.variable, tweak.value, "v\(tweak.version)") }
+/// let (tweaks, _) = try await store.snapshot()
+/// for tweak in tweaks { print("\(tweak.feature).\(tweak.variable) = \(tweak.value) (v\(tweak.version), \(tweak.author))") }
 /// ```
 public struct StoredTweak: Sendable, Hashable {
     public var feature: String
     public var variable: String
     public var value: TweakContent
-    /// 1 for the first write, one more for every change after it.
+    /// Starts at 1 and grows by 1 with every change of this tweak, removals included.
     public var version: Int64
     public var updatedAt: Date
+    /// Who made the last change: a token's name or the CLI user.
     public var author: String
 
     public init(feature: String, variable: String, value: TweakContent, version: Int64, updatedAt: Date, author: String) {
@@ -24,18 +25,31 @@ public struct StoredTweak: Sendable, Hashable {
         self.updatedAt = updatedAt
         self.author = author
     }
+
+    /// The tweak's address.
+    public var id: TweakID { TweakID(feature: feature, variable: variable) }
 }
 
-/// One change in a shared store's history.
+/// One entry of a store's append-only history.
 ///
-/// `sequence` is global, strictly increasing by 1 per change across the store (gap detection by it, never time).
+/// `sequence` is global, strictly increasing by 1 per change across the store (gap detection uses
+/// it, never time): a reader that has seen sequence `n` asks for ``SharedTweakStore/changes(after:limit:)``
+/// with `n` and misses nothing.
+///
+/// ```swift
+/// for change in try await store.history(feature: "checkout", variable: "banner", limit: 10) {
+///     print(change.sequence, change.old as Any, "→", change.new as Any, "by", change.author)
+/// }
+/// ```
 public struct TweakChange: Sendable, Hashable {
     public var sequence: Int64
     public var feature: String
     public var variable: String
+    /// The value before the change; `nil` when the tweak had none.
     public var old: TweakContent?
-    /// The value after the change; nil = removed.
+    /// The value after the change; `nil` when the change removed it.
     public var new: TweakContent?
+    /// The tweak's version after the change (a removal bumps it too).
     public var version: Int64
     public var author: String
     public var at: Date
@@ -55,16 +69,26 @@ public struct TweakChange: Sendable, Hashable {
         self.at = at
         self.reason = reason
     }
+
+    /// The tweak's address.
+    public var id: TweakID { TweakID(feature: feature, variable: variable) }
 }
 
-/// One write in a transaction.
+/// One write of a ``SharedTweakStore/apply(_:author:reason:)`` transaction.
 ///
-/// expectedVersion: nil = unconditional; 0 = must not exist yet; n = must be at version n.
+/// ```swift
+/// // Set only if nobody changed it since we read version 3; remove another one unconditionally.
+/// try await store.apply([
+///     TweakWrite(feature: "checkout", variable: "banner", value: "Sale", expectedVersion: 3),
+///     TweakWrite(feature: "checkout", variable: "legacy", value: nil),
+/// ], author: "ops", reason: "spring sale")
+/// ```
 public struct TweakWrite: Sendable, Hashable {
     public var feature: String
     public var variable: String
-    /// The new value; nil removes the tweak.
+    /// The new value; `nil` removes the tweak's value.
     public var value: TweakContent?
+    /// `nil`: unconditional; `0`: the tweak must have no value yet; `n`: it must currently be at version `n`.
     public var expectedVersion: Int64?
 
     public init(feature: String, variable: String, value: TweakContent?, expectedVersion: Int64? = nil) {
@@ -75,37 +99,76 @@ public struct TweakWrite: Sendable, Hashable {
     }
 }
 
-/// Why a shared store refused an operation.
+/// Why a ``SharedTweakStore`` refused or failed.
+///
+/// ```swift
+/// do {
+///     try await store.apply([TweakWrite(feature: "f", variable: "v", value: 1, expectedVersion: 2)], author: "me", reason: nil)
+/// } catch SharedTweakStoreError.conflict(_, _, _, let current) {
+///     print("someone else wrote it; it is at version \(current) now")
+/// }
+/// ```
 public enum SharedTweakStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A write named a version the tweak is no longer at; nothing of the transaction was written.
+    /// `current` is 0 when the tweak has no value.
     case conflict(feature: String, variable: String, expected: Int64, current: Int64)
+    /// The store was made by a newer TweakKit; it is refused, never overwritten.
     case newerSchema(found: Int, supported: Int)
+    /// The file or database is not a TweakKit store (or is corrupt): the text says what and where.
     case notATweakStore(String)
+    /// The store cannot be reached or used now (locked too long, disk error, closed, connection lost).
     case unavailable(String)
+    /// A store URL that cannot be opened.
     case invalidURL(String)
 
     public var description: String {
         switch self {
         case .conflict(let feature, let variable, let expected, let current):
-            "\(feature).\(variable) is at version \(current), not \(expected): someone changed it since it was read"
+            return "\(feature).\(variable) is at version \(current), not \(expected): it changed since it was read; nothing was written"
         case .newerSchema(let found, let supported):
-            "the store's schema is version \(found); this TweakKit supports up to \(supported)"
-        case .notATweakStore(let detail): "not a tweak store: \(detail)"
-        case .unavailable(let detail): "the store is unavailable: \(detail)"
-        case .invalidURL(let detail): "invalid store URL: \(detail)"
+            return "the store has schema version \(found), newer than the \(supported) this TweakKit supports; it was left untouched"
+        case .notATweakStore(let message):
+            return "not a TweakKit store: \(message)"
+        case .unavailable(let message):
+            return "the store is unavailable: \(message)"
+        case .invalidURL(let message):
+            return "invalid store URL: \(message)"
         }
     }
 }
 
-/// A store of tweak values and their history that many processes share.
+/// Where a team's tweak values live: many editors write, many apps read, with versions and history.
+///
+/// ``SQLiteTweakStore`` keeps them in one file that several processes share. Apps read a store
+/// through ``StoreTweakProvider``; editors write with ``apply(_:author:reason:)``.
+///
+/// ```swift
+/// let store = try await SQLiteTweakStore.open(path: ".tweak/store.sqlite")
+/// let changes = try await store.apply([TweakWrite(feature: "checkout", variable: "banner", value: "Sale")],
+///                                     author: "ana", reason: "spring sale")
+/// let (tweaks, sequence) = try await store.snapshot()
+/// ```
 public protocol SharedTweakStore: Sendable {
+    /// Every tweak that has a value, and the sequence of the last change they include.
     func snapshot() async throws -> (tweaks: [StoredTweak], sequence: Int64)
-    /// One transaction, all or nothing.
+    /// Applies `writes` as one transaction: all of them or, on any conflict or error, none.
+    /// Returns the changes recorded, in order. Removing a tweak that has no value records nothing.
     func apply(_ writes: [TweakWrite], author: String, reason: String?) async throws -> [TweakChange]
-    /// Oldest first.
+    /// Changes with a sequence above `sequence`, oldest first, at most `limit`.
     func changes(after sequence: Int64, limit: Int) async throws -> [TweakChange]
-    /// Newest first.
+    /// Changes newest first, of one feature, one tweak or all, at most `limit`.
     func history(feature: String?, variable: String?, limit: Int) async throws -> [TweakChange]
-    /// PostgreSQL: LISTEN/NOTIFY.
+    /// Yields whenever a change may have been committed by any process (maybe spuriously): read
+    /// ``changes(after:limit:)`` then. Ends when the store closes.
     func changeSignals() -> AsyncStream<Int64>
+    /// Releases the store; later calls fail with ``SharedTweakStoreError/unavailable(_:)``.
     func close() async
 }
+
+/// ``TweakChange`` of a shared store, under a name that does not collide with TweakKit's own
+/// `TweakChange` (what changed in a provider) in files that import both modules.
+///
+/// ```swift
+/// let changes: [StoredTweakChange] = try await store.history(feature: nil, variable: nil, limit: 20)
+/// ```
+public typealias StoredTweakChange = TweakChange

@@ -1,0 +1,181 @@
+import Synchronization
+import TweakKit
+
+extension StoreTweakProvider {
+    /// Loads the store's snapshot, then follows its changes in the background until ``stop()``.
+    ///
+    /// ```swift
+    /// try await provider.start()   // throws when the first snapshot cannot be read
+    /// ```
+    /// - Throws: the store's error when the first snapshot cannot be read; nothing is started then.
+    public func start() async throws {
+        try await reload()
+        following.withLock { task in
+            guard task == nil else { return }
+            task = Task { [weak self] in await self?.follow() }
+        }
+    }
+
+    /// Stops following the store; lookups keep answering from the last snapshot.
+    public func stop() {
+        let task = following.withLock { task in
+            defer { task = nil }
+            return task
+        }
+        task?.cancel()
+    }
+
+    /// Loads the snapshot and follows the store's changes until the calling task is cancelled:
+    /// what a service runner calls. Retries the first snapshot with backoff.
+    public func run() async {
+        while !Task.isCancelled {
+            do {
+                try await reload()
+                break
+            } catch {
+                guard await backOff() else { return }
+            }
+        }
+        await follow()
+    }
+
+    /// Replaces the snapshot with the store's current one and tells observers.
+    func reload() async throws {
+        let snapshot: (tweaks: [StoredTweak], sequence: Int64)
+        do {
+            snapshot = try await store.snapshot()
+        } catch {
+            recordFailure(error)
+            throw error
+        }
+        let tweaks = Dictionary(snapshot.tweaks.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        state.withLock { state in
+            state.tweaks = tweaks
+            state.sequence = snapshot.sequence
+            state.lastError = nil
+            state.consecutiveFailures = 0
+        }
+        changeNotifier.post(.reloaded, from: self)
+    }
+
+    /// Waits for signals and catches up after each, until cancelled or the store closes.
+    private func follow() async {
+        let signals = store.changeSignals()
+        // A change committed between the snapshot and the subscription has no signal of its own.
+        await catchUp()
+        for await _ in signals {
+            guard !Task.isCancelled else { return }
+            await catchUp()
+        }
+    }
+
+    /// Reads changes until there are no more, retrying with backoff while the store fails.
+    private func catchUp() async {
+        while !Task.isCancelled {
+            do {
+                try await readChanges()
+                return
+            } catch {
+                recordFailure(error)
+                guard await backOff() else { return }
+            }
+        }
+    }
+
+    /// One attempt to catch up, for after a write; a failure is left to the follower's retries.
+    func catchUpOnce() async {
+        do {
+            try await readChanges()
+        } catch {
+            recordFailure(error)
+        }
+    }
+
+    private func readChanges() async throws {
+        let pageSize = 500
+        while true {
+            guard let after = state.withLock({ $0.sequence }) else {
+                try await reload()
+                return
+            }
+            let changes = try await store.changes(after: after, limit: pageSize)
+            guard !changes.isEmpty else {
+                recordSuccess()
+                return
+            }
+            guard Self.isContiguous(changes, after: after) else {
+                // A change is missing (or the store was replaced): start again from a snapshot.
+                try await reload()
+                return
+            }
+            let posts = applyChanges(changes, after: after)
+            recordSuccess()
+            post(posts)
+            if changes.count < pageSize { return }
+        }
+    }
+
+    static func isContiguous(_ changes: [TweakChange], after: Int64) -> Bool {
+        var expected = after + 1
+        for change in changes {
+            guard change.sequence == expected else { return false }
+            expected += 1
+        }
+        return true
+    }
+
+    /// Swaps in the snapshot with `changes` applied; returns what to tell observers. Changes that
+    /// another update already applied (the sequence moved on meanwhile) are skipped.
+    private func applyChanges(_ changes: [TweakChange], after: Int64) -> [TweakKit.TweakChange] {
+        state.withLock { state -> [TweakKit.TweakChange] in
+            guard state.sequence == after, let last = changes.last else { return [] }
+            var tweaks = state.tweaks
+            var posts: [TweakKit.TweakChange] = []
+            for change in changes {
+                if let value = change.new {
+                    let stored = StoredTweak(
+                        feature: change.feature, variable: change.variable, value: value, version: change.version,
+                        updatedAt: change.at, author: change.author
+                    )
+                    tweaks[change.id] = stored
+                    posts.append(.set(tweak(stored)))
+                } else {
+                    tweaks.removeValue(forKey: change.id)
+                    posts.append(.deleted(change.id))
+                }
+            }
+            state.tweaks = tweaks
+            state.sequence = last.sequence
+            return posts
+        }
+    }
+
+    private func recordSuccess() {
+        state.withLock { state in
+            state.lastError = nil
+            state.consecutiveFailures = 0
+        }
+    }
+
+    private func recordFailure(_ error: any Error) {
+        state.withLock { state in
+            state.lastError = error
+            state.consecutiveFailures += 1
+        }
+    }
+
+    /// Sleeps for the backoff the failures so far call for; `false` when cancelled.
+    private func backOff() async -> Bool {
+        let failures = max(1, state.withLock { $0.consecutiveFailures })
+        var delay = initialBackoff
+        for _ in 1..<min(failures, 40) where delay < maximumBackoff {
+            delay = delay * 2
+        }
+        do {
+            try await sleep(min(delay, maximumBackoff))
+            return true
+        } catch {
+            return false
+        }
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import Synchronization
+public import TweakKit
+
+/// The values of a ``SharedTweakStore`` as a TweakKit provider: apps read them, and the manager,
+/// the editor and JustTweak's `set` write through it.
+///
+/// - ``start()`` loads a snapshot; after it, changes committed by any process arrive through the
+///   store's ``SharedTweakStore/changeSignals()`` and are read with
+///   ``SharedTweakStore/changes(after:limit:)`` in sequence order. A gap in the sequence makes it
+///   load a fresh snapshot, so no change is ever missed.
+/// - A lookup never waits for the store: it reads an immutable snapshot that each update swaps in.
+/// - When the store fails (a lost connection, a locked file), it keeps serving the last snapshot and
+///   retries with exponential backoff; ``lastError`` says what is wrong.
+/// - Writes through ``store(_:feature:variable:)`` and ``removeValue(feature:variable:)`` are seen
+///   by lookups at once and committed in the background, in order; ``flush()`` awaits them. A
+///   rejected write is recorded in ``lastError`` and the snapshot is reloaded from the store. Use
+///   ``apply(_:reason:)`` to wait for the commit and see conflicts.
+///
+/// ```swift
+/// let store = try await SQLiteTweakStore.open(path: ".tweak/store.sqlite")
+/// let provider = StoreTweakProvider(store: store, author: "checkout-service")
+/// try await provider.start()
+/// let manager = TweakManager(tweakProviders: [provider, bundledDefaults])
+/// for await change in manager.changes() { print("\(change.id) changed") }
+/// ```
+public final class StoreTweakProvider: MutableTweakProvider {
+    public let name: String
+    /// The store read and written.
+    public let store: any SharedTweakStore
+    /// The author recorded for writes made through the provider.
+    public let author: String
+    /// Tells the manager about changes.
+    public let changeNotifier = TweakChangeNotifier()
+
+    struct State {
+        /// Immutable between updates; replaced whole.
+        var tweaks: [TweakID: StoredTweak] = [:]
+        /// The sequence of the last change in `tweaks`; `nil` before the first snapshot.
+        var sequence: Int64?
+        var lastError: (any Error)?
+        var consecutiveFailures = 0
+    }
+
+    let state = Mutex(State())
+    let following = Mutex<Task<Void, Never>?>(nil)
+    let writer: StoreWriteQueue
+    let initialBackoff: Duration
+    let maximumBackoff: Duration
+    let sleep: @Sendable (Duration) async throws -> Void
+
+    /// - Parameters:
+    ///   - name: the source name of its tweaks.
+    ///   - author: recorded in the history for writes made through the provider; the user's
+    ///     login name by default.
+    ///   - initialBackoff: the wait before the first retry after a failure; it doubles up to
+    ///     `maximumBackoff`.
+    ///   - sleep: how the provider waits; inject one in tests.
+    public init(
+        store: any SharedTweakStore, name: String = "store", author: String? = nil,
+        initialBackoff: Duration = .milliseconds(100), maximumBackoff: Duration = .seconds(10),
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    ) {
+        self.store = store
+        self.name = name
+        self.author = author ?? ProcessInfo.processInfo.environment["USER"] ?? "unknown"
+        self.initialBackoff = initialBackoff
+        self.maximumBackoff = maximumBackoff
+        self.sleep = sleep
+        self.writer = StoreWriteQueue()
+    }
+
+    deinit {
+        following.withLock { $0?.cancel() }
+        writer.finish()
+    }
+
+    /// The last failure to read or write the store; `nil` once it works again.
+    public var lastError: (any Error)? { state.withLock { $0.lastError } }
+
+    /// The sequence of the last change the provider serves; `nil` before ``start()``.
+    public var sequence: Int64? { state.withLock { $0.sequence } }
+
+    /// Every stored tweak the provider serves, with versions.
+    public var storedTweaks: [StoredTweak] {
+        state.withLock { $0.tweaks }.values.sorted { $0.id < $1.id }
+    }
+
+    /// One stored tweak, with its version; `nil` when the store has no value for it.
+    public func storedTweak(feature: String, variable: String) -> StoredTweak? {
+        let tweaks = state.withLock { $0.tweaks }
+        return tweaks[TweakID(feature: feature, variable: variable)]
+    }
+
+    // MARK: - TweakProvider
+
+    public func allTweaks() -> [Tweak] {
+        let tweaks = state.withLock { $0.tweaks }
+        return tweaks.values.map(tweak)
+    }
+
+    public func tweakWith(feature: String, variable: String) throws -> Tweak {
+        guard let stored = storedTweak(feature: feature, variable: variable) else {
+            throw TweakError.notFound(feature: feature, variable: variable)
+        }
+        return tweak(stored)
+    }
+
+    public func observeChanges(_ handler: @escaping @Sendable (TweakKit.TweakChange) -> Void) -> TweakObservation {
+        changeNotifier.observe(handler)
+    }
+
+    func tweak(_ stored: StoredTweak) -> Tweak {
+        Tweak(feature: stored.feature, variable: stored.variable, content: stored.value, source: name)
+    }
+
+    // MARK: - Writing
+
+    public func store(_ content: TweakContent, feature: String, variable: String) throws {
+        enqueue([TweakWrite(feature: feature, variable: variable, value: content)])
+    }
+
+    public func removeValue(feature: String, variable: String) throws {
+        enqueue([TweakWrite(feature: feature, variable: variable, value: nil)])
+    }
+
+    public func deleteAll() throws {
+        let ids = state.withLock { $0.tweaks }.keys.sorted()
+        guard !ids.isEmpty else { return }
+        enqueue(ids.map { TweakWrite(feature: $0.feature, variable: $0.variable, value: nil) })
+    }
+
+    /// Writes to the store as one transaction and waits for it, then serves the result.
+    ///
+    /// ```swift
+    /// let current = provider.storedTweak(feature: "checkout", variable: "banner")
+    /// try await provider.apply([TweakWrite(feature: "checkout", variable: "banner", value: "Sale",
+    ///                                      expectedVersion: current?.version ?? 0)], reason: "spring sale")
+    /// ```
+    /// - Parameter author: recorded in the history; the provider's ``author`` by default.
+    /// - Throws: ``SharedTweakStoreError/conflict(feature:variable:expected:current:)`` and the store's errors.
+    @discardableResult
+    public func apply(_ writes: [TweakWrite], author: String? = nil, reason: String? = nil) async throws -> [TweakChange] {
+        await flush()
+        let changes = try await store.apply(writes, author: author ?? self.author, reason: reason)
+        await catchUpOnce()
+        return changes
+    }
+
+    /// Waits until every write made through ``store(_:feature:variable:)``,
+    /// ``removeValue(feature:variable:)`` and ``deleteAll()`` so far has been committed or rejected.
+    public func flush() async {
+        await writer.flush()
+    }
+
+    /// Shows `writes` at once, then commits them in the background.
+    private func enqueue(_ writes: [TweakWrite]) {
+        var posts: [TweakKit.TweakChange] = []
+        state.withLock { state in
+            var tweaks = state.tweaks
+            for write in writes {
+                let id = TweakID(feature: write.feature, variable: write.variable)
+                if let value = write.value {
+                    let version = tweaks[id]?.version ?? 0
+                    let stored = StoredTweak(feature: id.feature, variable: id.variable, value: value, version: version, updatedAt: Date(), author: author)
+                    tweaks[id] = stored
+                    posts.append(.set(tweak(stored)))
+                } else if tweaks.removeValue(forKey: id) != nil {
+                    posts.append(.deleted(id))
+                }
+            }
+            state.tweaks = tweaks
+        }
+        writer.start { [weak self] writes in await self?.commit(writes) }
+        writer.enqueue(writes)
+        post(posts)
+    }
+
+    /// Commits queued writes (the write queue calls it, one batch at a time).
+    private func commit(_ writes: [TweakWrite]) async {
+        do {
+            _ = try await store.apply(writes, author: author, reason: nil)
+            await catchUpOnce()
+        } catch {
+            state.withLock { $0.lastError = error }
+            // What the store holds wins over what was shown.
+            try? await reload()
+        }
+    }
+
+    /// Tells observers and the manager, outside any lock.
+    func post(_ changes: [TweakKit.TweakChange]) {
+        if changes.count > 100 {
+            changeNotifier.post(.reloaded, from: self)
+            return
+        }
+        for change in changes {
+            changeNotifier.post(change, from: self)
+        }
+    }
+}
