@@ -145,10 +145,16 @@ let package = Package(
             dependencies: ["TweakKit", "TweakKitTesting", "TweakKitLogging", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Fixtures")]
         ),
+        // A throwaway PostgreSQL cluster (or TWEAKKIT_POSTGRES_URL) for the package's own tests (not a product).
+        .target(
+            name: "TweakKitPostgresTestSupport",
+            dependencies: [.product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(
             name: "TweakKitStoreTests",
             dependencies: [
-                "TweakKitStore", "TweakKitStorePostgres", "TweakKit", .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                "TweakKitStore", "TweakKitStorePostgres", "TweakKitPostgresTestSupport", "TweakKit",
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TweakKit
+import TweakKitPostgresTestSupport
 import TweakKitStore
 import TweakKitStorePostgres
 

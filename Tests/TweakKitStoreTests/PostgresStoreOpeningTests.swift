@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import Testing
+import TweakKitPostgresTestSupport
 import TweakKitStore
 import TweakKitStorePostgres
 

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TweakKit
+import TweakKitPostgresTestSupport
 import TweakKitStore
 import TweakKitStorePostgres
 

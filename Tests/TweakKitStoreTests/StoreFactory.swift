@@ -1,4 +1,5 @@
 import Foundation
+import TweakKitPostgresTestSupport
 import TweakKitStore
 import TweakKitStorePostgres
 

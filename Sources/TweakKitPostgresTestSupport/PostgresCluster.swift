@@ -7,7 +7,7 @@ import Synchronization
 import Glibc
 #endif
 
-/// A PostgreSQL server for the store tests.
+/// A PostgreSQL server for the package's tests of the PostgreSQL store (not a product).
 ///
 /// ``shared`` is `TWEAKKIT_POSTGRES_URL` when that is set (a server CI started), otherwise a
 /// throwaway cluster: `initdb` into a temporary directory as the `postgres` user (initdb refuses
@@ -15,16 +15,16 @@ import Glibc
 /// gets a database of its own from ``freshDatabaseURL()``, so tests run in parallel.
 ///
 /// ``start()`` starts a private cluster, for a test that stops and restarts its server.
-final class PostgresCluster: Sendable {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+public final class PostgresCluster: Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
     /// `postgres://user@host:port/` with no database: ``freshDatabaseURL()`` appends one.
-    let baseURL: String
-    let port: Int
+    public let baseURL: String
+    public let port: Int
     /// The data directory, when this process started the server.
-    let directory: String?
+    public let directory: String?
     private let bin: String?
 
     private init(baseURL: String, port: Int, directory: String?, bin: String?) {
@@ -49,24 +49,24 @@ final class PostgresCluster: Sendable {
     }
 
     /// The cluster every test shares.
-    static var shared: PostgresCluster {
+    public static var shared: PostgresCluster {
         get async throws { try await sharedTask.value }
     }
 
     /// A new, empty database on the shared cluster, as a `postgres://` URL.
-    static func freshDatabaseURL() async throws -> String {
+    public static func freshDatabaseURL() async throws -> String {
         try await shared.freshDatabaseURL()
     }
 
     /// A new, empty database on this cluster, as a `postgres://` URL.
-    func freshDatabaseURL() async throws -> String {
+    public func freshDatabaseURL() async throws -> String {
         let name = "tweakkit_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         try await administer("CREATE DATABASE \(name)")
         return baseURL + name
     }
 
     /// Runs one statement on the `postgres` database.
-    func administer(_ statement: String) async throws {
+    public func administer(_ statement: String) async throws {
         guard let components = URLComponents(string: baseURL), let host = components.host, let user = components.user else {
             throw Failure(description: "cannot read the cluster URL \(baseURL)")
         }
@@ -88,7 +88,7 @@ final class PostgresCluster: Sendable {
     // MARK: A cluster of our own
 
     /// initdb and start a cluster in a new temporary directory on a free port.
-    static func start() async throws -> PostgresCluster {
+    public static func start() async throws -> PostgresCluster {
         let bin = try binaries()
         let directory = FileManager.default.temporaryDirectory.appending(path: "tweakkit-pg-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -108,7 +108,7 @@ final class PostgresCluster: Sendable {
     }
 
     /// `pg_ctl start`, waiting until the server accepts connections.
-    func startServer() async throws {
+    public func startServer() async throws {
         guard let directory, let bin else { throw Failure(description: "the cluster at \(baseURL) was not started by this process") }
         try await Self.run(bin + "/pg_ctl", [
             "-D", directory + "/data", "-l", directory + "/server.log", "-w", "-t", "60", "start", "-o",
@@ -117,13 +117,13 @@ final class PostgresCluster: Sendable {
     }
 
     /// `pg_ctl stop` (fast: connected clients are told, then disconnected).
-    func stopServer() async throws {
+    public func stopServer() async throws {
         guard let directory, let bin else { throw Failure(description: "the cluster at \(baseURL) was not started by this process") }
         try await Self.run(bin + "/pg_ctl", ["-D", directory + "/data", "-w", "-m", "fast", "stop"])
     }
 
     /// Stops the server and deletes its directory.
-    func destroy() async {
+    public func destroy() async {
         try? await stopServer()
         if let directory { try? FileManager.default.removeItem(atPath: directory) }
     }
