@@ -118,31 +118,35 @@ public final class PostgresTweakStore: SharedTweakStore {
     public func snapshot() async throws -> (tweaks: [StoredTweak], sequence: Int64) {
         try checkOpen()
         do {
-            let rows = try await client.query(
-                """
-                SELECT s.last, t.feature, t.variable, t.value_kind, t.value_json, t.version, t.updated_at, t.author
-                FROM tweakkit_sequence s
-                LEFT JOIN tweakkit_tweaks t ON t.value_kind IS NOT NULL
-                ORDER BY t.feature, t.variable
-                """,
-                logger: logger
-            )
-            var sequence: Int64 = 0
-            var tweaks: [StoredTweak] = []
-            for try await row in rows.decode(
-                (Int64, String?, String?, String?, String?, Int64?, Date?, String?).self
-            ) {
-                sequence = row.0
-                guard let feature = row.1, let variable = row.2, let kind = row.3, let json = row.4,
-                    let version = row.5, let updatedAt = row.6, let author = row.7
-                else { continue }
-                let value = try StoredValueText(kind: kind, json: json).content(at: "\(url) tweakkit_tweaks \(feature).\(variable)")
-                tweaks.append(StoredTweak(feature: feature, variable: variable, value: value, version: version, updatedAt: updatedAt, author: author))
-            }
-            return (tweaks, sequence)
+            return try await PostgresDeadline.run(store: url, doing: "reading the tweaks") { [self] in try await readSnapshot() }
         } catch {
             throw SharedTweakStoreError.wrapping(error, store: url, doing: "reading the tweaks")
         }
+    }
+
+    private func readSnapshot() async throws -> (tweaks: [StoredTweak], sequence: Int64) {
+        let rows = try await client.query(
+            """
+            SELECT s.last, t.feature, t.variable, t.value_kind, t.value_json, t.version, t.updated_at, t.author
+            FROM tweakkit_sequence s
+            LEFT JOIN tweakkit_tweaks t ON t.value_kind IS NOT NULL
+            ORDER BY t.feature, t.variable
+            """,
+            logger: logger
+        )
+        var sequence: Int64 = 0
+        var tweaks: [StoredTweak] = []
+        for try await row in rows.decode(
+            (Int64, String?, String?, String?, String?, Int64?, Date?, String?).self
+        ) {
+            sequence = row.0
+            guard let feature = row.1, let variable = row.2, let kind = row.3, let json = row.4,
+                let version = row.5, let updatedAt = row.6, let author = row.7
+            else { continue }
+            let value = try StoredValueText(kind: kind, json: json).content(at: "\(url) tweakkit_tweaks \(feature).\(variable)")
+            tweaks.append(StoredTweak(feature: feature, variable: variable, value: value, version: version, updatedAt: updatedAt, author: author))
+        }
+        return (tweaks, sequence)
     }
 
     /// Applies `writes` in one transaction, all or nothing, and returns the changes in sequence order.
@@ -166,7 +170,7 @@ public final class PostgresTweakStore: SharedTweakStore {
         var encoded: [StoredValueText?] = []
         for write in writes {
             do {
-                encoded.append(try write.value.map(StoredValueText.init))
+                encoded.append(try write.value.map { try StoredValueText($0) })
             } catch {
                 throw SharedTweakStoreError.unavailable("\(url): \(write.feature).\(write.variable) cannot be stored: \(error)")
             }
@@ -176,9 +180,11 @@ public final class PostgresTweakStore: SharedTweakStore {
         while true {
             attempt += 1
             do {
-                return try await client.withConnection { connection in
-                    try await PostgresTransaction.run(on: connection, logger: logger) { connection in
-                        try await plan.run(on: connection, author: author, reason: reason, store: url, logger: logger)
+                return try await PostgresDeadline.run(store: url, doing: "writing") { [self] in
+                    try await client.withConnection { connection in
+                        try await PostgresTransaction.run(on: connection, logger: logger) { connection in
+                            try await plan.run(on: connection, author: author, reason: reason, store: url, logger: logger)
+                        }
                     }
                 }
             } catch {
@@ -220,11 +226,13 @@ public final class PostgresTweakStore: SharedTweakStore {
     private func readChanges(_ query: PostgresQuery, doing what: String) async throws -> [TweakKitStore.TweakChange] {
         try checkOpen()
         do {
-            var changes: [TweakKitStore.TweakChange] = []
-            for try await row in try await client.query(query, logger: logger).decode(PostgresChangeRow.Columns.self) {
-                changes.append(try PostgresChangeRow(row).change(store: url))
+            return try await PostgresDeadline.run(store: url, doing: what) { [self] in
+                var changes: [TweakKitStore.TweakChange] = []
+                for try await row in try await client.query(query, logger: logger).decode(PostgresChangeRow.Columns.self) {
+                    changes.append(try PostgresChangeRow(row).change(store: url))
+                }
+                return changes
             }
-            return changes
         } catch {
             throw SharedTweakStoreError.wrapping(error, store: url, doing: what)
         }

@@ -15,8 +15,8 @@ import TweakKitStore
 /// 4. The single `tweakkit_sequence` row is updated last: its lock is held until COMMIT, so sequences
 ///    are handed out in commit order and a reader never sees sequence n+1 before n.
 /// 5. Rows, history and `NOTIFY` (delivered at commit) follow.
-struct PostgresWritePlan {
-    private struct Key: Hashable, Comparable {
+struct PostgresWritePlan: Sendable {
+    private struct Key: Hashable, Comparable, Sendable {
         var feature: String
         var variable: String
         static func < (lhs: Key, rhs: Key) -> Bool { (lhs.feature, lhs.variable) < (rhs.feature, rhs.variable) }

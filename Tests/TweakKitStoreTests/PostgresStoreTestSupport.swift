@@ -23,24 +23,28 @@ func withPostgresStore<Result>(_ body: (PostgresTweakStore, String) async throws
 /// Collects the changes a subscriber sees: for each signal it reads `changes(after:)` from the last
 /// sequence it holds, as a live provider does.
 final class ChangeCollector: Sendable {
-    private let state = Mutex<[TweakKitStore.TweakChange]>([])
+    private final class Seen: Sendable {
+        let changes = Mutex<[TweakKitStore.TweakChange]>([])
+    }
+
+    private let seen = Seen()
     private let task: Task<Void, Never>
 
     init(store: any SharedTweakStore, from sequence: Int64) {
         let signals = store.changeSignals()
-        let state = self.state
+        let seen = self.seen
         task = Task {
             var last = sequence
             for await _ in signals {
                 // A failed read (server away) is retried at the next signal: `last` only moves on success.
                 guard let changes = try? await store.changes(after: last, limit: 10_000) else { continue }
-                state.withLock { $0.append(contentsOf: changes) }
+                seen.changes.withLock { $0.append(contentsOf: changes) }
                 last = changes.last?.sequence ?? last
             }
         }
     }
 
-    var changes: [TweakKitStore.TweakChange] { state.withLock { $0 } }
+    var changes: [TweakKitStore.TweakChange] { seen.changes.withLock { $0 } }
 
     /// Waits until `condition` holds of the changes seen, or `timeout` passes; returns the changes.
     func wait(timeout: Duration = .seconds(20), until condition: ([TweakKitStore.TweakChange]) -> Bool) async -> [TweakKitStore.TweakChange] {
