@@ -31,32 +31,34 @@ struct PostgresStoreOpeningTests {
         ("postgres://u@h/d?pool=3", "unknown parameter 'pool'"),
     ])
     func refusesURL(text: String, reason: String) {
-        #expect {
-            _ = try PostgresStoreURL(text)
-        } throws: { error in
-            guard case .invalidURL(let message) = error as? SharedTweakStoreError else { return false }
-            return message.contains(reason)
+        let error = #expect(throws: SharedTweakStoreError.self) { try PostgresStoreURL(text) }
+        guard case .invalidURL(let message)? = error else {
+            Issue.record("expected invalidURL, got \(String(describing: error))")
+            return
         }
+        #expect(message.contains(reason), "\(message)")
     }
 
     @Test("a password never appears in an invalid-URL message")
     func hidesPassword() {
-        #expect {
-            _ = try PostgresStoreURL("postgres://u:hunter2@h:5432")
-        } throws: { error in
-            "\(error)".contains("***") && !"\(error)".contains("hunter2")
-        }
+        let error = #expect(throws: SharedTweakStoreError.self) { try PostgresStoreURL("postgres://u:hunter2@h:5432") }
+        let message = error.map { "\($0)" } ?? ""
+        #expect(message.contains("u:***@h"))
+        #expect(!message.contains("hunter2"))
     }
 
     @Test("a server that does not answer is unavailable, named in the error")
-    func unreachable() async throws {
+    func unreachable() async {
         let port = 1  // tcpmux: nothing listens there
-        await #expect {
-            _ = try await PostgresTweakStore.connect(url: "postgres://tweaks@127.0.0.1:\(port)/tweaks")
-        } throws: { error in
-            guard case .unavailable(let message) = error as? SharedTweakStoreError else { return false }
-            return message.contains("127.0.0.1:\(port)/tweaks") && message.contains("opening the store")
+        let error = await #expect(throws: SharedTweakStoreError.self) {
+            try await PostgresTweakStore.connect(url: "postgres://tweaks@127.0.0.1:\(port)/tweaks")
         }
+        guard case .unavailable(let message)? = error else {
+            Issue.record("expected unavailable, got \(String(describing: error))")
+            return
+        }
+        #expect(message.contains("127.0.0.1:\(port)/tweaks"), "\(message)")
+        #expect(message.contains("opening the store"), "\(message)")
     }
 
     @Test("several processes opening one new database at once migrate it once")
@@ -66,7 +68,7 @@ struct PostgresStoreOpeningTests {
             for opener in 0..<5 {
                 group.addTask {
                     try await withAnotherHandle(on: url) { store in
-                        try await store.apply([TweakWrite(feature: "open", variable: "o\(opener)", value: true)], author: "o\(opener)", reason: nil).count
+                        try await store.apply([TweakWrite(feature: "open", variable: "o\(opener)", value: true)], author: "o\(opener)", reason: nil)
                         return try await store.snapshot().sequence
                     }
                 }
@@ -99,12 +101,12 @@ struct PostgresStoreOpeningTests {
         try await withDatabase(url) { connection in
             try await connection.query("CREATE TABLE tweakkit_tweaks (id integer)", logger: .init(label: "test"))
         }
-        await #expect {
-            _ = try await PostgresTweakStore.connect(url: url)
-        } throws: { error in
-            guard case .notATweakStore(let message) = error as? SharedTweakStoreError else { return false }
-            return message.contains("tweakkit_tweaks")
+        let error = await #expect(throws: SharedTweakStoreError.self) { try await PostgresTweakStore.connect(url: url) }
+        guard case .notATweakStore(let message)? = error else {
+            Issue.record("expected notATweakStore, got \(String(describing: error))")
+            return
         }
+        #expect(message.contains("tweakkit_tweaks"), "\(message)")
     }
 
     @Test("reopening a migrated store keeps its tweaks")
