@@ -1,7 +1,7 @@
 import Foundation
 public import PostgresNIO
 import NIOSSL
-import TweakKitStore
+public import TweakKitStore
 
 /// Where a PostgreSQL tweak store lives: `postgres://user:password@host:port/database`.
 ///

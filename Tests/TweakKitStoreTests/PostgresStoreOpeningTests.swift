@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import Testing
+import TweakKit
 import TweakKitPostgresTestSupport
 import TweakKitStore
 import TweakKitStorePostgres
@@ -76,9 +77,8 @@ struct PostgresStoreOpeningTests {
             return try await group.reduce(into: [Int64]()) { $0.append($1) }
         }
         #expect(sequences.count == 5)
-        try await withAnotherHandle(on: url) { store in
-            #expect(try await store.snapshot().tweaks.count == 5)
-        }
+        let tweaks = try await withAnotherHandle(on: url) { store in try await store.snapshot().tweaks }
+        #expect(tweaks.count == 5)
     }
 
     @Test("a schema newer than this TweakKit is refused, and left as it is")

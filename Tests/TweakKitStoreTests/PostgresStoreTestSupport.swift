@@ -7,6 +7,7 @@ import TweakKitStore
 import TweakKitStorePostgres
 
 /// Opens a store on a fresh database of the shared cluster, runs `body`, closes it.
+@discardableResult
 func withPostgresStore<Result>(_ body: (PostgresTweakStore, String) async throws -> Result) async throws -> Result {
     let url = try await PostgresCluster.freshDatabaseURL()
     let store = try await PostgresTweakStore.connect(url: url)
@@ -63,6 +64,7 @@ final class ChangeCollector: Sendable {
 }
 
 /// Opens a second handle on the store at `url`, runs `body`, closes it.
+@discardableResult
 func withAnotherHandle<Result>(on url: String, _ body: (PostgresTweakStore) async throws -> Result) async throws -> Result {
     let store = try await PostgresTweakStore.connect(url: url)
     do {
