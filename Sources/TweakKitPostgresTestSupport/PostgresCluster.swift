@@ -163,38 +163,41 @@ public final class PostgresCluster: Sendable {
 
     /// Runs a PostgreSQL tool, as the postgres user when this process is root; throws with its output on failure.
     private static func run(_ tool: String, _ arguments: [String]) async throws {
-        let process = Process()
-        if geteuid() == 0 {
-            process.executableURL = URL(filePath: "/usr/sbin/runuser")
-            process.arguments = ["-u", "postgres", "--", tool] + arguments
-        } else {
-            process.executableURL = URL(filePath: tool)
-            process.arguments = arguments
-        }
-        // A file, not a pipe: the server pg_ctl starts must not hold our end open.
         let outputPath = FileManager.default.temporaryDirectory.appending(path: "tweakkit-pg-tool-\(UUID().uuidString)").path
-        guard FileManager.default.createFile(atPath: outputPath, contents: nil), let output = FileHandle(forWritingAtPath: outputPath) else {
-            throw Failure(description: "cannot create \(outputPath) for the output of \(tool)")
-        }
-        defer {
-            try? output.close()
-            try? FileManager.default.removeItem(atPath: outputPath)
-        }
-        process.standardOutput = output
-        process.standardError = output
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        // waitpid on a thread of its own: the call blocks, and Foundation's Process would wait for
+        // the server `pg_ctl start` leaves running too (it inherits the descriptor Process watches).
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: Failure(description: "cannot run \(tool): \(error)"))
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try spawnAndWait(tool, arguments, outputPath: outputPath) })
             }
         }
-        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         guard status == 0 else {
+            let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
             throw Failure(description: "\(tool) \(arguments.joined(separator: " ")) exited with \(status):\n\(text)")
         }
+    }
+
+    /// posix_spawn and waitpid: the tool's exit status, its output (stdout and stderr) in `outputPath`.
+    private static func spawnAndWait(_ tool: String, _ arguments: [String], outputPath: String) throws -> Int32 {
+        let command = geteuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--", tool] + arguments : [tool] + arguments
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
+        guard spawned == 0 else { throw Failure(description: "cannot run \(command[0]): \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 {
+            guard errno == EINTR else { throw Failure(description: "waiting for \(tool) failed: errno \(errno)") }
+        }
+        // WIFEXITED / WEXITSTATUS; a signal counts as failure.
+        return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 
     // MARK: Stopping at exit
@@ -214,19 +217,7 @@ public final class PostgresCluster: Sendable {
         for entry in started.withLock({ $0 }) {
             let parts = entry.split(separator: "\u{0}").map(String.init)
             guard parts.count == 2 else { continue }
-            let process = Process()
-            let stop = [parts[0] + "/pg_ctl", "-D", parts[1] + "/data", "-w", "-m", "immediate", "stop"]
-            if geteuid() == 0 {
-                process.executableURL = URL(filePath: "/usr/sbin/runuser")
-                process.arguments = ["-u", "postgres", "--"] + stop
-            } else {
-                process.executableURL = URL(filePath: stop[0])
-                process.arguments = Array(stop.dropFirst())
-            }
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try? process.run()
-            process.waitUntilExit()
+            _ = try? spawnAndWait(parts[0] + "/pg_ctl", ["-D", parts[1] + "/data", "-w", "-m", "immediate", "stop"], outputPath: "/dev/null")
             try? FileManager.default.removeItem(atPath: parts[1])
         }
     }
