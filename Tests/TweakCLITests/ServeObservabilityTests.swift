@@ -83,7 +83,7 @@ struct ServeObservabilityTests {
         let payload = #"{"ui_customization": {"label_text": {"Value": "from the server"}}}"#
         let remote = try await TestHTTPServer.start { _ in .response(.ok, headers: [("ETag", "\"1\"")], body: Data(payload.utf8)) }
         let url = remote.url.appendingPathComponent("tweaks.json").absoluteString
-        let serve = try await startServe(["--token", "observability-token", "--defaults", exampleFile, "--remote", url])
+        let serve = try await startServe(["--token", "observability-token", "--defaults", exampleFile, "--remote", url, "--timeout", "30"])
         defer { serve.stop() }
         await remote.stop()
 

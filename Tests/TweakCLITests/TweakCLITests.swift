@@ -256,7 +256,8 @@ struct TweakRemoteCLITests {
         let server = try await TestHTTPServer.start { _ in .response(.ok, headers: [("ETag", "\"1\"")], body: Data(payload.utf8)) }
         let cache = try temporaryDirectory().path
         let url = server.url.appendingPathComponent("tweaks.json").absoluteString
-        var result = try await tweakInBackground("get", "ui_customization.label_text", "--defaults", exampleFile, "--remote", url, "--cache", cache, "--json")
+        // A generous timeout while the server is up: the full test run keeps both cores busy.
+        var result = try await tweakInBackground("get", "ui_customization.label_text", "--defaults", exampleFile, "--remote", url, "--cache", cache, "--json", "--timeout", "30")
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.output.contains("\"value\" : \"from the server\""))
         #expect(result.output.contains("\"source\" : \"remote:127.0.0.1\""))

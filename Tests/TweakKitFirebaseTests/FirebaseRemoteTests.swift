@@ -35,7 +35,7 @@ struct FirebaseRemoteTests {
         var configuration = RemoteConfiguration(
             url: FirebaseServerTemplate.url(projectID: "demo-project", baseURL: server.url), documentFormat: .firebase(), name: "firebase"
         )
-        configuration.requestTimeout = .seconds(5)
+        configuration.requestTimeout = .seconds(30)
         configuration.headerProvider = {
             let token = tokens.add(1, ordering: .relaxed).newValue
             return FirebaseServerTemplate.headers(accessToken: "token-\(token)")

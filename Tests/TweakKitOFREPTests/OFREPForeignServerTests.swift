@@ -20,7 +20,7 @@ struct OFREPForeignServerTests {
         var configuration = OFREPConfiguration(baseURL: server.url)
         configuration.headers = ["X-API-Key": ForeignOFREPServer.apiKey]
         configuration.context = context ?? u1
-        configuration.requestTimeout = .seconds(5)
+        configuration.requestTimeout = .seconds(30)
         return configuration
     }
 

@@ -43,7 +43,7 @@ func makeStack(
     responder.set(initial)
     let server = try await TestHTTPServer.start { _ in responder.current }
     var configuration = RemoteConfiguration(url: server.url.appendingPathComponent("tweaks.json"), name: "remote")
-    configuration.requestTimeout = .seconds(5)
+    configuration.requestTimeout = .seconds(30)
     configure(&configuration)
     let remote = sleep.map { RemoteTweakProvider(configuration: configuration, sleep: $0) } ?? RemoteTweakProvider(configuration: configuration)
     let defaults = try LocalTweakProvider(data: Data(bundled.utf8), name: "bundled.json")
@@ -162,7 +162,7 @@ struct RemoteTweakProviderTests {
 
     @Test("a server that goes away after start: the provider keeps serving and reports the error")
     func serverGoesAway() async throws {
-        let stack = try await makeStack(.response(.ok, body: Data(tweaksV1.utf8))) { $0.requestTimeout = .seconds(2) }
+        let stack = try await makeStack(.response(.ok, body: Data(tweaksV1.utf8))) { $0.requestTimeout = .seconds(30) }
         try await stack.remote.refresh()
         await stack.server.stop()
         let error = await #expect(throws: RemoteError.self) { try await stack.remote.refresh() }
@@ -186,7 +186,7 @@ struct RemoteTweakProviderTests {
         let fast = try await makeStack(.response(.ok, body: Data(tweaksV1.utf8)))
         defer { Task { await fast.server.stop() } }
         fast.remote.start()
-        #expect(await fast.remote.waitUntilReady(timeout: .seconds(5)) == .ready)
+        #expect(await fast.remote.waitUntilReady(timeout: .seconds(30)) == .ready)
         #expect(fast.manager[label] == "remote v1")
         fast.remote.stop()
     }
@@ -242,7 +242,7 @@ struct RemoteTweakProviderTests {
         let logger = TweakLogger(level: .trace) { _, message in lines.lock.withLock { lines.all.append(message) } }
         let remote = RemoteTweakProvider(configuration: configuration, logger: logger)
         remote.start()
-        _ = await remote.waitUntilReady(timeout: .seconds(5))
+        _ = await remote.waitUntilReady(timeout: .seconds(30))
         remote.stop()
         #expect(remote.lastError?.kind == .httpStatus(401))
         #expect(!lines.lock.withLock { lines.all }.isEmpty)
@@ -263,7 +263,7 @@ struct RemoteTweakProviderTests {
         let manager = TweakManager(tweakProviders: [remote, try LocalTweakProvider(data: Data(bundled.utf8), name: "bundled.json")])
         remote.start()
         defer { remote.stop() }
-        #expect(await remote.waitUntilReady(timeout: .seconds(5)) == .ready)
+        #expect(await remote.waitUntilReady(timeout: .seconds(30)) == .ready)
         // Wait until the stream is connected.
         for _ in 0..<200 where !server.requests.contains(where: { $0.path.hasSuffix("/stream") }) {
             try await Task.sleep(for: .milliseconds(10))

@@ -56,7 +56,7 @@ struct UnleashRemoteTests {
         let manager = TweakManager(tweakProviders: [remote])
         remote.start()
         defer { remote.stop() }
-        #expect(await remote.waitUntilReady(timeout: .seconds(5)) == .ready)
+        #expect(await remote.waitUntilReady(timeout: .seconds(30)) == .ready)
         #expect(!manager.isFeatureEnabled("kill-switch", context: ["targetingKey": "u1"]))
 
         reply.withLock { $0 = .response(.ok, headers: [("ETag", "\"v2\"")], body: Data(featuresV2JSON.utf8)) }
