@@ -3,31 +3,6 @@ import Synchronization
 import Testing
 import TweakKit
 
-/// Sends one HTTP request to 127.0.0.1:`port` over a plain socket; returns the status code.
-func httpStatus(port: Int, _ method: String, _ path: String, headers: [String], body: String) throws -> Int {
-    let handle = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(handle) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(handle, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard connected == 0 else { throw TweakError.providerFailed(provider: "socket", reason: "connect failed: \(errno)") }
-    let lines = ["\(method) \(path) HTTP/1.1", "Host: 127.0.0.1:\(port)", "Connection: close", "Content-Length: \(body.utf8.count)"] + headers
-    let request = Array((lines.joined(separator: "\r\n") + "\r\n\r\n" + body).utf8)
-    _ = request.withUnsafeBytes { write(handle, $0.baseAddress, $0.count) }
-    var received: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4_096)
-    while true {
-        let count = read(handle, &buffer, buffer.count)
-        if count <= 0 { break }
-        received += buffer[0..<count]
-    }
-    let statusLine = String(decoding: received, as: UTF8.self).prefix { $0 != "\r" }.split(separator: " ")
-    return statusLine.count > 1 ? Int(statusLine[1]) ?? 0 : 0
-}
 
 /// A running `tweak serve`, stopped by `stop()`.
 final class ServeProcess {
@@ -114,9 +89,9 @@ struct ConcurrentWritersTests {
                     Thread.detachNewThread {
                         for round in 0..<editorWrites {
                             do {
-                                let status = try httpStatus(
+                                let status = try httpExchange(
                                     port: port, "PUT", "/api/tweaks/editor/r\(round)",
-                                    headers: ["Authorization: Bearer \(token)", "Content-Type: application/json"], body: #"{"value": \#(1000 + round)}"#)
+                                    headers: ["Authorization: Bearer \(token)", "Content-Type: application/json"], body: #"{"value": \#(1000 + round)}"#).status
                                 if status != 200 { failures.withLock { $0.append("editor.r\(round): HTTP \(status)") } }
                             } catch {
                                 failures.withLock { $0.append("editor.r\(round): \(error)") }

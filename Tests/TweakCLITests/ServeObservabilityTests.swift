@@ -4,50 +4,6 @@ import Testing
 import TweakKit
 import TweakKitTestSupport
 
-/// One HTTP/1.1 exchange with 127.0.0.1:`port` over a plain socket: the status and the body.
-func httpExchange(port: Int, _ method: String, _ path: String, body: String = "") throws -> (status: Int, body: String) {
-    let handle = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(handle) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(handle, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard connected == 0 else { throw TweakError.providerFailed(provider: "socket", reason: "connect failed: \(errno)") }
-    let lines = [
-        "\(method) \(path) HTTP/1.1", "Host: 127.0.0.1:\(port)", "Connection: close",
-        "Content-Type: application/json", "Content-Length: \(body.utf8.count)",
-    ]
-    let request = Array((lines.joined(separator: "\r\n") + "\r\n\r\n" + body).utf8)
-    _ = request.withUnsafeBytes { write(handle, $0.baseAddress, $0.count) }
-    var received: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4_096)
-    while true {
-        let count = read(handle, &buffer, buffer.count)
-        if count <= 0 { break }
-        received += buffer[0..<count]
-    }
-    let text = String(decoding: received, as: UTF8.self)
-    let statusLine = text.prefix { $0 != "\r" }.split(separator: " ")
-    let status = statusLine.count > 1 ? Int(statusLine[1]) ?? 0 : 0
-    guard let split = text.range(of: "\r\n\r\n") else { return (status, "") }
-    var payload = String(text[split.upperBound...])
-    // A chunked body: keep the chunks' data only.
-    if text[..<split.lowerBound].lowercased().contains("transfer-encoding: chunked") {
-        var chunks = "", rest = Substring(payload)
-        while let lineEnd = rest.range(of: "\r\n"), let size = Int(rest[..<lineEnd.lowerBound], radix: 16), size > 0 {
-            let start = lineEnd.upperBound
-            let utf8 = rest.utf8
-            let end = utf8.index(start, offsetBy: size, limitedBy: utf8.endIndex) ?? utf8.endIndex
-            chunks += String(rest[start..<end])
-            rest = rest[end...].dropFirst(2)
-        }
-        payload = chunks
-    }
-    return (status, payload)
-}
 
 /// Starts `tweak serve` on a thread of its own, leaving Swift concurrency's threads to the
 /// in-process remote server it fetches from at start.

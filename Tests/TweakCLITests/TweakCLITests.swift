@@ -257,19 +257,19 @@ struct TweakRemoteCLITests {
         let cache = try temporaryDirectory().path
         let url = server.url.appendingPathComponent("tweaks.json").absoluteString
         // A generous timeout while the server is up: the full test run keeps both cores busy.
-        var result = try await tweakInBackground("get", "ui_customization.label_text", "--defaults", exampleFile, "--remote", url, "--cache", cache, "--json", "--timeout", "30")
+        var result = try await tweak("get", "ui_customization.label_text", "--defaults", exampleFile, "--remote", url, "--cache", cache, "--json", "--timeout", "30")
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.output.contains("\"value\" : \"from the server\""))
         #expect(result.output.contains("\"source\" : \"remote:127.0.0.1\""))
         #expect(result.errors.isEmpty)
         await server.stop()
 
-        result = try await tweakInBackground("get", "ui_customization.label_text", "--defaults", exampleFile, "--remote", url, "--cache", cache, "--timeout", "2")
+        result = try await tweak("get", "ui_customization.label_text", "--defaults", exampleFile, "--remote", url, "--cache", cache, "--timeout", "2")
         #expect(result.status == 0)
         #expect(result.output == "from the server\n")
         #expect(result.errors.contains("answering from its last-known-good payload"))
 
-        result = try await tweakInBackground("get", "ui_customization.label_text", "--defaults", exampleFile, "--remote", url, "--timeout", "2")
+        result = try await tweak("get", "ui_customization.label_text", "--defaults", exampleFile, "--remote", url, "--timeout", "2")
         #expect(result.status == 0)
         #expect(result.output == "Test value\n")
         #expect(result.errors.contains("answering from the other providers"))
