@@ -21,7 +21,8 @@ import urllib.parse
 import urllib.request
 
 from selenium import webdriver
-from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException
+from selenium.common.exceptions import (ElementNotInteractableException, NoAlertPresentException,
+                                        StaleElementReferenceException)
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -69,11 +70,12 @@ def row(driver, tweak):
 
 
 def act(action, what):
-    """Runs `action`, again if a live refresh replaced the element it was working on."""
+    """Runs `action`, again if a live refresh replaced the element it was working on, or had not
+    laid it out yet when it was reached ("element not interactable")."""
     for _ in range(20):
         try:
             return action()
-        except StaleElementReferenceException:
+        except (StaleElementReferenceException, ElementNotInteractableException):
             time.sleep(0.1)
     raise AssertionError(f"the page kept changing under {what}")
 
@@ -81,6 +83,7 @@ def act(action, what):
 def type_into(driver, tweak, text, end):
     def enter():
         field = row(driver, tweak).find_element(By.CSS_SELECTOR, "input")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", field)
         field.clear()
         field.send_keys(text, end)
     act(enter, tweak)
