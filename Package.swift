@@ -82,7 +82,7 @@ let package = Package(
         .target(
             name: "TweakKitServer",
             dependencies: [
-                "TweakKit",
+                "TweakKit", "TweakKitStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -136,7 +136,7 @@ let package = Package(
         .executableTarget(
             name: "tweak",
             dependencies: [
-                "TweakKit", "TweakCodegenCommands", "TweakKitFlagd", "TweakKitRemote", "TweakKitServer",
+                "TweakKit", "TweakCodegenCommands", "TweakKitFlagd", "TweakKitRemote", "TweakKitServer", "TweakKitStore",
                 "TweakKitOptimizely", "TweakKitFirebase", "TweakKitUnleash", "TweakKitGrowthBook",
                 "TweakKitMetrics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -203,7 +203,7 @@ let package = Package(
         .testTarget(
             name: "TweakKitServerTests",
             dependencies: [
-                "TweakKitServer", "TweakKit", "TweakKitFlagd",
+                "TweakKitServer", "TweakKit", "TweakKitFlagd", "TweakKitStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]

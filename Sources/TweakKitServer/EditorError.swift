@@ -4,18 +4,23 @@ import HTTPTypes
 import NIOCore
 import TweakKit
 
-/// An API error: a status and a message, answered as `{"error": "…"}`.
+/// An API error: a status and a message, answered as `{"error": "…"}` plus any `details`
+/// (a stale write's `currentVersion`).
 struct EditorError: Error, HTTPResponseError {
     let status: HTTPResponse.Status
     let message: String
+    var details: [String: TweakContent]
 
-    init(_ status: HTTPResponse.Status, _ message: String) {
+    init(_ status: HTTPResponse.Status, _ message: String, details: [String: TweakContent] = [:]) {
         self.status = status
         self.message = message
+        self.details = details
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        TweakEditor.jsonResponse(.object(["error": .string(message)]), status: status)
+        var body = details
+        body["error"] = .string(message)
+        return TweakEditor.jsonResponse(.object(body), status: status)
     }
 }
 

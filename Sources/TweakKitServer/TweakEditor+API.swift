@@ -4,6 +4,7 @@ import HTTPTypes
 import NIOCore
 import ServiceLifecycle
 import TweakKit
+import TweakKitStore
 
 extension TweakEditor {
     /// One tweak as the API shows it.
@@ -25,27 +26,35 @@ extension TweakEditor {
         return .object(object)
     }
 
-    static func jsonResponse(_ value: TweakContent, status: HTTPResponse.Status = .ok) -> Response {
+    static func jsonResponse(_ value: TweakContent, status: HTTPResponse.Status = .ok, version: Int64? = nil) -> Response {
         let text = (try? value.jsonText()) ?? "null"
-        return Response(
-            status: status,
-            headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: text))
-        )
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
+        if let version { headers[.eTag] = "\"\(version)\"" }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// A tweak's JSON, with its shared-store `version` when there is a store.
+    func json(_ resolved: ResolvedTweak) -> TweakContent? {
+        guard var json = Self.json(resolved) else { return nil }
+        if let version = version(of: resolved.id), case .object(var object) = json {
+            object["version"] = .int(Int(version))
+            json = .object(object)
+        }
+        return json
     }
 
     func listResponse() -> Response {
-        Self.jsonResponse(.array(manager.allResolvedTweaks().compactMap(Self.json)))
+        Self.jsonResponse(.array(manager.allResolvedTweaks().compactMap(json)))
     }
 
     func tweakResponse(_ id: TweakID) throws -> Response {
         let resolved = manager.resolvedTweak(feature: id.feature, variable: id.variable)
-        guard let json = Self.json(resolved) else { throw EditorError(.notFound, "tweak \(id) not found") }
-        return Self.jsonResponse(json)
+        guard let json = json(resolved) else { throw EditorError(.notFound, "tweak \(id) not found") }
+        return Self.jsonResponse(json, version: version(of: id))
     }
 
     /// `PUT {"value": …}`: the value must fit the tweak's type.
-    func update(_ id: TweakID, body: ByteBuffer) throws -> Response {
+    func update(_ id: TweakID, body: ByteBuffer, expectedVersion: Int64?) async throws -> Response {
         let resolved = manager.resolvedTweak(feature: id.feature, variable: id.variable)
         guard let current = resolved.tweak else { throw EditorError(.notFound, "tweak \(id) not found") }
         let parsed: TweakContent
@@ -58,6 +67,10 @@ extension TweakEditor {
             throw EditorError(.badRequest, #"send {"value": …}"#)
         }
         let checked = try Self.check(value, against: current.content.kind, id: id)
+        if let sharedStore {
+            try await write(id, value: checked, expectedVersion: expectedVersion, to: sharedStore)
+            return try tweakResponse(id)
+        }
         guard manager.mutableTweakProvider != nil else {
             throw EditorError(.conflict, "the stack has no mutable provider to write to")
         }
@@ -84,20 +97,35 @@ extension TweakEditor {
         throw EditorError(.badRequest, "\(id) is \(kind.article) \(kind); \(value.jsonTextOrDescription) is not")
     }
 
-    func reset(_ id: TweakID) throws -> Response {
-        guard manager.mutableTweakProvider != nil else {
-            throw EditorError(.conflict, "the stack has no mutable provider to reset")
-        }
-        do {
-            try manager.removeValue(feature: id.feature, variable: id.variable)
-        } catch {
-            throw EditorError(.internalServerError, "cannot reset \(id): \(error)")
+    func reset(_ id: TweakID, expectedVersion: Int64?) async throws -> Response {
+        if let sharedStore {
+            try await write(id, value: nil, expectedVersion: expectedVersion, to: sharedStore)
+        } else {
+            guard manager.mutableTweakProvider != nil else {
+                throw EditorError(.conflict, "the stack has no mutable provider to reset")
+            }
+            do {
+                try manager.removeValue(feature: id.feature, variable: id.variable)
+            } catch {
+                throw EditorError(.internalServerError, "cannot reset \(id): \(error)")
+            }
         }
         let resolved = manager.resolvedTweak(feature: id.feature, variable: id.variable)
-        return Self.jsonResponse(Self.json(resolved) ?? .object(["feature": .string(id.feature), "variable": .string(id.variable)]))
+        return Self.jsonResponse(
+            json(resolved) ?? .object(["feature": .string(id.feature), "variable": .string(id.variable)]), version: version(of: id)
+        )
     }
 
-    func resetAll() throws -> Response {
+    func resetAll() async throws -> Response {
+        if let sharedStore {
+            let removals = sharedStore.storedTweaks.map { TweakWrite(feature: $0.feature, variable: $0.variable, value: nil) }
+            do {
+                try await sharedStore.apply(removals, author: author)
+            } catch {
+                throw EditorError(.serviceUnavailable, "cannot reset the overrides: \(error)")
+            }
+            return listResponse()
+        }
         guard manager.mutableTweakProvider != nil else {
             throw EditorError(.conflict, "the stack has no mutable provider to reset")
         }
@@ -124,7 +152,7 @@ extension TweakEditor {
                         group.addTask {
                             for await update in changes {
                                 let resolved = manager.resolvedTweak(feature: update.id.feature, variable: update.id.variable)
-                                let data = Self.json(resolved)
+                                let data = self.json(resolved)
                                     ?? .object(["feature": .string(update.id.feature), "variable": .string(update.id.variable), "removed": true])
                                 continuation.yield("event: change\ndata: \((try? data.jsonText()) ?? "{}")\n\n")
                             }

@@ -3,6 +3,7 @@ import Foundation
 import HummingbirdCore
 import NIOCore
 public import TweakKit
+public import TweakKitStore
 
 /// A web editor for a ``TweakManager``: a page and a JSON API to see every tweak, where its value
 /// comes from, and to change, reset and follow it live.
@@ -23,7 +24,7 @@ public import TweakKit
 ///
 /// Routes (relative to where it is mounted): `GET /` (the page), `GET /api/tweaks`,
 /// `GET|PUT|DELETE /api/tweaks/{feature}/{variable}`, `DELETE /api/overrides`, `GET /api/events`
-/// (server-sent events). Writes need `Authorization: Bearer <token>` and a JSON body no larger
+/// (server-sent events), and with a ``sharedStore`` `GET /api/history`. Writes need `Authorization: Bearer <token>` and a JSON body no larger
 /// than ``maximumBodySize``; requests from another origin are refused. While reads are open
 /// (``readsRequireToken`` off), only requests whose `Host` is a loopback name (`127.0.0.1`,
 /// `localhost`, `[::1]`, with any port) or one of ``allowedHosts`` are answered, so a web page
@@ -65,6 +66,20 @@ public struct TweakEditor: Sendable {
     /// }
     /// ```
     public var additionalRoutes: (@Sendable (RouteCollection<BasicRequestContext>) -> Void)?
+    /// The shared store the editor writes to (the manager's first mutable provider, started).
+    /// With it, a tweak is answered with an `ETag` holding its version, `PUT` and `DELETE` honour
+    /// `If-Match` (`412 Precondition Failed`, with `currentVersion` in the body, when stale), each
+    /// write is committed before it is answered, and `GET /api/history` lists the changes.
+    ///
+    /// ```swift
+    /// let provider = StoreTweakProvider(store: try await SQLiteTweakStore.open(path: ".tweak/store.sqlite"))
+    /// try await provider.start()
+    /// var editor = TweakEditor(manager: TweakManager(tweakProviders: [provider, defaults]), token: token)
+    /// editor.sharedStore = provider
+    /// ```
+    public var sharedStore: StoreTweakProvider?
+    /// The author the history records for the editor's writes.
+    public var author: String = "editor"
 
     /// - Parameters:
     ///   - token: the token writes must carry.
@@ -98,15 +113,16 @@ public struct TweakEditor: Sendable {
         routes.put("api/tweaks/:feature/:variable") { request, context in
             try self.authorizeWrite(request)
             let body = try await Self.collect(request, limit: maximumBodySize)
-            return try self.update(try Self.id(context.parameters), body: body)
+            return try await self.update(try Self.id(context.parameters), body: body, expectedVersion: try Self.expectedVersion(request))
         }
         routes.delete("api/tweaks/:feature/:variable") { request, context in
             try self.authorizeWrite(request)
-            return try self.reset(try Self.id(context.parameters))
+            return try await self.reset(try Self.id(context.parameters), expectedVersion: try Self.expectedVersion(request))
         }
+        routes.get("api/history") { request, _ in try self.authorizeRead(request); return try await self.historyResponse(request) }
         routes.delete("api/overrides") { request, _ in
             try self.authorizeWrite(request)
-            return try self.resetAll()
+            return try await self.resetAll()
         }
         routes.get("api/events") { request, _ in try self.authorizeRead(request); return self.events() }
         return routes

@@ -3,15 +3,17 @@ import Foundation
 import TweakCodegenCommands
 import TweakKit
 import TweakKitServer
+import TweakKitStore
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve the tweak editor: a web page and JSON API over the provider stack, with /metrics (Prometheus) and /health.",
-        discussion: "Without any source it serves Examples/LocalTweaks_example.json with the overrides in .tweak-overrides.json. Writes need the token (given with --token, or generated and printed at start); the printed URL carries it. Reads are open on loopback (answering only requests for 127.0.0.1, localhost, [::1] and --allow-host names) and need the token on any other address. Idle connections close after 30 s, requests must arrive within 10 s, and at most 256 connections are open."
+        discussion: "Overrides go to the shared store .tweak/store.sqlite unless --store URL or --overrides FILE says otherwise; several tweak serve on one store are editors of the same tweaks and see each other's changes live. Without any --defaults or flag file it serves Examples/LocalTweaks_example.json. Writes need the token (given with --token, or generated and printed at start); the printed URL carries it. Reads are open on loopback (answering only requests for 127.0.0.1, localhost, [::1] and --allow-host names) and need the token on any other address. Idle connections close after 30 s, requests must arrive within 10 s, and at most 256 connections are open."
     )
 
     static let exampleDefaults = "Examples/LocalTweaks_example.json"
-    static let exampleOverrides = ".tweak-overrides.json"
+    /// Where overrides go when neither --store nor --overrides is given.
+    static let defaultStore = "sqlite:.tweak/store.sqlite"
 
     @OptionGroup var stack: StackOptions
 
@@ -41,10 +43,12 @@ struct Serve: AsyncParsableCommand {
         var stack = self.stack
         if stack.isEmpty {
             guard FileManager.default.fileExists(atPath: Self.exampleDefaults) else {
-                throw ValidationError("give --defaults FILE (and --overrides FILE), or run from the TweakKit checkout to serve its example")
+                throw ValidationError("give --defaults FILE (and --store URL or --overrides FILE), or run from the TweakKit checkout to serve its example")
             }
             stack.defaults = [URL(fileURLWithPath: Self.exampleDefaults)]
-            stack.overrides = URL(fileURLWithPath: Self.exampleOverrides)
+        }
+        if !stack.isWritable {
+            stack.store = Self.defaultStore
         }
         let observability = ServeObservability()
         let manager = try await stack.makeManager(pollOverrides: true, fetchObserver: observability.fetchObserver)
@@ -52,6 +56,8 @@ struct Serve: AsyncParsableCommand {
         let token = self.token ?? Self.makeToken()
         let loopback = ["127.0.0.1", "localhost", "::1"].contains(host)
         var editor = TweakEditor(manager: manager, token: token, readsRequireToken: !loopback, allowedHosts: Swift.Set(allowedHosts))
+        editor.sharedStore = manager.mutableTweakProvider as? StoreTweakProvider
+        editor.author = "editor (\(StackOptions.cliUser))"
         editor.ofrep = OFREPRoutes(manager: manager, requiredToken: loopback ? nil : token, apiKey: apiKey)
         editor.additionalRoutes = { routes in observability.addRoutes(to: routes, manager: manager) }
         let host = self.host

@@ -1,6 +1,7 @@
 import ArgumentParser
 import TweakCodegenCommands
 import TweakKit
+import TweakKitStore
 
 struct Set: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,8 +23,11 @@ struct Set: AsyncParsableCommand {
 
     @OptionGroup var stack: StackOptions
 
+    @Option(help: ArgumentHelp("Why, recorded in a --store's history.", valueName: "text"))
+    var reason: String?
+
     func validate() throws {
-        if stack.overrides == nil { throw ValidationError("set needs --overrides FILE to write to") }
+        if !stack.isWritable { throw ValidationError("set needs --overrides FILE or --store URL to write to") }
         if values.count != 1 { throw ValidationError("give exactly one value after \(tweak.id)") }
     }
 
@@ -43,26 +47,38 @@ struct Set: AsyncParsableCommand {
         } catch {
             throw CommandFailure("\(id): \(error)")
         }
+        if let shared = manager.mutableTweakProvider as? StoreTweakProvider {
+            let changes = try await shared.apply([TweakWrite(feature: id.feature, variable: id.variable, value: parsed)], reason: reason)
+            print("\(id) = \(parsed) (\(parsed.kind))" + (changes.last.map { ", version \($0.version)" } ?? ""))
+            return
+        }
         try manager.store(parsed, feature: id.feature, variable: id.variable)
         print("\(id) = \(parsed) (\(parsed.kind))")
     }
 }
 
 struct Delete: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Remove a tweak's override from the --overrides file.")
+    static let configuration = CommandConfiguration(abstract: "Remove a tweak's override from the --overrides file or the --store.")
 
     @Argument(help: ArgumentHelp("The tweak.", valueName: "feature.variable"))
     var tweak: TweakAddress
 
     @OptionGroup var stack: StackOptions
 
+    @Option(help: ArgumentHelp("Why, recorded in a --store's history.", valueName: "text"))
+    var reason: String?
+
     func validate() throws {
-        if stack.overrides == nil { throw ValidationError("delete needs --overrides FILE to write to") }
+        if !stack.isWritable { throw ValidationError("delete needs --overrides FILE or --store URL to write to") }
     }
 
     func run() async throws {
         let manager = try await stack.makeManager()
-        try manager.removeValue(feature: tweak.id.feature, variable: tweak.id.variable)
+        if let shared = manager.mutableTweakProvider as? StoreTweakProvider {
+            try await shared.apply([TweakWrite(feature: tweak.id.feature, variable: tweak.id.variable, value: nil)], reason: reason)
+        } else {
+            try manager.removeValue(feature: tweak.id.feature, variable: tweak.id.variable)
+        }
         let now = manager.resolvedTweak(feature: tweak.id.feature, variable: tweak.id.variable).tweak
         print("\(tweak.id) override removed" + (now.map { "; now \($0.content) from \($0.source ?? "?")" } ?? ""))
     }

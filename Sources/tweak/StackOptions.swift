@@ -3,6 +3,7 @@ import Foundation
 import TweakCodegenCommands
 public import TweakKit
 import TweakKitRemote
+import TweakKitStore
 
 /// The provider stack shared by the commands that read or write tweaks.
 struct StackOptions: ParsableArguments {
@@ -11,6 +12,9 @@ struct StackOptions: ParsableArguments {
 
     @Option(name: .long, help: ArgumentHelp("The overrides JSON file that set and delete write to.", valueName: "file"), completion: .file(extensions: ["json"]))
     var overrides: URL?
+
+    @Option(name: .long, help: ArgumentHelp("A shared store that set and delete write to, above everything else: sqlite:PATH or postgres://user:password@host:port/database.", valueName: "url"))
+    var store: String?
 
     @Option(help: ArgumentHelp("A flag file, written as \(SourceFormats.optionList) FILE; repeat for several (the first wins), above the --defaults.", valueName: "format:file"))
     var source: [SourceFile] = []
@@ -29,11 +33,15 @@ struct StackOptions: ParsableArguments {
             throw ValidationError("--remote must be an http or https URL, found \(remote)")
         }
         if cache != nil && remote == nil { throw ValidationError("--cache goes with --remote") }
+        if store != nil && overrides != nil { throw ValidationError("give --store URL or --overrides FILE, not both: writes go to one of them") }
         if !(timeout >= 0) { throw ValidationError("--timeout must be zero or more seconds") }
     }
 
     /// Whether no source was given at all.
-    var isEmpty: Bool { defaults.isEmpty && overrides == nil && remote == nil && source.isEmpty }
+    var isEmpty: Bool { defaults.isEmpty && overrides == nil && store == nil && remote == nil && source.isEmpty }
+
+    /// Whether writes have somewhere to go.
+    var isWritable: Bool { overrides != nil || store != nil }
 
     /// Builds the manager: overrides first, then the remote source, then the flag files, then the
     /// defaults, each group in the order given. With a remote source, waits up to --timeout for its
@@ -43,9 +51,15 @@ struct StackOptions: ParsableArguments {
     /// - Parameter fetchObserver: told the outcome of every fetch of the remote source.
     func makeManager(pollOverrides: Bool = false, fetchObserver: (@Sendable (RemoteFetchEvent) -> Void)? = nil) async throws -> TweakManager {
         guard !isEmpty else {
-            throw ValidationError("give at least one --defaults FILE, an --overrides FILE, a flag file (\(SourceFormats.optionList)) or a --remote URL")
+            throw ValidationError("give at least one --defaults FILE, an --overrides FILE, a --store URL, a flag file (\(SourceFormats.optionList)) or a --remote URL")
         }
         var providers: [any TweakProvider] = []
+        if let store {
+            let provider = StoreTweakProvider(store: try await openSharedStore(url: store), name: store, author: Self.cliUser)
+            try await provider.start()
+            if !pollOverrides { provider.stop() }
+            providers.append(provider)
+        }
         if let overrides {
             providers.append(try PersistentTweakProvider(fileURL: overrides, pollInterval: pollOverrides ? .milliseconds(500) : nil))
         }
@@ -73,6 +87,13 @@ struct StackOptions: ParsableArguments {
             providers.append(try LocalTweakProvider(fileURL: url))
         }
         return TweakManager(tweakProviders: providers)
+    }
+}
+
+extension StackOptions {
+    /// The author the history records for changes made with the tool: the login name.
+    static var cliUser: String {
+        ProcessInfo.processInfo.environment["USER"] ?? ProcessInfo.processInfo.environment["LOGNAME"] ?? "tweak"
     }
 }
 

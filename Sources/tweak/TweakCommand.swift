@@ -7,7 +7,7 @@ struct TweakCommand: AsyncParsableCommand {
         commandName: "tweak",
         abstract: "Inspect, check and override TweakKit tweaks.",
         discussion: """
-            A stack is built from --overrides (highest priority, writable), then --remote, then flag
+            A stack is built from --store or --overrides (highest priority, writable), then --remote, then flag
             files (\(SourceFormats.optionList)), then the --defaults files in the order given (the
             first one wins over later ones).
 
@@ -16,7 +16,7 @@ struct TweakCommand: AsyncParsableCommand {
               tweak eval --flags Examples/flags.flagd.json checkout.theme --context '{"targetingKey": "u1"}'
             """,
         version: TweakKitVersion.current,
-        subcommands: [Validate.self, List.self, Get.self, Set.self, Delete.self, Generate.self, Lint.self, Eval.self, EvalBatch.self, Serve.self]
+        subcommands: [Validate.self, List.self, Get.self, Set.self, Delete.self, Generate.self, Lint.self, Eval.self, EvalBatch.self, Serve.self, History.self]
     )
 
     /// Parses the command line with each format's `--<option> FILE` folded into `--source`.

@@ -9,9 +9,10 @@ final class ServeProcess {
     private let process: Process
     let port: Int
 
-    init(arguments: [String]) throws {
+    init(arguments: [String], directory: URL? = nil) throws {
         let process = Process()
         process.executableURL = try tweakExecutable()
+        if let directory { process.currentDirectoryURL = directory }
         process.arguments = ["serve", "--port", "0"] + arguments
         let output = Pipe()
         process.standardOutput = output

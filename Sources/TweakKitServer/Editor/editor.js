@@ -51,9 +51,13 @@ async function load() {
   } catch (error) { statusLine.textContent = "Cannot load: " + error.message; }
 }
 
+// With a shared store each tweak has a version: writes send it as If-Match, so an edit made
+// elsewhere since the page loaded is refused (412) instead of overwritten.
+function versionHeaders(t) { return t.version === undefined ? {} : { "If-Match": '"' + t.version + '"' }; }
+
 async function save(t, bodyText, row) {
   try {
-    await request(path(t), { method: "PUT", headers: { "Content-Type": "application/json" }, body: bodyText });
+    await request(path(t), { method: "PUT", headers: Object.assign({ "Content-Type": "application/json" }, versionHeaders(t)), body: bodyText });
     message.textContent = "";
     await load();
   } catch (error) { showError(row, error.message); }
@@ -93,11 +97,48 @@ function control(t, row) {
   if (t.overridden) {
     const reset = el("button", { type: "button", class: "reset", "aria-label": "Reset " + (t.title || key(t)) }, "Reset");
     reset.addEventListener("click", async () => {
-      try { await request(path(t), { method: "DELETE" }); await load(); } catch (error) { showError(row, error.message); }
+      try { await request(path(t), { method: "DELETE", headers: versionHeaders(t) }); await load(); } catch (error) { showError(row, error.message); }
     });
     box.appendChild(reset);
   }
+  if (t.version !== undefined) {
+    const show = el("button", { type: "button", class: "history-toggle", "aria-label": "History of " + (t.title || key(t)) }, "History");
+    show.addEventListener("click", () => toggleHistory(t, row));
+    box.appendChild(show);
+  }
   return box;
+}
+
+function shown(value) { return value === null ? "(none)" : JSON.stringify(value); }
+
+// A tweak's changes, newest first; each can be reverted: its old value is written back (or the
+// override removed) on the condition that the tweak is still at the version the page shows.
+async function toggleHistory(t, row) {
+  const open = row.querySelector(".history");
+  if (open) { open.remove(); return; }
+  const list = el("ol", { class: "history", "aria-label": "History of " + key(t) });
+  row.appendChild(list);
+  try {
+    const query = "?feature=" + encodeURIComponent(t.feature) + "&variable=" + encodeURIComponent(t.variable) + "&limit=20";
+    const changes = await request(base + "api/history" + query);
+    if (changes.length === 0) list.appendChild(el("li", { class: "meta" }, "No changes yet."));
+    for (const change of changes) {
+      const item = el("li", { class: "meta" },
+        "v" + change.version + " · " + shown(change.old) + " → " + shown(change.new) + " · " + change.author + " · " + change.at);
+      const revert = el("button", { type: "button", class: "revert" }, "Revert");
+      revert.addEventListener("click", async () => {
+        try {
+          const options = change.old === null
+            ? { method: "DELETE", headers: versionHeaders(t) }
+            : { method: "PUT", headers: Object.assign({ "Content-Type": "application/json" }, versionHeaders(t)), body: JSON.stringify({ value: change.old }) };
+          await request(path(t), options);
+          await load();
+        } catch (error) { showError(row, error.message); }
+      });
+      item.appendChild(revert);
+      list.appendChild(item);
+    }
+  } catch (error) { showError(row, error.message); }
 }
 
 // A field someone is typing in is not redrawn under their fingers: a refresh that arrives

@@ -1,0 +1,40 @@
+import Foundation
+import TweakKitStore
+
+/// Opens the shared store a `--store` URL names.
+///
+/// - `sqlite:PATH` (or `sqlite://PATH`, `sqlite:///absolute/path`): an SQLite file; its directory
+///   is created when missing.
+/// - `postgres://…` / `postgresql://…`: PostgreSQL.
+///
+/// ```swift
+/// let store = try await openSharedStore(url: "sqlite:.tweak/store.sqlite")
+/// ```
+/// - Throws: ``SharedTweakStoreError/invalidURL(_:)`` for a URL it cannot open, and the store's
+///   own errors (a file that is not a TweakKit store, one from a newer TweakKit).
+func openSharedStore(url: String) async throws -> any SharedTweakStore {
+    guard let colon = url.firstIndex(of: ":") else {
+        throw SharedTweakStoreError.invalidURL("\(url) has no scheme; use sqlite:PATH or postgres://user:password@host:port/database")
+    }
+    let scheme = url[..<colon].lowercased()
+    let rest = String(url[url.index(after: colon)...])
+    switch scheme {
+    case "sqlite":
+        var path = rest
+        if path.hasPrefix("//") { path.removeFirst(2) }
+        guard !path.isEmpty else { throw SharedTweakStoreError.invalidURL("\(url) names no file; use sqlite:PATH") }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        if !FileManager.default.fileExists(atPath: directory.path) {
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
+                throw SharedTweakStoreError.unavailable("cannot create the directory \(directory.path) for \(path): \(error.localizedDescription)")
+            }
+        }
+        return try await SQLiteTweakStore.open(path: path)
+    case "postgres", "postgresql":
+        throw SharedTweakStoreError.invalidURL("PostgreSQL support is not built")
+    default:
+        throw SharedTweakStoreError.invalidURL("\(url): unknown scheme \(scheme); use sqlite:PATH or postgres://user:password@host:port/database")
+    }
+}
