@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "TweakKitMetrics", targets: ["TweakKitMetrics"]),
         .library(name: "TweakKitTracing", targets: ["TweakKitTracing"]),
         .library(name: "TweakKitStore", targets: ["TweakKitStore"]),
+        .library(name: "TweakKitStorePostgres", targets: ["TweakKitStorePostgres"]),
         .executable(name: "tweak", targets: ["tweak"]),
         .plugin(name: "TweakAccessorPlugin", targets: ["TweakAccessorPlugin"]),
         .plugin(name: "GenerateTweakAccessors", targets: ["GenerateTweakAccessors"]),
@@ -40,6 +41,8 @@ let package = Package(
         // `swift package generate-documentation`: the DocC catalogs (.ci/docs.sh).
         .package(url: "https://github.com/apple/swift-docc-plugin", from: "1.4.0"),
         .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.25.0"),
     ],
     targets: [
         // The core: Foundation and Synchronization only.
@@ -126,6 +129,17 @@ let package = Package(
             name: "TweakKitStore",
             dependencies: ["TweakKit", .product(name: "SQLiteNIO", package: "sqlite-nio")]
         ),
+        // The shared store on PostgreSQL (postgres-nio, LISTEN/NOTIFY): its own target, so SQLite users never build it.
+        .target(
+            name: "TweakKitStorePostgres",
+            dependencies: [
+                "TweakKit", "TweakKitStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The accessor generator and linter behind `tweak generate` and `tweak lint`.
         .target(name: "TweakKitCodegen", dependencies: ["TweakKit"]),
         // `tweak generate` and `tweak lint`, shared by the `tweak` tool and the plugins' tool.
@@ -137,7 +151,7 @@ let package = Package(
             name: "tweak",
             dependencies: [
                 "TweakKit", "TweakCodegenCommands", "TweakKitFlagd", "TweakKitRemote", "TweakKitServer", "TweakKitStore",
-                "TweakKitOptimizely", "TweakKitFirebase", "TweakKitUnleash", "TweakKitGrowthBook",
+                "TweakKitStorePostgres", "TweakKitOptimizely", "TweakKitFirebase", "TweakKitUnleash", "TweakKitGrowthBook",
                 "TweakKitMetrics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -167,9 +181,19 @@ let package = Package(
             dependencies: ["TweakKit", "TweakKitTesting", "TweakKitLogging", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Fixtures")]
         ),
+        // A throwaway PostgreSQL cluster (or TWEAKKIT_POSTGRES_URL) for the package's own tests (not a product).
+        .target(
+            name: "TweakKitPostgresTestSupport",
+            dependencies: [.product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(
             name: "TweakKitStoreTests",
-            dependencies: ["TweakKitStore", "TweakKit", .product(name: "SQLiteNIO", package: "sqlite-nio")]
+            dependencies: [
+                "TweakKitStore", "TweakKitStorePostgres", "TweakKitPostgresTestSupport", "TweakKit",
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "TweakCLITests",
@@ -203,7 +227,7 @@ let package = Package(
         .testTarget(
             name: "TweakKitServerTests",
             dependencies: [
-                "TweakKitServer", "TweakKit", "TweakKitFlagd", "TweakKitStore",
+                "TweakKitServer", "TweakKit", "TweakKitFlagd", "TweakKitStore", "TweakKitStorePostgres", "TweakKitPostgresTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]

@@ -1,5 +1,6 @@
 import Foundation
 import TweakKitStore
+import TweakKitStorePostgres
 
 /// Opens the shared store a `--store` URL names.
 ///
@@ -33,7 +34,7 @@ func openSharedStore(url: String) async throws -> any SharedTweakStore {
         }
         return try await SQLiteTweakStore.open(path: path)
     case "postgres", "postgresql":
-        throw SharedTweakStoreError.invalidURL("PostgreSQL support is not built")
+        return try await PostgresTweakStore.connect(url: url)
     default:
         throw SharedTweakStoreError.invalidURL("\(url): unknown scheme \(scheme); use sqlite:PATH or postgres://user:password@host:port/database")
     }

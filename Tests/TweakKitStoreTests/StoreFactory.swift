@@ -1,10 +1,13 @@
 import Foundation
+import TweakKitPostgresTestSupport
 import TweakKitStore
+import TweakKitStorePostgres
 
 /// The stores the shared suite runs against: a new store is one case here and one in each
 /// function below.
 enum StoreKind: String, CaseIterable, Sendable {
     case sqlite
+    case postgres
 }
 
 /// A new, empty store of `kind`.
@@ -12,6 +15,8 @@ func makeStore(_ kind: StoreKind) async throws -> any SharedTweakStore {
     switch kind {
     case .sqlite:
         return try await SQLiteTweakStore.open(path: try TemporaryDirectory.make().appendingPathComponent("store.sqlite").path)
+    case .postgres:
+        return try await PostgresTweakStore.connect(url: PostgresCluster.freshDatabaseURL())
     }
 }
 
@@ -19,6 +24,9 @@ func makeStore(_ kind: StoreKind) async throws -> any SharedTweakStore {
 func openAnotherHandle(to store: any SharedTweakStore) async throws -> any SharedTweakStore {
     if let sqlite = store as? SQLiteTweakStore {
         return try await SQLiteTweakStore.open(path: sqlite.path)
+    }
+    if let postgres = store as? PostgresTweakStore {
+        return try await PostgresTweakStore.connect(to: postgres.url)
     }
     throw SharedTweakStoreError.invalidURL("the suite cannot open a second handle to a \(type(of: store))")
 }

@@ -1,0 +1,120 @@
+import Logging
+import NIOCore
+import PostgresNIO
+import Synchronization
+
+/// LISTENs for the store's change notifications on a connection of its own and fans each one out
+/// to every ``PostgresTweakStore/changeSignals()`` stream.
+///
+/// After every successful LISTEN (the first, and each one after a lost connection) it reads the
+/// store's last sequence and yields it, so a subscriber that missed notifications while the
+/// connection was down catches up with `changes(after:)`. Reconnects back off from 100 ms,
+/// doubling to at most 5 s.
+final class PostgresChangeListener: Sendable {
+    private struct State {
+        var subscribers: [Int: AsyncStream<Int64>.Continuation] = [:]
+        var nextID = 0
+        var task: Task<Void, Never>?
+        var closed = false
+        /// The last sequence yielded, handed to a new subscriber so it starts from the present.
+        var lastSequence: Int64?
+    }
+
+    private let configuration: @Sendable () throws -> PostgresConnection.Configuration
+    private let logger: Logger
+    private let state = Mutex(State())
+    private let connectionIDs = Atomic<Int>(1_000_000)
+
+    init(logger: Logger, configuration: @escaping @Sendable () throws -> PostgresConnection.Configuration) {
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// A new stream of sequence numbers; the listening connection opens with the first one.
+    func signals() -> AsyncStream<Int64> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int64.self, bufferingPolicy: .bufferingNewest(1))
+        let (id, closed, last) = state.withLock { state -> (Int, Bool, Int64?) in
+            guard !state.closed else { return (0, true, nil) }
+            let id = state.nextID
+            state.nextID += 1
+            state.subscribers[id] = continuation
+            if state.task == nil { state.task = Task { [self] in await self.listenLoop() } }
+            return (id, false, state.lastSequence)
+        }
+        if closed {
+            continuation.finish()
+            return stream
+        }
+        if let last { continuation.yield(last) }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Stops listening and finishes every stream.
+    func close() async {
+        let (task, subscribers) = state.withLock { state in
+            state.closed = true
+            let taken = (state.task, Array(state.subscribers.values))
+            state.task = nil
+            state.subscribers = [:]
+            return taken
+        }
+        task?.cancel()
+        await task?.value
+        for subscriber in subscribers { subscriber.finish() }
+    }
+
+    private func yield(_ sequence: Int64) {
+        let subscribers = state.withLock { state in
+            state.lastSequence = max(state.lastSequence ?? sequence, sequence)
+            return Array(state.subscribers.values)
+        }
+        for subscriber in subscribers { subscriber.yield(sequence) }
+    }
+
+    private func listenLoop() async {
+        var delay = Duration.milliseconds(100)
+        while !Task.isCancelled {
+            do {
+                try await listenOnce { delay = .milliseconds(100) }
+            } catch is CancellationError {
+                return
+            } catch {
+                logger.warning(
+                    "tweak store change listener lost its connection; reconnecting",
+                    metadata: ["error": "\(String(reflecting: error))", "retryIn": "\(delay)"]
+                )
+            }
+            do {
+                try await Task.sleep(for: delay)
+            } catch {
+                return
+            }
+            delay = min(delay * 2, .seconds(5))
+        }
+    }
+
+    /// One connection's life: connect, LISTEN, yield the present sequence, then every notification.
+    private func listenOnce(connected: () -> Void) async throws {
+        let id = connectionIDs.wrappingAdd(1, ordering: .relaxed).newValue
+        let connection = try await PostgresConnection.connect(configuration: configuration(), id: id, logger: logger)
+        do {
+            try await connection.listen(on: PostgresStoreSchema.channel) { notifications in
+                connected()
+                let rows = try await connection.query("SELECT last FROM tweakkit_sequence", logger: logger)
+                for try await last in rows.decode(Int64.self) { yield(last) }
+                for try await notification in notifications {
+                    if let sequence = Int64(notification.payload) { yield(sequence) }
+                }
+            }
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try? await connection.close()
+        // The notifications ended without an error: cancelled, or the server went away.
+        try Task.checkCancellation()
+    }
+}

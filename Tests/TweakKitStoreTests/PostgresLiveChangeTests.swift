@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import TweakKit
+import TweakKitPostgresTestSupport
+import TweakKitStore
+import TweakKitStorePostgres
+
+/// Change signals through LISTEN/NOTIFY: what a new stream starts with, closing, and a server restart.
+/// (Two handles seeing each other live is the shared suite's StoreSharingTests.)
+@Suite("PostgresTweakStore live changes")
+struct PostgresLiveChangeTests {
+    @Test("a new signal stream starts with the store's last sequence")
+    func signalOnSubscribe() async throws {
+        try await withPostgresStore { store, _ in
+            try await store.apply([TweakWrite(feature: "ui", variable: "theme", value: "dark")], author: "alice", reason: nil)
+            var iterator = store.changeSignals().makeAsyncIterator()
+            #expect(await iterator.next() == 1)
+        }
+    }
+
+    @Test("closing finishes the signal streams")
+    func closeFinishes() async throws {
+        let url = try await PostgresCluster.freshDatabaseURL()
+        let store = try await PostgresTweakStore.connect(url: url)
+        let signals = store.changeSignals()
+        await store.close()
+        var count = 0
+        for await _ in signals { count += 1 }
+        #expect(count <= 1)
+    }
+
+    @Test(
+        "PostgreSQL stopped for seconds and started again: signals resume and changes(after:) misses nothing",
+        .timeLimit(.minutes(2))
+    )
+    func survivesRestart() async throws {
+        let cluster = try await PostgresCluster.start()
+        do {
+            try await restartScenario(cluster)
+        } catch {
+            await cluster.destroy()
+            throw error
+        }
+        await cluster.destroy()
+    }
+
+    private func restartScenario(_ cluster: PostgresCluster) async throws {
+        let url = try await cluster.freshDatabaseURL()
+        let writer = try await PostgresTweakStore.connect(url: url)
+        let reader = try await PostgresTweakStore.connect(url: url)
+        let seen = ChangeCollector(store: reader, from: 0)
+        defer { seen.stop() }
+        try await Task.sleep(for: .milliseconds(300))
+        try await writer.apply([TweakWrite(feature: "ui", variable: "before", value: 1)], author: "alice", reason: nil)
+        #expect(await seen.wait { $0.count == 1 }.count == 1)
+
+        try await cluster.stopServer()
+        let stopped = ContinuousClock.now
+        // A write while the server is away fails (within the store's time limit), writing nothing.
+        await #expect(throws: SharedTweakStoreError.self) {
+            try await writer.apply([TweakWrite(feature: "ui", variable: "during", value: 2)], author: "alice", reason: nil)
+        }
+        let away = ContinuousClock.now - stopped
+        if away < .seconds(6) { try await Task.sleep(for: .seconds(6) - away) }
+        try await cluster.startServer()
+
+        // The writer's pool reconnects on its own; the reader's listener may still be backing off
+        // while these commit, so their NOTIFYs can be lost to it: the catch-up must find them.
+        let deadline = ContinuousClock.now + .seconds(30)
+        var written = 0
+        while written < 5, ContinuousClock.now < deadline {
+            do {
+                try await writer.apply([TweakWrite(feature: "ui", variable: "after", value: .int(written))], author: "alice", reason: nil)
+                written += 1
+            } catch {
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        }
+        #expect(written == 5)
+        let changes = await seen.wait(timeout: .seconds(30)) { $0.count >= 6 }
+        #expect(changes.map(\.sequence) == Array(1...6))
+        #expect(changes.dropFirst().map(\.new) == (0..<5).map { TweakContent.int($0) })
+        await writer.close()
+        await reader.close()
+    }
+}
