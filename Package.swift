@@ -127,7 +127,9 @@ let package = Package(
         // A shared tweak store (SQLite, embedded) with versions and history, and the provider that reads it live.
         .target(
             name: "TweakKitStore",
-            dependencies: ["TweakKit", .product(name: "SQLiteNIO", package: "sqlite-nio")]
+            dependencies: [
+                "TweakKit", .product(name: "SQLiteNIO", package: "sqlite-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ]
         ),
         // The shared store on PostgreSQL (postgres-nio, LISTEN/NOTIFY): its own target, so SQLite users never build it.
         .target(

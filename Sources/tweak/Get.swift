@@ -13,8 +13,9 @@ struct Get: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let manager = try await stack.makeManager()
-        let found = try manager.tweakWith(feature: tweak.id.feature, variable: tweak.id.variable)
-        print(json ? Output.render(Output.json(found)) : found.content.description)
+        try await stack.withManager { manager in
+            let found = try manager.tweakWith(feature: tweak.id.feature, variable: tweak.id.variable)
+            print(json ? Output.render(Output.json(found)) : found.content.description)
+        }
     }
 }

@@ -11,7 +11,10 @@ struct List: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let manager = try await stack.makeManager()
+        try await stack.withManager { manager in list(manager) }
+    }
+
+    private func list(_ manager: TweakManager) {
         let resolved = manager.allResolvedTweaks()
         if json {
             let items = resolved.compactMap { entry in entry.tweak.map { Output.json($0, overridden: entry.isOverridden) } }

@@ -51,7 +51,12 @@ struct Serve: AsyncParsableCommand {
             stack.store = Self.defaultStore
         }
         let observability = ServeObservability()
-        let manager = try await stack.makeManager(pollOverrides: true, fetchObserver: observability.fetchObserver)
+        try await stack.withManager(pollOverrides: true, fetchObserver: observability.fetchObserver) { manager in
+            try await serve(manager, observability: observability)
+        }
+    }
+
+    private func serve(_ manager: TweakManager, observability: ServeObservability) async throws {
         observability.instrument(manager)
         let token = self.token ?? Self.makeToken()
         let loopback = ["127.0.0.1", "localhost", "::1"].contains(host)

@@ -32,7 +32,10 @@ struct Set: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let manager = try await stack.makeManager()
+        try await stack.withManager { manager in try await set(in: manager) }
+    }
+
+    private func set(in manager: TweakManager) async throws {
         let id = tweak.id
         let existing = manager.resolvedTweak(feature: id.feature, variable: id.variable).tweak?.content.kind
         guard let kind = type ?? existing else {
@@ -73,7 +76,10 @@ struct Delete: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let manager = try await stack.makeManager()
+        try await stack.withManager { manager in try await delete(in: manager) }
+    }
+
+    private func delete(in manager: TweakManager) async throws {
         if let shared = manager.mutableTweakProvider as? StoreTweakProvider {
             try await shared.apply([TweakWrite(feature: tweak.id.feature, variable: tweak.id.variable, value: nil)], reason: reason)
         } else {

@@ -49,16 +49,42 @@ struct StackOptions: ParsableArguments {
     /// - Parameter pollOverrides: whether to follow changes other processes make to the overrides
     ///   file (a long-running command wants that; a one-shot one does not).
     /// - Parameter fetchObserver: told the outcome of every fetch of the remote source.
-    func makeManager(pollOverrides: Bool = false, fetchObserver: (@Sendable (RemoteFetchEvent) -> Void)? = nil) async throws -> TweakManager {
+    /// - Parameter body: runs with the manager; the shared store (if any) is closed after it
+    ///   returns or throws, so a one-shot command leaves no connection open.
+    func withManager<Result>(
+        pollOverrides: Bool = false, fetchObserver: (@Sendable (RemoteFetchEvent) -> Void)? = nil,
+        _ body: (TweakManager) async throws -> Result
+    ) async throws -> Result {
+        let (manager, shared) = try await makeManager(pollOverrides: pollOverrides, fetchObserver: fetchObserver)
+        do {
+            let result = try await body(manager)
+            await Self.close(shared)
+            return result
+        } catch {
+            await Self.close(shared)
+            throw error
+        }
+    }
+
+    private func makeManager(
+        pollOverrides: Bool, fetchObserver: (@Sendable (RemoteFetchEvent) -> Void)?
+    ) async throws -> (TweakManager, StoreTweakProvider?) {
         guard !isEmpty else {
             throw ValidationError("give at least one --defaults FILE, an --overrides FILE, a --store URL, a flag file (\(SourceFormats.optionList)) or a --remote URL")
         }
         var providers: [any TweakProvider] = []
+        var shared: StoreTweakProvider?
         if let store {
             let provider = StoreTweakProvider(store: try await openSharedStore(url: store), name: store, author: Self.cliUser)
-            try await provider.start()
+            do {
+                try await provider.start()
+            } catch {
+                await provider.store.close()
+                throw error
+            }
             if !pollOverrides { provider.stop() }
             providers.append(provider)
+            shared = provider
         }
         if let overrides {
             providers.append(try PersistentTweakProvider(fileURL: overrides, pollInterval: pollOverrides ? .milliseconds(500) : nil))
@@ -86,11 +112,18 @@ struct StackOptions: ParsableArguments {
         for url in defaults {
             providers.append(try LocalTweakProvider(fileURL: url))
         }
-        return TweakManager(tweakProviders: providers)
+        return (TweakManager(tweakProviders: providers), shared)
     }
 }
 
 extension StackOptions {
+    /// Stops following the shared store and closes it.
+    static func close(_ shared: StoreTweakProvider?) async {
+        guard let shared else { return }
+        shared.stop()
+        await shared.store.close()
+    }
+
     /// The author the history records for changes made with the tool: the login name.
     static var cliUser: String {
         ProcessInfo.processInfo.environment["USER"] ?? ProcessInfo.processInfo.environment["LOGNAME"] ?? "tweak"

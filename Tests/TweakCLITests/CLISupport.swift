@@ -37,9 +37,15 @@ func tweak(_ arguments: String...) async throws -> CommandResult {
 
 /// Runs `tweak` on a new thread and resumes when it has exited.
 func tweakOffThePool(_ arguments: [String]) async throws -> CommandResult {
+    try await offThePool { try tweak(arguments) }
+}
+
+/// Runs blocking `work` (a process, a socket read) on a new thread and resumes with its result,
+/// so no Swift concurrency thread waits on it. `#expect` belongs outside: return what to check.
+func offThePool<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
     try await withCheckedThrowingContinuation { continuation in
         Thread.detachNewThread {
-            continuation.resume(with: Result { try tweak(arguments) })
+            continuation.resume(with: Result { try work() })
         }
     }
 }

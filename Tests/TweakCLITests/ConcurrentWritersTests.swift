@@ -5,7 +5,8 @@ import TweakKit
 
 
 /// A running `tweak serve`, stopped by `stop()`.
-final class ServeProcess {
+/// (Sendable: its fields never change after `init`; `Process` is safe to signal from any thread.)
+final class ServeProcess: @unchecked Sendable {
     private let process: Process
     let port: Int
 
@@ -37,6 +38,11 @@ final class ServeProcess {
         self.port = port
     }
 
+    /// Starts `tweak serve` on a thread of its own and resumes once it has printed its address.
+    static func start(arguments: [String], directory: URL? = nil) async throws -> ServeProcess {
+        try await offThePool { try ServeProcess(arguments: arguments, directory: directory) }
+    }
+
     func stop() {
         process.terminate()
         process.waitUntilExit()
@@ -62,7 +68,7 @@ struct ConcurrentWritersTests {
         let defaultsFile = directory.appendingPathComponent("editor-defaults.json")
         try Data(try TweakContent.object(["editor": .object(editorDefaults)]).jsonText().utf8).write(to: defaultsFile)
         let token = "concurrency-token"
-        let editor = try ServeProcess(arguments: ["--token", token, "--defaults", defaultsFile.path, "--overrides", overrides.path])
+        let editor = try await ServeProcess.start(arguments: ["--token", token, "--defaults", defaultsFile.path, "--overrides", overrides.path])
         defer { editor.stop() }
         let port = editor.port
 

@@ -5,38 +5,38 @@ import TweakKit
 @Suite("tweak with a shared store (--store)")
 struct SharedStoreCLITests {
     @Test("set, get, list, delete and history work against sqlite:PATH, recording the reason")
-    func roundTrip() throws {
+    func roundTrip() async throws {
         let directory = try temporaryDirectory()
         let store = "sqlite:" + directory.appendingPathComponent("team/store.sqlite").path
-        let set = try tweak("set", "ui_customization.label_text", "From the store", "--defaults", exampleFile, "--store", store, "--reason", "demo")
+        let set = try await tweak("set", "ui_customization.label_text", "From the store", "--defaults", exampleFile, "--store", store, "--reason", "demo")
         #expect(set.status == 0, "\(set.errors)")
         #expect(set.output.contains("version 1"))
-        let get = try tweak("get", "ui_customization.label_text", "--defaults", exampleFile, "--store", store)
+        let get = try await tweak("get", "ui_customization.label_text", "--defaults", exampleFile, "--store", store)
         #expect(get.output == "From the store\n")
-        let list = try tweak("list", "--defaults", exampleFile, "--store", store)
+        let list = try await tweak("list", "--defaults", exampleFile, "--store", store)
         #expect(list.output.contains("From the store"))
         #expect(list.output.contains("(overridden)"))
-        let delete = try tweak("delete", "ui_customization.label_text", "--defaults", exampleFile, "--store", store)
+        let delete = try await tweak("delete", "ui_customization.label_text", "--defaults", exampleFile, "--store", store)
         #expect(delete.status == 0, "\(delete.errors)")
-        #expect(try tweak("get", "ui_customization.label_text", "--defaults", exampleFile, "--store", store).output == "Test value\n")
+        #expect(try await tweak("get", "ui_customization.label_text", "--defaults", exampleFile, "--store", store).output == "Test value\n")
 
-        let history = try tweak("history", "--store", store, "ui_customization.label_text", "--json")
+        let history = try await tweak("history", "--store", store, "ui_customization.label_text", "--json")
         #expect(history.status == 0, "\(history.errors)")
         guard case .array(let changes) = try TweakContent(jsonText: history.output) else { Issue.record("not an array"); return }
         #expect(changes.count == 2)
         guard case .object(let newest) = changes.first, case .object(let oldest) = changes.last else { return }
         #expect(newest["new"] == .null && newest["old"] == "From the store" && newest["version"] == 2)
         #expect(oldest["reason"] == "demo" && oldest["new"] == "From the store")
-        let table = try tweak("history", "--store", store)
+        let table = try await tweak("history", "--store", store)
         #expect(table.output.contains("(removed)"))
     }
 
     @Test("A file that is not a TweakKit store is refused with a message naming it, and left alone")
-    func refusesForeignFile() throws {
+    func refusesForeignFile() async throws {
         let directory = try temporaryDirectory()
         let file = directory.appendingPathComponent("overrides.json")
         try Data(#"{"a": {"b": 1}}"#.utf8).write(to: file)
-        let result = try tweak("list", "--store", "sqlite:" + file.path)
+        let result = try await tweak("list", "--store", "sqlite:" + file.path)
         #expect(result.status != 0)
         #expect(result.errors.contains("not a TweakKit store"))
         #expect(result.errors.contains(file.path))
@@ -44,15 +44,15 @@ struct SharedStoreCLITests {
     }
 
     @Test("A PostgreSQL server that does not answer is named in the error; an unknown scheme is refused")
-    func urls() throws {
-        let postgres = try tweak("list", "--store", "postgres://u:p@127.0.0.1:1/tweaks")
+    func urls() async throws {
+        let postgres = try await tweak("list", "--store", "postgres://u:p@127.0.0.1:1/tweaks")
         #expect(postgres.status != 0)
         #expect(postgres.errors.contains("unavailable"))
         #expect(postgres.errors.contains("postgres://u:***@127.0.0.1:1/tweaks"))
         #expect(!postgres.errors.contains("u:p@"))
-        let unknown = try tweak("list", "--store", "mysql://x")
+        let unknown = try await tweak("list", "--store", "mysql://x")
         #expect(unknown.errors.contains("unknown scheme"))
-        let both = try tweak("list", "--store", "sqlite:x.sqlite", "--overrides", "o.json")
+        let both = try await tweak("list", "--store", "sqlite:x.sqlite", "--overrides", "o.json")
         #expect(both.errors.contains("not both"))
     }
 }

@@ -4,6 +4,7 @@ import TweakKit
 
 /// Reads a server-sent event stream from 127.0.0.1:`port` over a plain socket until `wanted`
 /// appears in it or `timeout` passes; returns what was read.
+/// Blocking: call it through ``offThePool(_:)``.
 func readEvents(port: Int, path: String, until wanted: String, timeout: TimeInterval, afterConnecting: () throws -> Void) throws -> String {
     let handle = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(handle) }
@@ -40,66 +41,65 @@ func readEvents(port: Int, path: String, until wanted: String, timeout: TimeInte
 @Suite("tweak serve on a shared store", .serialized)
 struct SharedStoreServeTests {
     @Test("Two tweak serve on one SQLite file: an edit through one appears in the other's /api/events and API")
-    func twoServersOneStore() throws {
+    func twoServersOneStore() async throws {
         let directory = try temporaryDirectory()
         let store = "sqlite:" + directory.appendingPathComponent("store.sqlite").path
         let token = "shared-store-token"
-        let first = try ServeProcess(arguments: ["--token", token, "--defaults", exampleFile, "--store", store])
+        let first = try await ServeProcess.start(arguments: ["--token", token, "--defaults", exampleFile, "--store", store])
         defer { first.stop() }
-        let second = try ServeProcess(arguments: ["--token", token, "--defaults", exampleFile, "--store", store])
+        let second = try await ServeProcess.start(arguments: ["--token", token, "--defaults", exampleFile, "--store", store])
         defer { second.stop() }
-        let events = try readEvents(port: second.port, path: "/api/events", until: "from the first editor", timeout: 20) {
-            let status = try httpStatus(
-                port: first.port, "PUT", "/api/tweaks/ui_customization/label_text",
-                headers: ["Authorization: Bearer \(token)", "Content-Type: application/json"], body: #"{"value": "from the first editor"}"#)
-            #expect(status == 200)
+        let headers = ["Authorization: Bearer \(token)", "Content-Type: application/json"]
+        let (events, written) = try await offThePool {
+            var written = 0
+            let events = try readEvents(port: second.port, path: "/api/events", until: "from the first editor", timeout: 20) {
+                written = try httpExchange(
+                    port: first.port, "PUT", "/api/tweaks/ui_customization/label_text", headers: headers,
+                    body: #"{"value": "from the first editor"}"#).status
+            }
+            return (events, written)
         }
+        #expect(written == 200)
         #expect(events.contains("event: change"))
         #expect(events.contains("from the first editor"))
         // A stale If-Match on the second editor is refused.
-        let stale = try httpStatus(
-            port: second.port, "PUT", "/api/tweaks/ui_customization/label_text",
-            headers: ["Authorization: Bearer \(token)", "Content-Type: application/json", "If-Match: \"0\""], body: #"{"value": "stale"}"#)
+        let stale = try await offThePool {
+            try httpExchange(
+                port: second.port, "PUT", "/api/tweaks/ui_customization/label_text",
+                headers: headers + ["If-Match: \"0\""], body: #"{"value": "stale"}"#).status
+        }
         #expect(stale == 412)
     }
 
     @Test("serve with no --store or --overrides keeps its overrides in .tweak/store.sqlite")
-    func defaultStore() throws {
+    func defaultStore() async throws {
         let directory = try temporaryDirectory()
         let token = "default-store-token"
-        let server = try ServeProcess(arguments: ["--token", token, "--defaults", exampleFile], directory: directory)
-        let status = try httpStatus(
-            port: server.port, "PUT", "/api/tweaks/ui_customization/label_text",
-            headers: ["Authorization: Bearer \(token)", "Content-Type: application/json"], body: #"{"value": "kept"}"#)
-        server.stop()
+        let server = try await ServeProcess.start(arguments: ["--token", token, "--defaults", exampleFile], directory: directory)
+        let status = try await offThePool {
+            defer { server.stop() }
+            return try httpExchange(
+                port: server.port, "PUT", "/api/tweaks/ui_customization/label_text",
+                headers: ["Authorization: Bearer \(token)", "Content-Type: application/json"], body: #"{"value": "kept"}"#).status
+        }
         #expect(status == 200)
         let path = directory.appendingPathComponent(".tweak/store.sqlite").path
         #expect(FileManager.default.fileExists(atPath: path))
-        let history = try tweak("history", "--store", "sqlite:" + path, "--json")
+        let history = try await tweak("history", "--store", "sqlite:" + path, "--json")
         #expect(history.output.contains("kept"))
     }
 
     @Test("tweak set processes killed with SIGKILL mid-write leave no partial change: every value matches its history")
-    func killedWritersLeaveNoPartialChange() throws {
+    func killedWritersLeaveNoPartialChange() async throws {
         let directory = try temporaryDirectory()
         let path = directory.appendingPathComponent("store.sqlite").path
         let store = "sqlite:" + path
-        #expect(try tweak("set", "k.warm", "0", "--type", "int", "--store", store).status == 0)
-        for round in 0..<16 {
-            let process = Process()
-            process.executableURL = try tweakExecutable()
-            process.arguments = ["set", "k.v\(round % 4)", "\(round)", "--type", "int", "--store", store]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            // Somewhere between start-up and the commit (a set takes some tens of milliseconds).
-            Thread.sleep(forTimeInterval: Double(round % 8) * 0.012)
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-        let list = try tweak("list", "--store", store, "--json")
+        #expect(try await tweak("set", "k.warm", "0", "--type", "int", "--store", store).status == 0)
+        let executable = try tweakExecutable()
+        try await offThePool { try Self.killWritersMidWrite(executable: executable, store: store) }
+        let list = try await tweak("list", "--store", store, "--json")
         #expect(list.status == 0, "\(list.errors)")
-        let history = try tweak("history", "--store", store, "--json", "--limit", "1000")
+        let history = try await tweak("history", "--store", store, "--json", "--limit", "1000")
         guard case .array(let changes) = try TweakContent(jsonText: history.output),
               case .array(let tweaks) = try TweakContent(jsonText: list.output)
         else { Issue.record("not JSON arrays"); return }
@@ -116,6 +116,22 @@ struct SharedStoreServeTests {
             }
             guard case .object(let change)? = newest else { Issue.record("no history for \(tweak)"); continue }
             #expect(change["new"] == tweak["value"])
+        }
+    }
+
+    /// Starts 16 `tweak set` processes and kills each with SIGKILL somewhere between start-up and
+    /// its commit (a set takes some tens of milliseconds). Blocking: runs off the pool.
+    private static func killWritersMidWrite(executable: URL, store: String) throws {
+        for round in 0..<16 {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = ["set", "k.v\(round % 4)", "\(round)", "--type", "int", "--store", store]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: Double(round % 8) * 0.012)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
         }
     }
 }

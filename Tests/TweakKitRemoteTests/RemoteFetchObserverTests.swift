@@ -28,7 +28,10 @@ struct RemoteFetchObserverTests {
         await #expect(throws: RemoteError.self) { _ = try await remote.refresh() }
 
         let seen = events.withLock { $0 }
-        #expect(seen.map(\.outcome.label) == ["updated", "not_modified", "network"])
+        #expect(seen.map(\.outcome.label).prefix(2) == ["updated", "not_modified"])
+        // A stopped server is usually refused at once ("network"); under a loaded full run the
+        // client may first try its pooled connection and give up on it ("timeout"). Either is a failure reported.
+        #expect(seen.count == 3 && ["network", "timeout"].contains(seen[2].outcome.label), "\(seen.map(\.outcome.label))")
         #expect(seen.map(\.status) == [.ready, .ready, .stale])
         #expect(seen.allSatisfy { $0.source == "remote:test" })
         let lastGood = try #require(remote.lastGoodPayloadDate)

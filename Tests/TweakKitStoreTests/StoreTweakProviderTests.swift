@@ -72,15 +72,7 @@ struct StoreTweakProviderTests {
         #expect(try provider.tweakWith(feature: "f", variable: "v").content == 1)
     }
 
-    // Disabled in the shared run: it passes alone, but in the full parallel `swift test` run the suites
-// that time out on a local HTTP server (tweak --remote, tweak serve /metrics, remote fetch
-// observer) fail while it runs; the cause is not found yet (issue 18 keeps it open). Run it with
-// `swift test --filter servesThroughOutageAndCatchesUp` after removing `.disabled`.
-@Test(
-    "While the store is away it serves the last snapshot, then catches up on every change",
-    .disabled("interferes with the HTTP-timing suites in the full parallel run; see the comment above"),
-    arguments: StoreKind.allCases
-)
+    @Test("While the store is away it serves the last snapshot, then catches up on every change", arguments: StoreKind.allCases)
     func servesThroughOutageAndCatchesUp(kind: StoreKind) async throws {
         let base = try await makeStore(kind)
         let other = try await openAnotherHandle(to: base)

@@ -1,4 +1,5 @@
 import Foundation
+import NIOPosix
 import SQLiteNIO
 import Synchronization
 import TweakKit
@@ -31,15 +32,19 @@ public final class SQLiteTweakStore: SharedTweakStore {
     /// The database file.
     public let path: String
     let connection: SQLiteConnection
+    /// The store's own thread for SQLite's blocking calls: a write waiting out another process's
+    /// lock (up to the busy timeout) holds this thread, never one that other code shares.
+    private let threadPool: NIOThreadPool
     private let lock = AsyncSerialLock()
     private let signals = ChangeSignalBroadcaster()
     private let pollInterval: Duration
     private let closed = Mutex(false)
     private let poller = Mutex<Task<Void, Never>?>(nil)
 
-    private init(path: String, connection: SQLiteConnection, pollInterval: Duration) {
+    private init(path: String, connection: SQLiteConnection, threadPool: NIOThreadPool, pollInterval: Duration) {
         self.path = path
         self.connection = connection
+        self.threadPool = threadPool
         self.pollInterval = pollInterval
     }
 
@@ -59,10 +64,14 @@ public final class SQLiteTweakStore: SharedTweakStore {
         -> SQLiteTweakStore
     {
         try SQLiteSchema.checkFileHeader(path: path)
+        let threadPool = NIOThreadPool(numberOfThreads: 1)
+        threadPool.start()
         let connection: SQLiteConnection
         do {
-            connection = try await SQLiteConnection.open(storage: .file(path: path))
+            connection = try await SQLiteConnection.open(
+                storage: .file(path: path), threadPool: threadPool, on: MultiThreadedEventLoopGroup.singleton.any())
         } catch {
+            try? await threadPool.shutdownGracefully()
             throw SharedTweakStoreError.unavailable("cannot open \(path): \(Self.message(error))")
         }
         do {
@@ -71,9 +80,10 @@ public final class SQLiteTweakStore: SharedTweakStore {
             try await SQLiteSchema.prepare(connection, path: path)
         } catch {
             try? await connection.close()
+            try? await threadPool.shutdownGracefully()
             throw Self.storeError(error, path: path)
         }
-        return SQLiteTweakStore(path: path, connection: connection, pollInterval: pollInterval)
+        return SQLiteTweakStore(path: path, connection: connection, threadPool: threadPool, pollInterval: pollInterval)
     }
 
     // MARK: - SharedTweakStore
@@ -143,6 +153,7 @@ public final class SQLiteTweakStore: SharedTweakStore {
         poller.withLock { $0?.cancel() }
         signals.finish()
         _ = try? await lock.withLock { try await self.connection.close() }
+        try? await threadPool.shutdownGracefully()
     }
 
     // MARK: - Internals
