@@ -178,6 +178,14 @@ public final class PostgresCluster: Sendable {
         }
     }
 
+    #if canImport(Glibc)
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), which Swift's Glibc module does not export.
+    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
+    #endif
+
     /// posix_spawn and waitpid: the tool's exit status, its output (stdout and stderr) in `outputPath`.
     private static func spawnAndWait(_ tool: String, _ arguments: [String], outputPath: String) throws -> Int32 {
         let command = geteuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--", tool] + arguments : [tool] + arguments
@@ -187,10 +195,26 @@ public final class PostgresCluster: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else is inherited: the server pg_ctl starts outlives this call, and a pipe of the
+        // test process left open in it (another test's `tweak` output) would never reach EOF.
+        #if canImport(Glibc)
+        guard let closeFrom = Self.addCloseFrom else {
+            throw Failure(description: "posix_spawn_file_actions_addclosefrom_np is missing (glibc 2.34 or later is needed)")
+        }
+        _ = closeFrom(&actions, 3)
+        #endif
         let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
         var pid: pid_t = 0
+        #if canImport(Darwin)
+        var attributes = posix_spawnattr_t(nil as OpaquePointer?)
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_CLOEXEC_DEFAULT))
+        let spawned = posix_spawn(&pid, command[0], &actions, &attributes, argv, environ)
+        #else
         let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
+        #endif
         guard spawned == 0 else { throw Failure(description: "cannot run \(command[0]): \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 {
