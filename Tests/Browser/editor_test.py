@@ -89,6 +89,58 @@ def type_into(driver, tweak, text, end):
     act(enter, tweak)
 
 
+def start_serve(arguments):
+    """Starts `tweak serve` on a free port; returns the process and its base URL."""
+    server = subprocess.Popen([TWEAK, "serve", "--port", "0", "--token", TOKEN] + arguments,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    for _ in range(200):
+        match = re.search(r"TweakKit editor: (http://[^/]+)/#token=", server.stdout.readline())
+        if match:
+            return server, match.group(1)
+    server.kill()
+    raise SystemExit("tweak serve did not start")
+
+
+def store_history(driver, work):
+    """A second editor on an SQLite store: two edits through the API, the page's history lists them
+    newest first, Revert writes the older value back, and a stale If-Match is refused."""
+    server, base = start_serve(["--defaults", os.path.join(ROOT, "Examples", "LocalTweaks_example.json"),
+                                "--store", "sqlite:" + os.path.join(work, "store.sqlite")])
+    try:
+        tweak = "ui_customization.label_text"
+        api(base, "/api/tweaks/ui_customization/label_text", "PUT", {"value": "first"})
+        api(base, "/api/tweaks/ui_customization/label_text", "PUT", {"value": "second"})
+        driver.set_window_size(1200, 1600)
+        driver.get(f"{base}/#token={TOKEN}")
+        eventually(lambda: row(driver, tweak).find_element(By.CSS_SELECTOR, "button.history-toggle"), "the History button")
+
+        def open_history():
+            if not row(driver, tweak).find_elements(By.CSS_SELECTOR, "ol.history li"):
+                act(lambda: row(driver, tweak).find_element(By.CSS_SELECTOR, "button.history-toggle").click(), "the History button")
+            items = row(driver, tweak).find_elements(By.CSS_SELECTOR, "ol.history li")
+            return items if len(items) == 2 else None
+        items = eventually(open_history, "the history of two changes")
+        assert "→ \"second\"" in items[0].text and "→ \"first\"" in items[1].text, [item.text for item in items]
+        assert "v2" in items[0].text and "editor" in items[0].text, items[0].text
+        act(lambda: row(driver, tweak).find_elements(By.CSS_SELECTOR, "ol.history li button.revert")[0].click(), "the Revert button")
+        eventually(lambda: value(base, tweak) == "first", "the revert to write the older value back")
+        history = api(base, "/api/history?feature=ui_customization&variable=label_text")
+        assert [change["new"] for change in history] == ["first", "second", "first"], history
+        request = urllib.request.Request(base + "/api/tweaks/ui_customization/label_text", method="PUT",
+                                         data=json.dumps({"value": "stale"}).encode())
+        for name, header in (("Authorization", "Bearer " + TOKEN), ("Content-Type", "application/json"), ("If-Match", '"1"')):
+            request.add_header(name, header)
+        try:
+            urllib.request.urlopen(request, timeout=10)
+            raise AssertionError("a stale If-Match was accepted")
+        except urllib.error.HTTPError as error:
+            assert error.code == 412, error.code
+        driver.save_screenshot(os.path.join(ARTIFACTS, "editor-history.png"))
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+
+
 def main():
     os.makedirs(ARTIFACTS, exist_ok=True)
     work = tempfile.mkdtemp(prefix="tweak-editor-")
@@ -243,6 +295,8 @@ def main():
             assert width <= 390, f"the page is {width}px wide on a 390px screen"
             driver.save_screenshot(os.path.join(ARTIFACTS, "editor-phone.png"))
         step("fits a phone screen", phone)
+
+        step("on a shared store: the page shows a tweak's history and reverts a change", lambda: store_history(driver, work))
     finally:
         driver.quit()
         server.terminate()
