@@ -199,7 +199,9 @@ let package = Package(
         ),
         .testTarget(
             name: "TweakCLITests",
-            dependencies: ["tweak", "TweakKit", "TweakKitTestSupport", .product(name: "NIOHTTP1", package: "swift-nio")]
+            dependencies: [
+                "tweak", "TweakKit", "TweakKitTestSupport", "TweakKitPostgresTestSupport", .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
         // JustTweak 10.1.1's API, spelled as JustTweak spells it (no ExistentialAny: `TweakValue` bare, as JustTweak code writes it).
         .testTarget(name: "JustTweakCompatibilityTests", dependencies: ["TweakKit"], resources: [.copy("Resources")]),

@@ -1,13 +1,28 @@
 import Foundation
 import Testing
 import TweakKit
+import TweakKitPostgresTestSupport
+
+/// The stores the tool's commands are run against: a fresh one of each kind per test.
+enum CLIStoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite, postgres
+
+    var testDescription: String { rawValue }
+
+    /// A `--store` URL naming a new, empty store.
+    func freshURL() async throws -> String {
+        switch self {
+        case .sqlite: "sqlite:" + (try temporaryDirectory().appendingPathComponent("team/store.sqlite").path)
+        case .postgres: try await PostgresCluster.freshDatabaseURL()
+        }
+    }
+}
 
 @Suite("tweak with a shared store (--store)")
 struct SharedStoreCLITests {
-    @Test("set, get, list, delete and history work against sqlite:PATH, recording the reason")
-    func roundTrip() async throws {
-        let directory = try temporaryDirectory()
-        let store = "sqlite:" + directory.appendingPathComponent("team/store.sqlite").path
+    @Test("set, get, list, delete and history work against the store, recording the reason", arguments: CLIStoreKind.allCases)
+    func roundTrip(kind: CLIStoreKind) async throws {
+        let store = try await kind.freshURL()
         let set = try await tweak("set", "ui_customization.label_text", "From the store", "--defaults", exampleFile, "--store", store, "--reason", "demo")
         #expect(set.status == 0, "\(set.errors)")
         #expect(set.output.contains("version 1"))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TweakKit
+import TweakKitPostgresTestSupport
 
 /// Reads a server-sent event stream from 127.0.0.1:`port` over a plain socket until `wanted`
 /// appears in it or `timeout` passes; returns what was read.
@@ -40,10 +41,10 @@ func readEvents(port: Int, path: String, until wanted: String, timeout: TimeInte
 
 @Suite("tweak serve on a shared store", .serialized)
 struct SharedStoreServeTests {
-    @Test("Two tweak serve on one SQLite file: an edit through one appears in the other's /api/events and API")
-    func twoServersOneStore() async throws {
-        let directory = try temporaryDirectory()
-        let store = "sqlite:" + directory.appendingPathComponent("store.sqlite").path
+    @Test("Two tweak serve on one store: an edit through one appears in the other's /api/events, a stale If-Match is refused",
+          arguments: CLIStoreKind.allCases)
+    func twoServersOneStore(kind: CLIStoreKind) async throws {
+        let store = try await kind.freshURL()
         let token = "shared-store-token"
         let first = try await ServeProcess.start(arguments: ["--token", token, "--defaults", exampleFile, "--store", store])
         defer { first.stop() }
@@ -89,11 +90,10 @@ struct SharedStoreServeTests {
         #expect(history.output.contains("kept"))
     }
 
-    @Test("tweak set processes killed with SIGKILL mid-write leave no partial change: every value matches its history")
-    func killedWritersLeaveNoPartialChange() async throws {
-        let directory = try temporaryDirectory()
-        let path = directory.appendingPathComponent("store.sqlite").path
-        let store = "sqlite:" + path
+    @Test("tweak set processes killed with SIGKILL mid-write leave no partial change: every value matches its history",
+          arguments: CLIStoreKind.allCases)
+    func killedWritersLeaveNoPartialChange(kind: CLIStoreKind) async throws {
+        let store = try await kind.freshURL()
         #expect(try await tweak("set", "k.warm", "0", "--type", "int", "--store", store).status == 0)
         let executable = try tweakExecutable()
         try await offThePool { try Self.killWritersMidWrite(executable: executable, store: store) }
