@@ -19,11 +19,16 @@ import TweakKit
 /// - `feature_flag.provider.last_good_payload.age_seconds` (gauge) — dimension
 ///   `feature_flag.provider.name`; set at each fetch and each ``recordAge(source:lastGoodPayloadDate:now:)``
 ///   (call it before a scrape to keep it current between fetches). `-1` when there is no good payload.
+/// - `feature_flag.provider.store.change_lag` (timer) — dimension `feature_flag.provider.name`:
+///   how long after its commit a shared store's change reached this process
+///   (``recordStoreChangeLag(source:seconds:)``, fed by TweakKitStore's `onChangesApplied`).
 public struct TweakSourceMetrics: Sendable {
     /// The label of the fetch counter.
     public static let fetchesLabel = "feature_flag.provider.fetches"
     /// The label of the age gauge.
     public static let payloadAgeLabel = "feature_flag.provider.last_good_payload.age_seconds"
+    /// The label of the store change lag timer.
+    public static let storeChangeLagLabel = "feature_flag.provider.store.change_lag"
 
     private let factory: (any MetricsFactory)?
 
@@ -47,5 +52,13 @@ public struct TweakSourceMetrics: Sendable {
         let gauge = factory.map { Gauge(label: Self.payloadAgeLabel, dimensions: dimensions, factory: $0) }
             ?? Gauge(label: Self.payloadAgeLabel, dimensions: dimensions)
         gauge.record(lastGoodPayloadDate.map { max(0, now.timeIntervalSince($0)) } ?? -1)
+    }
+
+    /// Records that a change committed to a shared store `seconds` ago has reached this process.
+    public func recordStoreChangeLag(source: String, seconds: TimeInterval) {
+        let dimensions = [(FeatureFlagAttributes.providerName, source)]
+        let timer = factory.map { Timer(label: Self.storeChangeLagLabel, dimensions: dimensions, factory: $0) }
+            ?? Timer(label: Self.storeChangeLagLabel, dimensions: dimensions)
+        timer.recordNanoseconds(Int64(max(0, seconds) * 1_000_000_000))
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import TweakKit
 
@@ -111,6 +112,9 @@ extension StoreTweakProvider {
             let posts = applyChanges(changes, after: after)
             recordSuccess()
             post(posts)
+            if !posts.isEmpty, let onChangesApplied {
+                onChangesApplied(StoreChangesApplied(source: name, changes: changes, appliedAt: Date()))
+            }
             if changes.count < pageSize { return }
         }
     }

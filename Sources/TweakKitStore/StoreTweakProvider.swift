@@ -48,6 +48,7 @@ public final class StoreTweakProvider: MutableTweakProvider, Sendable {
     let initialBackoff: Duration
     let maximumBackoff: Duration
     let sleep: @Sendable (Duration) async throws -> Void
+    let onChangesApplied: (@Sendable (StoreChangesApplied) -> Void)?
 
     /// - Parameters:
     ///   - name: the source name of its tweaks.
@@ -56,10 +57,13 @@ public final class StoreTweakProvider: MutableTweakProvider, Sendable {
     ///   - initialBackoff: the wait before the first retry after a failure; it doubles up to
     ///     `maximumBackoff`.
     ///   - sleep: how the provider waits; inject one in tests.
+    ///   - onChangesApplied: told each time changes read from the store are applied (not at a
+    ///     snapshot load), outside any lock; see ``StoreChangesApplied``.
     public init(
         store: any SharedTweakStore, name: String = "store", author: String? = nil,
         initialBackoff: Duration = .milliseconds(100), maximumBackoff: Duration = .seconds(10),
-        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        onChangesApplied: (@Sendable (StoreChangesApplied) -> Void)? = nil
     ) {
         self.store = store
         self.name = name
@@ -67,6 +71,7 @@ public final class StoreTweakProvider: MutableTweakProvider, Sendable {
         self.initialBackoff = initialBackoff
         self.maximumBackoff = maximumBackoff
         self.sleep = sleep
+        self.onChangesApplied = onChangesApplied
         self.writer = StoreWriteQueue()
     }
 

@@ -51,7 +51,9 @@ struct Serve: AsyncParsableCommand {
             stack.store = Self.defaultStore
         }
         let observability = ServeObservability()
-        try await stack.withManager(pollOverrides: true, fetchObserver: observability.fetchObserver) { manager in
+        try await stack.withManager(
+            pollOverrides: true, fetchObserver: observability.fetchObserver, storeObserver: observability.storeChangeObserver
+        ) { manager in
             try await serve(manager, observability: observability)
         }
     }

@@ -6,6 +6,7 @@ import Prometheus
 import TweakKit
 import TweakKitMetrics
 import TweakKitRemote
+import TweakKitStore
 
 /// `tweak serve`'s `/metrics` (Prometheus text format) and `/health` (each source's status).
 ///
@@ -26,6 +27,13 @@ struct ServeObservability: Sendable {
     var fetchObserver: @Sendable (RemoteFetchEvent) -> Void {
         { [sourceMetrics] event in
             sourceMetrics.recordFetch(source: event.source, outcome: event.outcome.label, lastGoodPayloadDate: event.lastGoodPayloadDate)
+        }
+    }
+
+    /// What the shared store's provider does with the changes it applies: records each one's lag.
+    var storeChangeObserver: @Sendable (StoreChangesApplied) -> Void {
+        { [sourceMetrics] applied in
+            for lag in applied.lags { sourceMetrics.recordStoreChangeLag(source: applied.source, seconds: lag) }
         }
     }
 
@@ -55,8 +63,9 @@ struct ServeObservability: Sendable {
     }
 
     /// `{"status": "ok" | "degraded" | "error", "sources": [{"name", "kind", "status", …}]}`:
-    /// `degraded` while a remote source serves an old payload (or none yet) or a provider fails
-    /// to read, `error` (HTTP 503) when a remote source has no good payload at all.
+    /// `degraded` while a remote source serves an old payload (or none yet), the shared store
+    /// cannot be read (its last snapshot is served meanwhile) or a provider fails to read,
+    /// `error` (HTTP 503) when a remote source has no good payload at all.
     func healthResponse(manager: TweakManager, now: Date) -> Response {
         let report = Self.health(manager: manager, now: now)
         let status: HTTPResponse.Status = report.overall == "error" ? .serviceUnavailable : .ok
@@ -90,6 +99,14 @@ struct ServeObservability: Sendable {
                 }
                 if let error = remote.lastError { entry["lastError"] = .string(error.description) }
                 if remote.status == .error { overall = "error" } else if remote.status != .ready, overall == "ok" { overall = "degraded" }
+            } else if let store = provider as? StoreTweakProvider {
+                entry["kind"] = "store"
+                entry["status"] = store.lastError == nil ? "ok" : "error"
+                if let sequence = store.sequence { entry["sequence"] = .int(Int(sequence)) }
+                if let error = store.lastError {
+                    entry["lastError"] = .string("\(error)")
+                    if overall == "ok" { overall = "degraded" }
+                }
             } else {
                 entry["kind"] = "local"
                 entry["status"] = failures[provider.name] == nil ? "ok" : "error"

@@ -39,3 +39,11 @@ func openSharedStore(url: String) async throws -> any SharedTweakStore {
         throw SharedTweakStoreError.invalidURL("\(url): unknown scheme \(scheme); use sqlite:PATH or postgres://user:password@host:port/database")
     }
 }
+
+/// How a `--store` URL is shown (as the source of its tweaks, in /health and metrics): a
+/// PostgreSQL URL without its password.
+func sharedStoreDisplayName(url: String) -> String {
+    let scheme = url.prefix { $0 != ":" }.lowercased()
+    guard scheme == "postgres" || scheme == "postgresql" else { return url }
+    return (try? PostgresStoreURL(url))?.description ?? "postgres"
+}

@@ -51,11 +51,13 @@ struct StackOptions: ParsableArguments {
     /// - Parameter fetchObserver: told the outcome of every fetch of the remote source.
     /// - Parameter body: runs with the manager; the shared store (if any) is closed after it
     ///   returns or throws, so a one-shot command leaves no connection open.
+    /// - Parameter storeObserver: told of the changes the shared store's provider applies.
     func withManager<Result>(
         pollOverrides: Bool = false, fetchObserver: (@Sendable (RemoteFetchEvent) -> Void)? = nil,
+        storeObserver: (@Sendable (StoreChangesApplied) -> Void)? = nil,
         _ body: (TweakManager) async throws -> Result
     ) async throws -> Result {
-        let (manager, shared) = try await makeManager(pollOverrides: pollOverrides, fetchObserver: fetchObserver)
+        let (manager, shared) = try await makeManager(pollOverrides: pollOverrides, fetchObserver: fetchObserver, storeObserver: storeObserver)
         do {
             let result = try await body(manager)
             await Self.close(shared)
@@ -67,7 +69,8 @@ struct StackOptions: ParsableArguments {
     }
 
     private func makeManager(
-        pollOverrides: Bool, fetchObserver: (@Sendable (RemoteFetchEvent) -> Void)?
+        pollOverrides: Bool, fetchObserver: (@Sendable (RemoteFetchEvent) -> Void)?,
+        storeObserver: (@Sendable (StoreChangesApplied) -> Void)?
     ) async throws -> (TweakManager, StoreTweakProvider?) {
         guard !isEmpty else {
             throw ValidationError("give at least one --defaults FILE, an --overrides FILE, a --store URL, a flag file (\(SourceFormats.optionList)) or a --remote URL")
@@ -75,7 +78,8 @@ struct StackOptions: ParsableArguments {
         var providers: [any TweakProvider] = []
         var shared: StoreTweakProvider?
         if let store {
-            let provider = StoreTweakProvider(store: try await openSharedStore(url: store), name: store, author: Self.cliUser)
+            let provider = StoreTweakProvider(
+                store: try await openSharedStore(url: store), name: sharedStoreDisplayName(url: store), author: Self.cliUser, onChangesApplied: storeObserver)
             do {
                 try await provider.start()
             } catch {

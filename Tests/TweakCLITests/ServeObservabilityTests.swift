@@ -4,24 +4,9 @@ import Testing
 import TweakKit
 import TweakKitTestSupport
 
-
-/// Starts `tweak serve` on a thread of its own, leaving Swift concurrency's threads to the
-/// in-process remote server it fetches from at start.
-func startServe(_ arguments: [String]) async throws -> ServeProcess {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread {
-            continuation.resume(with: Result { try ServeProcess(arguments: arguments) })
-        }
-    }
-}
-
 /// Runs a blocking exchange on a thread of its own.
 func exchangeInBackground(port: Int, _ method: String, _ path: String, body: String = "") async throws -> (status: Int, body: String) {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread {
-            continuation.resume(with: Result { try httpExchange(port: port, method, path, body: body) })
-        }
-    }
+    try await offThePool { try httpExchange(port: port, method, path, body: body) }
 }
 
 extension TweakContent {
@@ -39,7 +24,7 @@ struct ServeObservabilityTests {
         let payload = #"{"ui_customization": {"label_text": {"Value": "from the server"}}}"#
         let remote = try await TestHTTPServer.start { _ in .response(.ok, headers: [("ETag", "\"1\"")], body: Data(payload.utf8)) }
         let url = remote.url.appendingPathComponent("tweaks.json").absoluteString
-        let serve = try await startServe(["--token", "observability-token", "--defaults", exampleFile, "--remote", url, "--timeout", "30"])
+        let serve = try await ServeProcess.start(arguments: ["--token", "observability-token", "--defaults", exampleFile, "--remote", url, "--timeout", "30"])
         defer { serve.stop() }
         await remote.stop()
 
@@ -77,11 +62,44 @@ struct ServeObservabilityTests {
         #expect(sources.contains { $0["kind"] == "local" && $0["status"] == "ok" })
     }
 
+    @Test("On a shared store, /health reports the store and its sequence, /metrics the lag of changes made elsewhere")
+    func storeHealthAndLag() async throws {
+        let store = "sqlite:" + (try temporaryDirectory().appendingPathComponent("store.sqlite").path)
+        let serve = try await ServeProcess.start(arguments: ["--token", "store-observability", "--defaults", exampleFile, "--store", store])
+        defer { serve.stop() }
+        let set = try await tweak("set", "ui_customization.label_text", "from the tool", "--defaults", exampleFile, "--store", store)
+        #expect(set.status == 0, "\(set.errors)")
+
+        var metrics = (status: 0, body: "")
+        for _ in 0..<100 {
+            metrics = try await exchangeInBackground(port: serve.port, "GET", "/metrics")
+            if metrics.body.contains("feature_flag_provider_store_change_lag") { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(metrics.body.split(separator: "\n").contains { line in
+            line.hasPrefix("feature_flag_provider_store_change_lag_count{") && line.contains(#"feature_flag_provider_name="\#(store)""#)
+                && line.hasSuffix(" 1")
+        }, "\(metrics.body)")
+
+        let health = try await exchangeInBackground(port: serve.port, "GET", "/health")
+        #expect(health.status == 200)
+        let report = try TweakContent(jsonText: health.body)
+        #expect(report["status"] == "ok", "\(health.body)")
+        guard case .array(let sources)? = report["sources"] else {
+            Issue.record("no sources in \(health.body)")
+            return
+        }
+        let storeSource = try #require(sources.first { $0["kind"] == "store" }, "\(health.body)")
+        #expect(storeSource["name"] == .string(store))
+        #expect(storeSource["status"] == "ok")
+        #expect(storeSource["sequence"] == 1)
+    }
+
     @Test("/health answers 503 with the error while the remote source has never given a good payload")
     func unhealthyRemote() async throws {
         let remote = try await TestHTTPServer.start { _ in .response(.internalServerError, headers: [], body: Data("down".utf8)) }
         let url = remote.url.appendingPathComponent("tweaks.json").absoluteString
-        let serve = try await startServe(["--token", "observability-token", "--defaults", exampleFile, "--remote", url, "--timeout", "5"])
+        let serve = try await ServeProcess.start(arguments: ["--token", "observability-token", "--defaults", exampleFile, "--remote", url, "--timeout", "5"])
         defer { serve.stop() }
         await remote.stop()
 

@@ -72,4 +72,13 @@ struct TweakMetricsTests {
         sourceMetrics.recordAge(source: "remote:cdn", lastGoodPayloadDate: nil)
         #expect(age.lastValue == -1)
     }
+
+    @Test("a shared store's change lag is a timer by source, in nanoseconds; a negative lag (clock skew) counts as 0")
+    func storeChangeLag() throws {
+        let sourceMetrics = TweakSourceMetrics(factory: metrics)
+        sourceMetrics.recordStoreChangeLag(source: "postgres://tweaks:***@db:5432/tweaks", seconds: 0.0125)
+        sourceMetrics.recordStoreChangeLag(source: "postgres://tweaks:***@db:5432/tweaks", seconds: -1)
+        let lag = try metrics.expectTimer("feature_flag.provider.store.change_lag", [("feature_flag.provider.name", "postgres://tweaks:***@db:5432/tweaks")])
+        #expect(lag.values == [12_500_000, 0])
+    }
 }

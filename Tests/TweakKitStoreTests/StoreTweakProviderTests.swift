@@ -1,3 +1,5 @@
+import Foundation
+import Synchronization
 import Testing
 import TweakKit
 import TweakKitStore
@@ -37,6 +39,26 @@ struct StoreTweakProviderTests {
         #expect((try? manager.tweakWith(feature: "f", variable: "v"))?.content == 7)
         _ = try await other.apply([TweakWrite(feature: "f", variable: "v", value: nil)], author: "o", reason: nil)
         #expect(await eventually { (try? manager.tweakWith(feature: "f", variable: "v")) == nil })
+    }
+
+    @Test("onChangesApplied hears of each change read from the store, with its lag since the commit", arguments: StoreKind.allCases)
+    func changesAppliedObserver(kind: StoreKind) async throws {
+        let store = try await makeStore(kind)
+        let other = try await openAnotherHandle(to: store)
+        let heard = Mutex<[StoreChangesApplied]>([])
+        let provider = StoreTweakProvider(store: store, name: "team store", onChangesApplied: { applied in heard.withLock { $0.append(applied) } })
+        try await provider.start()
+        defer { provider.stop(); Task { await other.close(); await store.close() } }
+        let before = Date()
+        _ = try await other.apply(
+            [TweakWrite(feature: "f", variable: "a", value: 1), TweakWrite(feature: "f", variable: "b", value: 2)], author: "o", reason: nil)
+        #expect(await eventually { heard.withLock { $0.flatMap(\.changes).count } == 2 })
+        let applied = heard.withLock { $0 }
+        #expect(applied.allSatisfy { $0.source == "team store" })
+        #expect(applied.flatMap(\.changes).map(\.variable) == ["a", "b"])
+        let lags = applied.flatMap(\.lags)
+        let elapsed = Date().timeIntervalSince(before) + 1   // commit times are kept to the millisecond
+        #expect(lags.allSatisfy { $0 >= 0 && $0 <= elapsed }, "\(lags)")
     }
 
     @Test("Writes through the manager show at once and are committed with the provider's author", arguments: StoreKind.allCases)
