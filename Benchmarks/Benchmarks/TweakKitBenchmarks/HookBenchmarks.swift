@@ -7,7 +7,7 @@ import TweakKitMetrics
 /// manager with the metrics hook and a backend that does nothing (swift-metrics' no-op handler),
 /// so what is measured is the hooked path itself. Compared with `TypedMixed` (no hooks).
 func registerHookBenchmarks(size: Int) {
-    Benchmark("Lookup.\(size).TypedMixedMetricsHook", configuration: lookupConfiguration()) { benchmark, fixture in
+    Benchmark("Lookup.\(size).TypedMixedMetricsHook", configuration: lookupConfiguration()) { (benchmark: Benchmark, fixture: LookupFixture) in
         let batch = benchmark.scaledIterations.count
         let start = LookupFixture.batchStart(benchmark.currentIteration, batch: batch)
         fixture.mixedKeyLookups(start..<start + batch)
