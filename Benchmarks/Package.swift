@@ -27,6 +27,7 @@ let package = Package(
                 .product(name: "TweakKitUnleash", package: "TweakKit"),
                 .product(name: "TweakKitGrowthBook", package: "TweakKit"),
                 .product(name: "TweakKitMetrics", package: "TweakKit"),
+                .product(name: "TweakKitStore", package: "TweakKit"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             path: "Benchmarks/TweakKitBenchmarks",

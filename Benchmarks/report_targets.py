@@ -21,6 +21,7 @@ from pathlib import Path
 LOOKUPS_PER_BATCH = 1_000  # Lookup.*: scalingFactor .kilo
 LOOKUPS_PER_THREAD = 100_000  # Threads.*: LookupFixture.sequenceLength per thread
 SIZES = (1_000, 100_000)
+STORE_SIZE = 10_000  # Store.*: registerStoreBenchmarks(size:)
 
 FILE_NAME = re.compile(r"^[^.]+\.TweakKitBenchmarks\.(?P<name>.+)\.(?P<metric>wallClock|mallocCountTotal)\.histogram\.samples\.tsv$")
 # The unit in the header line, e.g. "Time (wall clock) (ns)" or "Malloc (total) (K)".
@@ -45,7 +46,7 @@ def load(results_dir):
 
 def ops_per_iteration(name):
     kind, *rest = name.split(".")
-    if kind in ("Lookup", "Flagd", "Optimizely", "Unleash", "GrowthBook"):
+    if kind in ("Lookup", "Store", "Flagd", "Optimizely", "Unleash", "GrowthBook"):
         return LOOKUPS_PER_BATCH
     if kind == "Threads":
         return LOOKUPS_PER_THREAD * int(rest[-1])
@@ -61,6 +62,8 @@ def baseline_of(name):
         return f"Threads.{rest[0]}.1", "throughput"
     if kind == "ColdLoad" and rest[0] != "JSONSerialization":
         return f"ColdLoad.JSONSerialization.{rest[-1]}", "time"
+    if kind == "Store" and rest[1] != "Idle":
+        return f"Store.{rest[0]}.Idle", "time"
     return None
 
 
@@ -68,7 +71,7 @@ def is_baseline(name):
     """Whether other benchmarks are measured against this one."""
     kind, *rest = name.split(".")
     return ((kind == "Lookup" and rest[1] == "Dictionary") or (kind == "Threads" and rest[-1] == "1")
-            or (kind == "ColdLoad" and rest[0] == "JSONSerialization"))
+            or (kind == "ColdLoad" and rest[0] == "JSONSerialization") or (kind == "Store" and rest[1] == "Idle"))
 
 
 def format_time(ns):
@@ -122,7 +125,7 @@ class Report:
             if n == 0:
                 print("  ".join("-" * width for width in widths))
         print("(Lookup.*, Threads.*: per lookup; Threads.*.2: wall time / lookups of both threads; ColdLoad.*: per load;"
-              " Flagd.*: per evaluation; Optimizely.*, Unleash.*: per decision; GrowthBook.*: per feature evaluation)")
+              " Store.*: per lookup; Flagd.*: per evaluation; Optimizely.*, Unleash.*: per decision; GrowthBook.*: per feature evaluation)")
         flagd = self.time_per_op("Flagd.Evaluate")
         if flagd:
             print(f"flagd evaluation (3 conditions + fractional split), one core: {1e9 / flagd:,.0f} evaluations/s")
@@ -195,6 +198,9 @@ class Report:
             self.target(f"2 reader threads vs 1, throughput, {label}",
                         self.ratio(f"Threads.{kind}.2"), ">= 1.80x", lambda r: r >= 1.8,
                         needs=(f"Threads.{kind}.1", f"Threads.{kind}.2"))
+        self.target(f"string-key lookup from a shared store while another process commits changes vs idle, {STORE_SIZE} tweaks",
+                    self.ratio(f"Store.{STORE_SIZE}.DuringWrites"), "<= 1.25x", lambda r: r <= 1.25,
+                    needs=(f"Store.{STORE_SIZE}.Idle", f"Store.{STORE_SIZE}.DuringWrites"))
         hooked = f"Lookup.{SIZES[1]}.TypedMixedMetricsHook"
         self.target(f"typed-key lookup with the metrics hook (no-op metrics backend), {SIZES[1]} tweaks, per lookup",
                     self.time_per_op(hooked), "<= 2000 ns", lambda t: t <= 2000, unit=" ns",

@@ -30,7 +30,7 @@ struct PostgresLiveChangeTests {
     }
 
     @Test(
-        "PostgreSQL stopped for seconds and started again: signals resume and changes(after:) misses nothing",
+        "PostgreSQL stopped for 10 s and started again: a provider serves its last snapshot meanwhile, then holds every change",
         .timeLimit(.minutes(2))
     )
     func survivesRestart() async throws {
@@ -50,9 +50,14 @@ struct PostgresLiveChangeTests {
         let reader = try await PostgresTweakStore.connect(url: url)
         let seen = ChangeCollector(store: reader, from: 0)
         defer { seen.stop() }
+        let following = try await PostgresTweakStore.connect(url: url)
+        let provider = StoreTweakProvider(store: following, initialBackoff: .milliseconds(100), maximumBackoff: .seconds(1))
+        try await provider.start()
+        defer { provider.stop() }
         try await Task.sleep(for: .milliseconds(300))
         try await writer.apply([TweakWrite(feature: "ui", variable: "before", value: 1)], author: "alice", reason: nil)
         #expect(await seen.wait { $0.count == 1 }.count == 1)
+        #expect(await eventually { provider.sequence == 1 })
 
         try await cluster.stopServer()
         let stopped = ContinuousClock.now
@@ -60,8 +65,11 @@ struct PostgresLiveChangeTests {
         await #expect(throws: SharedTweakStoreError.self) {
             try await writer.apply([TweakWrite(feature: "ui", variable: "during", value: 2)], author: "alice", reason: nil)
         }
+        // Meanwhile the provider answers from its last snapshot.
+        #expect(try provider.tweakWith(feature: "ui", variable: "before").content == 1)
         let away = ContinuousClock.now - stopped
-        if away < .seconds(6) { try await Task.sleep(for: .seconds(6) - away) }
+        if away < .seconds(10) { try await Task.sleep(for: .seconds(10) - away) }
+        #expect(try provider.tweakWith(feature: "ui", variable: "before").content == 1)
         try await cluster.startServer()
 
         // The writer's pool reconnects on its own; the reader's listener may still be backing off
@@ -80,7 +88,10 @@ struct PostgresLiveChangeTests {
         let changes = await seen.wait(timeout: .seconds(30)) { $0.count >= 6 }
         #expect(changes.map(\.sequence) == Array(1...6))
         #expect(changes.dropFirst().map(\.new) == (0..<5).map { TweakContent.int($0) })
+        #expect(await eventually(timeout: .seconds(30)) { provider.sequence == 6 })
+        #expect(try provider.tweakWith(feature: "ui", variable: "after").content == 4)
         await writer.close()
         await reader.close()
+        await following.close()
     }
 }

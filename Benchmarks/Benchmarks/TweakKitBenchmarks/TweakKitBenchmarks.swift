@@ -7,6 +7,7 @@ import TweakKit
 //   Lookup.<tweak count>.<kind>     1,000 lookups per measured iteration (scalingFactor .kilo)
 //   Threads.<key kind>.<threads>    each thread does a full pass over the 100,000-lookup sequence
 //   ColdLoad.<loader>.<tweak count> one load per iteration
+//   Store.<tweak count>.<Idle|DuringWrites> 1,000 lookups from a shared store per measured iteration
 // The harness runs benchmarks sorted by name, so each size's baseline runs next to the lookups
 // it is compared with. Every lookup sequence is fixed (see TweakFixtures.swift).
 
@@ -16,6 +17,7 @@ let benchmarks: @Sendable () -> Void = {
         registerLookupBenchmarks(size: size)
     }
     registerHookBenchmarks(size: 100_000)
+    registerStoreBenchmarks(size: 10_000)
     registerThreadBenchmarks(size: 100_000)
     registerColdLoadBenchmarks()
     registerFlagdBenchmarks()
