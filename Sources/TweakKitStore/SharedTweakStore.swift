@@ -41,7 +41,7 @@ public struct StoredTweak: Sendable, Hashable {
 ///     print(change.sequence, change.old as Any, "→", change.new as Any, "by", change.author)
 /// }
 /// ```
-public struct TweakChange: Sendable, Hashable {
+public struct StoredTweakChange: Sendable, Hashable {
     public var sequence: Int64
     public var feature: String
     public var variable: String
@@ -153,22 +153,14 @@ public protocol SharedTweakStore: Sendable {
     func snapshot() async throws -> (tweaks: [StoredTweak], sequence: Int64)
     /// Applies `writes` as one transaction: all of them or, on any conflict or error, none.
     /// Returns the changes recorded, in order. Removing a tweak that has no value records nothing.
-    func apply(_ writes: [TweakWrite], author: String, reason: String?) async throws -> [TweakChange]
+    func apply(_ writes: [TweakWrite], author: String, reason: String?) async throws -> [StoredTweakChange]
     /// Changes with a sequence above `sequence`, oldest first, at most `limit`.
-    func changes(after sequence: Int64, limit: Int) async throws -> [TweakChange]
+    func changes(after sequence: Int64, limit: Int) async throws -> [StoredTweakChange]
     /// Changes newest first, of one feature, one tweak or all, at most `limit`.
-    func history(feature: String?, variable: String?, limit: Int) async throws -> [TweakChange]
+    func history(feature: String?, variable: String?, limit: Int) async throws -> [StoredTweakChange]
     /// Yields whenever a change may have been committed by any process (maybe spuriously): read
     /// ``changes(after:limit:)`` then. Ends when the store closes.
     func changeSignals() -> AsyncStream<Int64>
     /// Releases the store; later calls fail with ``SharedTweakStoreError/unavailable(_:)``.
     func close() async
 }
-
-/// ``TweakChange`` of a shared store, under a name that does not collide with TweakKit's own
-/// `TweakChange` (what changed in a provider) in files that import both modules.
-///
-/// ```swift
-/// let changes: [StoredTweakChange] = try await store.history(feature: nil, variable: nil, limit: 20)
-/// ```
-public typealias StoredTweakChange = TweakChange

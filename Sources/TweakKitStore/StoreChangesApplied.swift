@@ -13,7 +13,7 @@ public struct StoreChangesApplied: Sendable {
     /// The provider's name.
     public let source: String
     /// The changes applied, in sequence order.
-    public let changes: [TweakChange]
+    public let changes: [StoredTweakChange]
     /// When they were applied.
     public let appliedAt: Date
 

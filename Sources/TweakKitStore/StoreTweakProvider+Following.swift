@@ -119,7 +119,7 @@ extension StoreTweakProvider {
         }
     }
 
-    static func isContiguous(_ changes: [TweakChange], after: Int64) -> Bool {
+    static func isContiguous(_ changes: [StoredTweakChange], after: Int64) -> Bool {
         var expected = after + 1
         for change in changes {
             guard change.sequence == expected else { return false }
@@ -130,11 +130,11 @@ extension StoreTweakProvider {
 
     /// Swaps in the snapshot with `changes` applied; returns what to tell observers. Changes that
     /// another update already applied (the sequence moved on meanwhile) are skipped.
-    private func applyChanges(_ changes: [TweakChange], after: Int64) -> [TweakKit.TweakChange] {
-        state.withLock { state -> [TweakKit.TweakChange] in
+    private func applyChanges(_ changes: [StoredTweakChange], after: Int64) -> [TweakChange] {
+        state.withLock { state -> [TweakChange] in
             guard state.sequence == after, let last = changes.last else { return [] }
             var tweaks = state.tweaks
-            var posts: [TweakKit.TweakChange] = []
+            var posts: [TweakChange] = []
             for change in changes {
                 if let value = change.new {
                     let stored = StoredTweak(

@@ -111,7 +111,7 @@ public final class StoreTweakProvider: MutableTweakProvider, Sendable {
         return tweak(stored)
     }
 
-    public func observeChanges(_ handler: @escaping @Sendable (TweakKit.TweakChange) -> Void) -> TweakObservation {
+    public func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
         changeNotifier.observe(handler)
     }
 
@@ -145,7 +145,7 @@ public final class StoreTweakProvider: MutableTweakProvider, Sendable {
     /// - Parameter author: recorded in the history; the provider's ``author`` by default.
     /// - Throws: ``SharedTweakStoreError/conflict(feature:variable:expected:current:)`` and the store's errors.
     @discardableResult
-    public func apply(_ writes: [TweakWrite], author: String? = nil, reason: String? = nil) async throws -> [TweakChange] {
+    public func apply(_ writes: [TweakWrite], author: String? = nil, reason: String? = nil) async throws -> [StoredTweakChange] {
         await flush()
         let changes = try await store.apply(writes, author: author ?? self.author, reason: reason)
         await catchUpOnce()
@@ -160,7 +160,7 @@ public final class StoreTweakProvider: MutableTweakProvider, Sendable {
 
     /// Shows `writes` at once, then commits them in the background.
     private func enqueue(_ writes: [TweakWrite]) {
-        var posts: [TweakKit.TweakChange] = []
+        var posts: [TweakChange] = []
         state.withLock { state in
             var tweaks = state.tweaks
             for write in writes {
@@ -194,7 +194,7 @@ public final class StoreTweakProvider: MutableTweakProvider, Sendable {
     }
 
     /// Tells observers and the manager, outside any lock.
-    func post(_ changes: [TweakKit.TweakChange]) {
+    func post(_ changes: [TweakChange]) {
         if changes.count > 100 {
             changeNotifier.post(.reloaded, from: self)
             return

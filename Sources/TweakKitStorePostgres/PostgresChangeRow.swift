@@ -11,14 +11,14 @@ struct PostgresChangeRow {
 
     init(_ columns: Columns) { self.columns = columns }
 
-    func change(store: PostgresStoreURL) throws(SharedTweakStoreError) -> TweakKitStore.TweakChange {
+    func change(store: PostgresStoreURL) throws(SharedTweakStoreError) -> StoredTweakChange {
         let (sequence, feature, variable, oldKind, oldJSON, newKind, newJSON, version, author, at, reason) = columns
         let place = "\(store) tweakkit_changes sequence \(sequence)"
         func value(_ kind: String?, _ json: String?) throws(SharedTweakStoreError) -> TweakContent? {
             guard let kind, let json else { return nil }
             return try StoredValueText(kind: kind, json: json).content(at: place)
         }
-        return TweakKitStore.TweakChange(
+        return StoredTweakChange(
             sequence: sequence, feature: feature, variable: variable, old: try value(oldKind, oldJSON),
             new: try value(newKind, newJSON), version: version, author: author, at: at, reason: reason
         )

@@ -164,7 +164,7 @@ public final class PostgresTweakStore: SharedTweakStore {
     /// ], author: "alice", reason: "dark launch")
     /// ```
     @discardableResult
-    public func apply(_ writes: [TweakWrite], author: String, reason: String?) async throws -> [TweakKitStore.TweakChange] {
+    public func apply(_ writes: [TweakWrite], author: String, reason: String?) async throws -> [StoredTweakChange] {
         try checkOpen()
         guard !writes.isEmpty else { return [] }
         var encoded: [StoredValueText?] = []
@@ -197,7 +197,7 @@ public final class PostgresTweakStore: SharedTweakStore {
     }
 
     /// The changes with a sequence above `sequence`, oldest first, at most `limit`.
-    public func changes(after sequence: Int64, limit: Int) async throws -> [TweakKitStore.TweakChange] {
+    public func changes(after sequence: Int64, limit: Int) async throws -> [StoredTweakChange] {
         try await readChanges(
             """
             SELECT \(unescaped: PostgresChangeRow.columns) FROM tweakkit_changes
@@ -212,7 +212,7 @@ public final class PostgresTweakStore: SharedTweakStore {
     /// ```swift
     /// let last10 = try await store.history(feature: "ui", variable: "theme", limit: 10)
     /// ```
-    public func history(feature: String?, variable: String?, limit: Int) async throws -> [TweakKitStore.TweakChange] {
+    public func history(feature: String?, variable: String?, limit: Int) async throws -> [StoredTweakChange] {
         try await readChanges(
             """
             SELECT \(unescaped: PostgresChangeRow.columns) FROM tweakkit_changes
@@ -223,11 +223,11 @@ public final class PostgresTweakStore: SharedTweakStore {
         )
     }
 
-    private func readChanges(_ query: PostgresQuery, doing what: String) async throws -> [TweakKitStore.TweakChange] {
+    private func readChanges(_ query: PostgresQuery, doing what: String) async throws -> [StoredTweakChange] {
         try checkOpen()
         do {
             return try await PostgresDeadline.run(store: url, doing: what) { [self] in
-                var changes: [TweakKitStore.TweakChange] = []
+                var changes: [StoredTweakChange] = []
                 for try await row in try await client.query(query, logger: logger).decode(PostgresChangeRow.Columns.self) {
                     changes.append(try PostgresChangeRow(row).change(store: url))
                 }

@@ -43,7 +43,7 @@ struct PostgresWritePlan: Sendable {
     }
 
     func run(on connection: PostgresConnection, author: String, reason: String?, store: PostgresStoreURL, logger: Logger)
-        async throws -> [TweakKitStore.TweakChange]
+        async throws -> [StoredTweakChange]
     {
         let keys = Set(writes.map { Key(feature: $0.feature, variable: $0.variable) }).sorted()
         let features = keys.map(\.feature)
@@ -114,7 +114,7 @@ struct PostgresWritePlan: Sendable {
                 logger: logger
             )
         }
-        var changes: [TweakKitStore.TweakChange] = []
+        var changes: [StoredTweakChange] = []
         for (offset, change) in pending.enumerated() {
             let sequence = first + Int64(offset)
             // The time as the database keeps it (microseconds), so this change equals the one read back later.
@@ -132,7 +132,7 @@ struct PostgresWritePlan: Sendable {
             for try await time in inserted.decode(Date.self) { storedAt = time }
             let place = "\(store) change \(sequence)"
             changes.append(
-                TweakKitStore.TweakChange(
+                StoredTweakChange(
                     sequence: sequence, feature: change.key.feature, variable: change.key.variable,
                     old: try change.old?.content(at: place), new: try change.new?.content(at: place),
                     version: change.version, author: author, at: storedAt, reason: reason

@@ -25,7 +25,7 @@ func withPostgresStore<Result>(_ body: (PostgresTweakStore, String) async throws
 /// sequence it holds, as a live provider does.
 final class ChangeCollector: Sendable {
     private final class Seen: Sendable {
-        let changes = Mutex<[TweakKitStore.TweakChange]>([])
+        let changes = Mutex<[StoredTweakChange]>([])
     }
 
     private let seen = Seen()
@@ -45,10 +45,10 @@ final class ChangeCollector: Sendable {
         }
     }
 
-    var changes: [TweakKitStore.TweakChange] { seen.changes.withLock { $0 } }
+    var changes: [StoredTweakChange] { seen.changes.withLock { $0 } }
 
     /// Waits until `condition` holds of the changes seen, or `timeout` passes; returns the changes.
-    func wait(timeout: Duration = .seconds(20), until condition: ([TweakKitStore.TweakChange]) -> Bool) async -> [TweakKitStore.TweakChange] {
+    func wait(timeout: Duration = .seconds(20), until condition: ([StoredTweakChange]) -> Bool) async -> [StoredTweakChange] {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let seen = changes

@@ -31,17 +31,17 @@ final class UnreliableStore: SharedTweakStore {
         return try await base.snapshot()
     }
 
-    func apply(_ writes: [TweakWrite], author: String, reason: String?) async throws -> [TweakChange] {
+    func apply(_ writes: [TweakWrite], author: String, reason: String?) async throws -> [StoredTweakChange] {
         try check()
         return try await base.apply(writes, author: author, reason: reason)
     }
 
-    func changes(after sequence: Int64, limit: Int) async throws -> [TweakChange] {
+    func changes(after sequence: Int64, limit: Int) async throws -> [StoredTweakChange] {
         try check()
         return try await base.changes(after: sequence, limit: limit)
     }
 
-    func history(feature: String?, variable: String?, limit: Int) async throws -> [TweakChange] {
+    func history(feature: String?, variable: String?, limit: Int) async throws -> [StoredTweakChange] {
         try check()
         return try await base.history(feature: feature, variable: variable, limit: limit)
     }

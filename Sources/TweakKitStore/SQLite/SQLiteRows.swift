@@ -54,10 +54,10 @@ enum SQLiteRows {
         )
     }
 
-    static func change(_ row: SQLiteRow, path: String) throws -> TweakChange {
+    static func change(_ row: SQLiteRow, path: String) throws -> StoredTweakChange {
         let sequence = try integer(row, "sequence", location: "\(path): table tweak_change")
         let location = "\(path): change \(sequence)"
-        return TweakChange(
+        return StoredTweakChange(
             sequence: sequence,
             feature: try text(row, "feature", location: location),
             variable: try text(row, "variable", location: location),

@@ -98,12 +98,12 @@ public final class SQLiteTweakStore: SharedTweakStore {
         }
     }
 
-    public func apply(_ writes: [TweakWrite], author: String, reason: String?) async throws -> [TweakChange] {
+    public func apply(_ writes: [TweakWrite], author: String, reason: String?) async throws -> [StoredTweakChange] {
         guard !writes.isEmpty else { return [] }
         let at = SQLiteRows.date(milliseconds: SQLiteRows.milliseconds(Date()))
         let changes = try await transaction(immediate: true) {
             var sequence = try await lastSequence()
-            var changes: [TweakChange] = []
+            var changes: [StoredTweakChange] = []
             for write in writes {
                 guard let change = try await applyOne(write, author: author, reason: reason, at: at, sequence: sequence + 1) else { continue }
                 sequence += 1
@@ -115,7 +115,7 @@ public final class SQLiteTweakStore: SharedTweakStore {
         return changes
     }
 
-    public func changes(after sequence: Int64, limit: Int) async throws -> [TweakChange] {
+    public func changes(after sequence: Int64, limit: Int) async throws -> [StoredTweakChange] {
         try await locked {
             let rows = try await connection.query(
                 "SELECT * FROM tweak_change WHERE sequence > ?1 ORDER BY sequence LIMIT ?2",
@@ -125,7 +125,7 @@ public final class SQLiteTweakStore: SharedTweakStore {
         }
     }
 
-    public func history(feature: String?, variable: String?, limit: Int) async throws -> [TweakChange] {
+    public func history(feature: String?, variable: String?, limit: Int) async throws -> [StoredTweakChange] {
         try await locked {
             let rows = try await connection.query(
                 """
@@ -159,7 +159,7 @@ public final class SQLiteTweakStore: SharedTweakStore {
     // MARK: - Internals
 
     /// One write inside the transaction; `nil` when it changes nothing (removing what is not there).
-    private func applyOne(_ write: TweakWrite, author: String, reason: String?, at: Date, sequence: Int64) async throws -> TweakChange? {
+    private func applyOne(_ write: TweakWrite, author: String, reason: String?, at: Date, sequence: Int64) async throws -> StoredTweakChange? {
         let location = "\(path): \(write.feature).\(write.variable)"
         let binds: [SQLiteData] = [.text(write.feature), .text(write.variable)]
         let row = try await connection.query("SELECT kind, value, version FROM tweak WHERE feature = ?1 AND variable = ?2", binds).first
@@ -192,7 +192,7 @@ public final class SQLiteTweakStore: SharedTweakStore {
                 .integer(SQLiteInt64(version)), .text(author), milliseconds, Self.text(reason),
             ]
         )
-        return TweakChange(
+        return StoredTweakChange(
             sequence: sequence, feature: write.feature, variable: write.variable, old: old, new: write.value, version: version,
             author: author, at: at, reason: reason
         )
