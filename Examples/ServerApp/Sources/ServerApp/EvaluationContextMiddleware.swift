@@ -21,7 +21,7 @@ public struct EvaluationContextMiddleware<Context: RequestContext>: RouterMiddle
 
     /// The evaluation context of one request.
     public static func evaluationContext(for request: Request) -> EvaluationContext {
-        var context = EvaluationContext()
+        var context = EvaluationContext(targetingKey: nil, attributes: [:])
         if let user = header("X-User-ID", of: request), !user.isEmpty {
             context.targetingKey = user
         }

@@ -16,7 +16,7 @@ import TweakKitStorePostgres
 /// A value in the store wins over the bundled one; while the store cannot be reached, the
 /// provider keeps serving its last snapshot, and flags the store has no value for come from
 /// the bundled file.
-public struct FlagStack: Sendable {
+public struct FlagStack {
     /// The providers, highest priority first.
     public let providers: [any TweakProvider]
     /// The shared store's provider; `nil` when the service runs on its bundled flags alone.

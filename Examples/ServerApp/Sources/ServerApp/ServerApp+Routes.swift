@@ -1,6 +1,8 @@
 import Hummingbird
 import NIOCore
+import Prometheus
 import TweakKit
+import TweakKitStore
 
 extension ServerApp {
     /// `GET /checkout`: `{"newCheckout": Bool, "variant": String?, "reason": String, "source": String?}`,
@@ -31,7 +33,7 @@ extension ServerApp {
     /// while the shared store fails: the service answers from its last snapshot meanwhile.
     func health() -> Response {
         var body: [String: TweakContent] = ["status": "ok"]
-        if let store = flags.store {
+        if let store {
             if let error = store.lastError {
                 body["status"] = "degraded"
                 body["store"] = .string("error: \(error)")

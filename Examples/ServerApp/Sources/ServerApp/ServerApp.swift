@@ -3,6 +3,7 @@ import NIOCore
 import Prometheus
 public import TweakKit
 import TweakKitMetrics
+public import TweakKitStore
 
 /// The service: `GET /checkout` answers which checkout the caller gets, `GET /metrics` counts
 /// the flag evaluations (Prometheus text format), `GET /health` says whether the flags are read.
@@ -15,18 +16,18 @@ import TweakKitMetrics
 /// ```
 /// ```
 /// $ curl -H 'X-User-ID: user-42' localhost:8080/checkout
-/// {"newCheckout":false,"reason":"SPLIT","source":"bundled defaults","variant":"off"}
+/// {"newCheckout":false,"reason":"TARGETING_MATCH","source":"bundled defaults","variant":"off"}
 /// ```
 public struct ServerApp: Sendable {
     /// Evaluates the flags; its hook counts every evaluation for `/metrics`.
     public let manager: TweakManager
-    /// Where the flags come from.
-    public let flags: FlagStack
+    /// The shared store's provider; `nil` when the flags are the bundled defaults alone.
+    public let store: StoreTweakProvider?
     let registry = PrometheusCollectorRegistry()
 
     /// - Parameter flags: the providers the flags are read from.
     public init(flags: FlagStack) {
-        self.flags = flags
+        store = flags.store
         manager = TweakManager(tweakProviders: flags.providers)
         // A registry of the service's own: nothing depends on a process-wide metrics bootstrap.
         manager.addHook(TweakMetricsHook(factory: PrometheusMetricsFactory(registry: registry)))

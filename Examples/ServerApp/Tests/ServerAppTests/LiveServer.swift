@@ -4,20 +4,22 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import ServerApp
+import ServiceLifecycle
 import TweakKit
 
 /// Runs `service` on 127.0.0.1, on a port the system picks, and `body` with an HTTP client
-/// connected to it; stops the server when `body` returns or throws.
+/// connected to it; shuts the server down gracefully when `body` returns or throws.
 func withLiveServer<Value: Sendable>(
     _ service: ServerApp, _ body: @escaping @Sendable (LiveClient) async throws -> Value
 ) async throws -> Value {
     let (ports, listening) = AsyncStream<Int>.makeStream()
     let app = service.application(host: "127.0.0.1", port: 0) { port in listening.yield(port) }
+    let server = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: app.logger))
     return try await withThrowingTaskGroup(of: Value?.self) { group in
         group.addTask {
             // A server that fails to start ends the wait for its port.
             defer { listening.finish() }
-            try await app.runService()
+            try await server.run()
             return nil
         }
         var iterator = ports.makeAsyncIterator()
@@ -26,11 +28,16 @@ func withLiveServer<Value: Sendable>(
             while try await group.next() != nil {}
             throw LiveServerError.notListening
         }
-        let value = try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
-            try await body(LiveClient(client: client))
+        do {
+            let value = try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
+                try await body(LiveClient(client: client))
+            }
+            await server.triggerGracefulShutdown()
+            return value
+        } catch {
+            await server.triggerGracefulShutdown()
+            throw error
         }
-        group.cancelAll()
-        return value
     }
 }
 
