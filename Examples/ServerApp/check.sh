@@ -5,6 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
+# SwiftPM names a package by its directory: a TweakKit checkout in a directory named ServerApp
+# would be taken for this package itself ("product 'TweakKit' … not found").
+if [ "$(basename "$(cd ../.. && pwd -P)" | tr '[:upper:]' '[:lower:]')" = serverapp ]; then
+    echo "error: the TweakKit checkout's directory is named like this example (serverapp); SwiftPM cannot tell the two packages apart: check it out under another name" >&2
+    exit 1
+fi
+
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 swift build --build-tests 2>&1 | tee "$log"
