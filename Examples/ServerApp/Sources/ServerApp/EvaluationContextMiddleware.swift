@@ -11,8 +11,10 @@ public import TweakKit
 /// | `X-Country`     | attribute `country`            |
 /// | `X-App-Version` | attribute `appVersion`         |
 public struct EvaluationContextMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// Creates the middleware.
     public init() {}
 
+    /// Runs the rest of the chain with the request's context as ``EvaluationContext/current``.
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         try await EvaluationContext.$current.withValue(Self.evaluationContext(for: request)) {
             try await next(request, context)
