@@ -77,12 +77,9 @@ func temporaryDirectory() throws -> URL {
     return url
 }
 
-/// One HTTP/1.1 exchange with 127.0.0.1:`port` over a plain socket: the status and the body.
-func httpExchange(
-    port: Int, _ method: String, _ path: String, headers: [String] = ["Content-Type: application/json"], body: String = ""
-) throws -> (status: Int, body: String) {
+/// A TCP socket connected to 127.0.0.1:`port`; the caller closes it.
+func connectedSocket(port: Int) throws -> Int32 {
     let handle = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(handle) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -90,7 +87,20 @@ func httpExchange(
     let connected = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(handle, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
-    guard connected == 0 else { throw TweakError.providerFailed(provider: "socket", reason: "connect failed: \(errno)") }
+    guard connected == 0 else {
+        let code = errno
+        close(handle)
+        throw TweakError.providerFailed(provider: "socket", reason: "connect to 127.0.0.1:\(port) failed: \(code)")
+    }
+    return handle
+}
+
+/// One HTTP/1.1 exchange with 127.0.0.1:`port` over a plain socket: the status and the body.
+func httpExchange(
+    port: Int, _ method: String, _ path: String, headers: [String] = ["Content-Type: application/json"], body: String = ""
+) throws -> (status: Int, body: String) {
+    let handle = try connectedSocket(port: port)
+    defer { close(handle) }
     let lines = ["\(method) \(path) HTTP/1.1", "Host: 127.0.0.1:\(port)", "Connection: close", "Content-Length: \(body.utf8.count)"] + headers
     let request = Array((lines.joined(separator: "\r\n") + "\r\n\r\n" + body).utf8)
     _ = request.withUnsafeBytes { write(handle, $0.baseAddress, $0.count) }

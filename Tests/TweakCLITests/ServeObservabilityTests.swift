@@ -9,6 +9,17 @@ func exchangeInBackground(port: Int, _ method: String, _ path: String, body: Str
     try await offThePool { try httpExchange(port: port, method, path, body: body) }
 }
 
+/// `GET /health` of a server that answers 200: the report and its sources.
+func healthReport(port: Int) async throws -> (report: TweakContent, sources: [TweakContent]) {
+    let health = try await exchangeInBackground(port: port, "GET", "/health")
+    #expect(health.status == 200, "\(health.body)")
+    let report = try TweakContent(jsonText: health.body)
+    guard case .array(let sources)? = report["sources"] else {
+        throw TweakError.providerFailed(provider: "/health", reason: "no sources in \(health.body)")
+    }
+    return (report, sources)
+}
+
 extension TweakContent {
     /// A field of an object; `nil` for anything else.
     fileprivate subscript(field: String) -> TweakContent? {
@@ -46,14 +57,8 @@ struct ServeObservabilityTests {
         }, "\(metrics.body)")
         #expect(lines.contains { $0.hasPrefix("feature_flag_provider_last_good_payload_age_seconds{") }, "\(metrics.body)")
 
-        let health = try await exchangeInBackground(port: serve.port, "GET", "/health")
-        #expect(health.status == 200)
-        let report = try TweakContent(jsonText: health.body)
-        #expect(report["status"] == "ok", "\(health.body)")
-        guard case .array(let sources)? = report["sources"] else {
-            Issue.record("no sources in \(health.body)")
-            return
-        }
+        let (health, sources) = try await healthReport(port: serve.port)
+        #expect(health["status"] == "ok", "\(health)")
         let remoteSource = try #require(sources.first { $0["kind"] == "remote" })
         #expect(remoteSource["name"] == "remote:127.0.0.1")
         #expect(remoteSource["status"] == "ready")
@@ -81,15 +86,9 @@ struct ServeObservabilityTests {
                 && line.hasSuffix(" 1")
         }, "\(metrics.body)")
 
-        let health = try await exchangeInBackground(port: serve.port, "GET", "/health")
-        #expect(health.status == 200)
-        let report = try TweakContent(jsonText: health.body)
-        #expect(report["status"] == "ok", "\(health.body)")
-        guard case .array(let sources)? = report["sources"] else {
-            Issue.record("no sources in \(health.body)")
-            return
-        }
-        let storeSource = try #require(sources.first { $0["kind"] == "store" }, "\(health.body)")
+        let (health, sources) = try await healthReport(port: serve.port)
+        #expect(health["status"] == "ok", "\(health)")
+        let storeSource = try #require(sources.first { $0["kind"] == "store" }, "\(health)")
         #expect(storeSource["name"] == .string(store))
         #expect(storeSource["status"] == "ok")
         #expect(storeSource["sequence"] == 1)

@@ -7,16 +7,8 @@ import TweakKitPostgresTestSupport
 /// appears in it or `timeout` passes; returns what was read.
 /// Blocking: call it through ``offThePool(_:)``.
 func readEvents(port: Int, path: String, until wanted: String, timeout: TimeInterval, afterConnecting: () throws -> Void) throws -> String {
-    let handle = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let handle = try connectedSocket(port: port)
     defer { close(handle) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(handle, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard connected == 0 else { throw TweakError.providerFailed(provider: "socket", reason: "connect failed: \(errno)") }
     var wait = timeval(tv_sec: 1, tv_usec: 0)
     setsockopt(handle, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
     let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n\r\n".utf8)
