@@ -59,6 +59,9 @@ public struct TweakSourceMetrics: Sendable {
         let dimensions = [(FeatureFlagAttributes.providerName, source)]
         let timer = factory.map { Timer(label: Self.storeChangeLagLabel, dimensions: dimensions, factory: $0) }
             ?? Timer(label: Self.storeChangeLagLabel, dimensions: dimensions)
-        timer.recordNanoseconds(Int64(max(0, seconds) * 1_000_000_000))
+        // Clamped to a day: the commit time comes from whoever wrote the change, and an absurd
+        // one must not overflow the conversion to nanoseconds.
+        let clamped = seconds.isFinite ? min(max(0, seconds), 86_400) : 0
+        timer.recordNanoseconds(Int64(clamped * 1_000_000_000))
     }
 }

@@ -106,8 +106,10 @@ public struct PostgresStoreURL: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Hides anything between `:` and `@` in the authority, so a password never reaches a message.
+    /// Hides anything between `:` and `@` in the authority, and the query (it may hold a
+    /// `password=`), so a password never reaches a message.
     private static func redacted(_ text: String) -> String {
+        if let query = text.firstIndex(of: "?") { return redacted(String(text[..<query])) + "?…" }
         guard let at = text.lastIndex(of: "@"), let schemeEnd = text.range(of: "://") else { return text }
         let authority = text[schemeEnd.upperBound..<at]
         guard let colon = authority.firstIndex(of: ":") else { return text }

@@ -30,7 +30,13 @@ struct History: AsyncParsableCommand {
 
     func run() async throws {
         let shared = try await openSharedStore(url: store)
-        let changes = try await shared.history(feature: tweak?.id.feature, variable: tweak?.id.variable, limit: limit)
+        let changes: [StoredTweakChange]
+        do {
+            changes = try await shared.history(feature: tweak?.id.feature, variable: tweak?.id.variable, limit: limit)
+        } catch {
+            await shared.close()
+            throw error
+        }
         await shared.close()
         if json {
             print(Output.render(.array(changes.map(Self.json))))

@@ -36,7 +36,8 @@ func openSharedStore(url: String) async throws -> any SharedTweakStore {
     case "postgres", "postgresql":
         return try await PostgresTweakStore.connect(url: url)
     default:
-        throw SharedTweakStoreError.invalidURL("\(url): unknown scheme \(scheme); use sqlite:PATH or postgres://user:password@host:port/database")
+        // Not the URL itself: a mistyped postgres:// URL would show its password.
+        throw SharedTweakStoreError.invalidURL("--store: unknown scheme \(scheme); use sqlite:PATH or postgres://user:password@host:port/database")
     }
 }
 

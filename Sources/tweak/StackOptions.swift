@@ -90,6 +90,18 @@ struct StackOptions: ParsableArguments {
             providers.append(provider)
             shared = provider
         }
+        do {
+            providers += try await otherProviders(pollOverrides: pollOverrides, fetchObserver: fetchObserver)
+        } catch {
+            await Self.close(shared)
+            throw error
+        }
+        return (TweakManager(tweakProviders: providers), shared)
+    }
+
+    /// The providers below the shared store: overrides, remote, flag files, defaults.
+    private func otherProviders(pollOverrides: Bool, fetchObserver: (@Sendable (RemoteFetchEvent) -> Void)?) async throws -> [any TweakProvider] {
+        var providers: [any TweakProvider] = []
         if let overrides {
             providers.append(try PersistentTweakProvider(fileURL: overrides, pollInterval: pollOverrides ? .milliseconds(500) : nil))
         }
@@ -116,7 +128,7 @@ struct StackOptions: ParsableArguments {
         for url in defaults {
             providers.append(try LocalTweakProvider(fileURL: url))
         }
-        return (TweakManager(tweakProviders: providers), shared)
+        return providers
     }
 }
 

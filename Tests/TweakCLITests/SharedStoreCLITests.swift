@@ -65,8 +65,9 @@ struct SharedStoreCLITests {
         #expect(postgres.errors.contains("unavailable"))
         #expect(postgres.errors.contains("postgres://u:***@127.0.0.1:1/tweaks"))
         #expect(!postgres.errors.contains("u:p@"))
-        let unknown = try await tweak("list", "--store", "mysql://x")
-        #expect(unknown.errors.contains("unknown scheme"))
+        let unknown = try await tweak("list", "--store", "postgre://u:hunter2@127.0.0.1:1/tweaks")
+        #expect(unknown.errors.contains("unknown scheme postgre"))
+        #expect(!unknown.errors.contains("hunter2"), "a mistyped URL's password is not shown")
         let both = try await tweak("list", "--store", "sqlite:x.sqlite", "--overrides", "o.json")
         #expect(both.errors.contains("not both"))
     }

@@ -80,5 +80,9 @@ struct TweakMetricsTests {
         sourceMetrics.recordStoreChangeLag(source: "postgres://tweaks:***@db:5432/tweaks", seconds: -1)
         let lag = try metrics.expectTimer("feature_flag.provider.store.change_lag", [("feature_flag.provider.name", "postgres://tweaks:***@db:5432/tweaks")])
         #expect(lag.values == [12_500_000, 0])
+        // A commit time from a wild clock, or none at all, neither overflows nor counts as more than a day.
+        sourceMetrics.recordStoreChangeLag(source: "postgres://tweaks:***@db:5432/tweaks", seconds: 1e300)
+        sourceMetrics.recordStoreChangeLag(source: "postgres://tweaks:***@db:5432/tweaks", seconds: .nan)
+        #expect(lag.values.suffix(2) == [86_400_000_000_000, 0])
     }
 }

@@ -46,6 +46,11 @@ struct PostgresStoreOpeningTests {
         let message = error.map { "\($0)" } ?? ""
         #expect(message.contains("u:***@h"))
         #expect(!message.contains("hunter2"))
+        // libpq also takes the password as a parameter; the query is never shown either.
+        let query = #expect(throws: SharedTweakStoreError.self) { try PostgresStoreURL("postgres://u@h/d?password=hunter2") }
+        let queryMessage = query.map { "\($0)" } ?? ""
+        #expect(queryMessage.contains("unknown parameter 'password'"), "\(queryMessage)")
+        #expect(!queryMessage.contains("hunter2"), "\(queryMessage)")
     }
 
     @Test("a server that does not answer is unavailable, named in the error")

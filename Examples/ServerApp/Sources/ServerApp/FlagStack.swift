@@ -85,9 +85,21 @@ public enum ServerAppError: Error, Sendable, Equatable, CustomStringConvertible 
 
     public var description: String {
         switch self {
-        case .invalidStoreURL(let url): "cannot open the store \(url): use sqlite:PATH or postgres://user:password@host:port/database"
+        case .invalidStoreURL(let url): "cannot open the store \(redactedStoreURL(url)): use sqlite:PATH or postgres://user:password@host:port/database"
         case .missingResource(let name): "\(name) is missing from the service's bundle"
         case .invalidEnvironment(let name, let value): "\(name)=\(value) is not valid"
         }
     }
+}
+
+/// `url` as it may be shown: the password between `user:` and `@` replaced by `***`.
+///
+/// ```swift
+/// redactedStoreURL("postgres://app:secret@db:5432/tweaks")   // "postgres://app:***@db:5432/tweaks"
+/// ```
+public func redactedStoreURL(_ url: String) -> String {
+    guard let schemeEnd = url.range(of: "://"), let at = url[schemeEnd.upperBound...].lastIndex(of: "@") else { return url }
+    let authority = url[schemeEnd.upperBound..<at]
+    guard let colon = authority.firstIndex(of: ":") else { return url }
+    return String(url[..<colon]) + ":***" + String(url[at...])
 }

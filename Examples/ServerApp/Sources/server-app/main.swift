@@ -8,7 +8,7 @@ do {
     let configuration = try ServerConfiguration(environment: ProcessInfo.processInfo.environment)
     let flags = try await FlagStack.open(storeURL: configuration.storeURL)
     let app = ServerApp(flags: flags).application(host: configuration.host, port: configuration.port) { port in
-        print("ServerApp listening on \(configuration.host):\(port), flags from \(configuration.storeURL ?? "the bundled defaults")")
+        print("ServerApp listening on \(configuration.host):\(port), flags from \(configuration.storeURL.map(redactedStoreURL) ?? "the bundled defaults")")
     }
     do {
         try await app.runService()
