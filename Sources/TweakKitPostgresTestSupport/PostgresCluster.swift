@@ -122,6 +122,25 @@ public final class PostgresCluster: Sendable {
         try await Self.run(bin + "/pg_ctl", ["-D", directory + "/data", "-w", "-m", "fast", "stop"])
     }
 
+    /// Stops (SIGSTOP) or resumes (SIGCONT) the server and every process it started: connections
+    /// stay open but nothing answers, as when its host freezes or the network drops packets.
+    public func signalServer(_ signal: Int32) throws {
+        guard let directory else { throw Failure(description: "the cluster at \(baseURL) was not started by this process") }
+        let pidFile = (try? String(contentsOfFile: directory + "/data/postmaster.pid", encoding: .utf8)) ?? ""
+        guard let line = pidFile.split(separator: "\n").first, let postmaster = Int32(line.trimmingCharacters(in: .whitespaces)) else {
+            throw Failure(description: "no postmaster.pid in \(directory)/data")
+        }
+        var processes = [postmaster]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            // Fields after the command name: state, then the parent's pid.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, Int32(fields[1]) == postmaster { processes.append(pid) }
+        }
+        for pid in processes { kill(pid, signal) }
+    }
+
     /// Stops the server and deletes its directory.
     public func destroy() async {
         try? await stopServer()

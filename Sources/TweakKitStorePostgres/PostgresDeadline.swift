@@ -1,28 +1,94 @@
+import Synchronization
 import TweakKitStore
 
 /// A time limit on one store operation. postgres-nio's pool keeps a request waiting while it retries
-/// an unreachable server (up to a minute); a store call gives up sooner, saying so, and the pool goes
-/// on reconnecting for the next call.
+/// an unreachable server (up to a minute), and a query sent on a connection whose server went
+/// silent (a frozen host, a cut without a reset) waits for TCP to give up; a store call gives up
+/// sooner, saying so. The abandoned operation goes on in the background until postgres-nio ends
+/// it, so a write that timed out may still commit: its change then shows in the history and
+/// reaches every subscriber like any other.
 enum PostgresDeadline {
-    /// How long one snapshot, write or read may take, waiting for a connection included.
-    static let limit = Duration.seconds(10)
-
     static func run<Value: Sendable>(
         store: PostgresStoreURL,
+        limit: Duration,
         doing what: String,
         _ operation: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
-        try await withThrowingTaskGroup(of: Value?.self) { group in
-            group.addTask { try await operation() }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                return nil
+        let race = DeadlineRace<Value>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
+                guard race.install(continuation) else { return }   // cancelled already
+                // Unstructured on purpose: a task group would wait for an operation that ignores
+                // cancellation, which is the very case the limit is for.
+                let work = Task {
+                    do {
+                        race.finish(.success(try await operation()))
+                    } catch {
+                        race.finish(.failure(error))
+                    }
+                }
+                let timer = Task {
+                    try? await Task.sleep(for: limit)
+                    if race.finish(.failure(SharedTweakStoreError.unavailable("\(store): \(what) got no answer within \(limit)"))) {
+                        work.cancel()
+                    }
+                }
+                race.whenFinished { timer.cancel() }
             }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let value = first else {
-                throw SharedTweakStoreError.unavailable("\(store): \(what) got no answer within \(limit)")
-            }
-            return value
+        } onCancel: {
+            race.finish(.failure(CancellationError()))
         }
+    }
+}
+
+/// The first of an operation's result, its time limit and its caller's cancellation resumes the
+/// caller, exactly once.
+private final class DeadlineRace<Value: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Value, any Error>?
+        var result: Result<Value, any Error>?
+        var finished = false
+        var onFinish: (@Sendable () -> Void)?
+    }
+
+    private let state = Mutex(State())
+
+    /// Hands over the caller's continuation; `false` (and the continuation resumed) when the race
+    /// was decided before, by the caller's cancellation.
+    func install(_ continuation: CheckedContinuation<Value, any Error>) -> Bool {
+        let early = state.withLock { state -> Result<Value, any Error>? in
+            if let result = state.result { return result }
+            state.continuation = continuation
+            return nil
+        }
+        guard let early else { return true }
+        continuation.resume(with: early)
+        return false
+    }
+
+    /// Runs `action` once the race is decided (at once if it already is).
+    func whenFinished(_ action: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state -> Bool in
+            if state.finished { return true }
+            state.onFinish = action
+            return false
+        }
+        if now { action() }
+    }
+
+    /// Decides the race with `result` unless it is decided already; says whether it decided it.
+    @discardableResult
+    func finish(_ result: Result<Value, any Error>) -> Bool {
+        let decided = state.withLock { state -> (CheckedContinuation<Value, any Error>?, (@Sendable () -> Void)?)? in
+            guard !state.finished else { return nil }
+            state.finished = true
+            defer { state.continuation = nil; state.onFinish = nil }
+            if state.continuation == nil { state.result = result }
+            return (state.continuation, state.onFinish)
+        }
+        guard let (continuation, onFinish) = decided else { return false }
+        continuation?.resume(with: result)
+        onFinish?()
+        return true
     }
 }

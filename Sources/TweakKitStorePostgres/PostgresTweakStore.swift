@@ -25,19 +25,23 @@ public import TweakKitStore
 /// ```
 ///
 /// To run the connection pool in your own `ServiceGroup`, create the `PostgresClient`, add it to
-/// the group and pass it to ``open(client:url:logger:)``.
+/// the group and pass it to ``open(client:url:timeLimit:logger:)``.
 public final class PostgresTweakStore: SharedTweakStore {
     /// Where the store is, password hidden in its description.
     public let url: PostgresStoreURL
     private let client: PostgresClient
-    /// The task running `client` when the store owns it (``connect(url:logger:)``).
+    /// The task running `client` when the store owns it (``connect(url:timeLimit:logger:)``).
     private let clientTask: Mutex<Task<Void, Never>?>
     private let closed = Atomic<Bool>(false)
     private let listener: PostgresChangeListener
     private let logger: Logger
+    /// How long one call may take, waiting for a connection included, before it fails with
+    /// ``SharedTweakStoreError/unavailable(_:)``. A write that timed out may still commit later.
+    public let timeLimit: Duration
 
-    private init(url: PostgresStoreURL, client: PostgresClient, clientTask: Task<Void, Never>?, logger: Logger) {
+    private init(url: PostgresStoreURL, client: PostgresClient, clientTask: Task<Void, Never>?, timeLimit: Duration, logger: Logger) {
         self.url = url
+        self.timeLimit = timeLimit
         self.client = client
         self.clientTask = Mutex(clientTask)
         self.logger = logger
@@ -54,23 +58,23 @@ public final class PostgresTweakStore: SharedTweakStore {
     /// - Throws: ``SharedTweakStoreError/invalidURL(_:)`` saying what is wrong with the URL,
     ///   ``SharedTweakStoreError/unavailable(_:)`` when the server cannot be reached,
     ///   ``SharedTweakStoreError/newerSchema(found:supported:)`` when a newer TweakKit migrated it.
-    public static func connect(url: String, logger: Logger = Logger(label: "TweakKitStorePostgres")) async throws
-        -> PostgresTweakStore
-    {
-        try await connect(to: PostgresStoreURL(url), logger: logger)
+    public static func connect(
+        url: String, timeLimit: Duration = .seconds(10), logger: Logger = Logger(label: "TweakKitStorePostgres")
+    ) async throws -> PostgresTweakStore {
+        try await connect(to: PostgresStoreURL(url), timeLimit: timeLimit, logger: logger)
     }
 
-    /// Opens the store at a parsed URL; see ``connect(url:logger:)``.
+    /// Opens the store at a parsed URL; see ``connect(url:timeLimit:logger:)``.
     ///
     /// ```swift
     /// let again = try await PostgresTweakStore.connect(to: store.url)   // a second handle
     /// ```
-    public static func connect(to url: PostgresStoreURL, logger: Logger = Logger(label: "TweakKitStorePostgres")) async throws
-        -> PostgresTweakStore
-    {
+    public static func connect(
+        to url: PostgresStoreURL, timeLimit: Duration = .seconds(10), logger: Logger = Logger(label: "TweakKitStorePostgres")
+    ) async throws -> PostgresTweakStore {
         let client = PostgresClient(configuration: url.clientConfiguration, backgroundLogger: logger)
         let task = Task { await client.run() }
-        let store = PostgresTweakStore(url: url, client: client, clientTask: task, logger: logger)
+        let store = PostgresTweakStore(url: url, client: client, clientTask: task, timeLimit: timeLimit, logger: logger)
         do {
             try await store.migrate()
         } catch {
@@ -89,10 +93,11 @@ public final class PostgresTweakStore: SharedTweakStore {
     /// let group = ServiceGroup(services: [client, app], logger: logger)
     /// let store = try await PostgresTweakStore.open(client: client, url: url)
     /// ```
-    public static func open(client: PostgresClient, url: PostgresStoreURL, logger: Logger = Logger(label: "TweakKitStorePostgres"))
-        async throws -> PostgresTweakStore
-    {
-        let store = PostgresTweakStore(url: url, client: client, clientTask: nil, logger: logger)
+    public static func open(
+        client: PostgresClient, url: PostgresStoreURL, timeLimit: Duration = .seconds(10),
+        logger: Logger = Logger(label: "TweakKitStorePostgres")
+    ) async throws -> PostgresTweakStore {
+        let store = PostgresTweakStore(url: url, client: client, clientTask: nil, timeLimit: timeLimit, logger: logger)
         try await store.migrate()
         return store
     }
@@ -118,7 +123,7 @@ public final class PostgresTweakStore: SharedTweakStore {
     public func snapshot() async throws -> (tweaks: [StoredTweak], sequence: Int64) {
         try checkOpen()
         do {
-            return try await PostgresDeadline.run(store: url, doing: "reading the tweaks") { [self] in try await readSnapshot() }
+            return try await PostgresDeadline.run(store: url, limit: timeLimit, doing: "reading the tweaks") { [self] in try await readSnapshot() }
         } catch {
             throw SharedTweakStoreError.wrapping(error, store: url, doing: "reading the tweaks")
         }
@@ -180,7 +185,7 @@ public final class PostgresTweakStore: SharedTweakStore {
         while true {
             attempt += 1
             do {
-                return try await PostgresDeadline.run(store: url, doing: "writing") { [self] in
+                return try await PostgresDeadline.run(store: url, limit: timeLimit, doing: "writing") { [self] in
                     try await client.withConnection { connection in
                         try await PostgresTransaction.run(on: connection, logger: logger) { connection in
                             try await plan.run(on: connection, author: author, reason: reason, store: url, logger: logger)
@@ -226,7 +231,7 @@ public final class PostgresTweakStore: SharedTweakStore {
     private func readChanges(_ query: PostgresQuery, doing what: String) async throws -> [StoredTweakChange] {
         try checkOpen()
         do {
-            return try await PostgresDeadline.run(store: url, doing: what) { [self] in
+            return try await PostgresDeadline.run(store: url, limit: timeLimit, doing: what) { [self] in
                 var changes: [StoredTweakChange] = []
                 for try await row in try await client.query(query, logger: logger).decode(PostgresChangeRow.Columns.self) {
                     changes.append(try PostgresChangeRow(row).change(store: url))

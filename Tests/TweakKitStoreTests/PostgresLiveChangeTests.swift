@@ -44,6 +44,29 @@ struct PostgresLiveChangeTests {
         await cluster.destroy()
     }
 
+    @Test("a server that stops answering mid-connection: a call gives up at its time limit instead of waiting", .timeLimit(.minutes(1)))
+    func silentServer() async throws {
+        let cluster = try await PostgresCluster.start()
+        let store = try await PostgresTweakStore.connect(url: try await cluster.freshDatabaseURL(), timeLimit: .seconds(3))
+        // The pool's first connection may take longer than the limit on a loaded machine: warm it up.
+        var warm = false
+        for _ in 0..<10 where !warm {
+            warm = (try? await store.apply([TweakWrite(feature: "ui", variable: "before", value: 1)], author: "alice", reason: nil)) != nil
+        }
+        #expect(warm, "the store never answered before the server was frozen")
+        try cluster.signalServer(SIGSTOP)
+        let started = ContinuousClock.now
+        let error = await #expect(throws: SharedTweakStoreError.self) {
+            try await store.apply([TweakWrite(feature: "ui", variable: "during", value: 2)], author: "alice", reason: nil)
+        }
+        let waited = ContinuousClock.now - started
+        try cluster.signalServer(SIGCONT)
+        #expect("\(String(describing: error))".contains("no answer within"), "\(String(describing: error))")
+        #expect(waited < .seconds(12), "gave up after \(waited)")
+        await store.close()
+        await cluster.destroy()
+    }
+
     private func restartScenario(_ cluster: PostgresCluster) async throws {
         let url = try await cluster.freshDatabaseURL()
         let writer = try await PostgresTweakStore.connect(url: url)
