@@ -47,6 +47,17 @@ struct PostgresLiveChangeTests {
     @Test("a server that stops answering mid-connection: a call gives up at its time limit instead of waiting", .timeLimit(.minutes(1)))
     func silentServer() async throws {
         let cluster = try await PostgresCluster.start()
+        do {
+            try await silentServerScenario(cluster)
+        } catch {
+            try? cluster.signalServer(SIGCONT)
+            await cluster.destroy()
+            throw error
+        }
+        await cluster.destroy()
+    }
+
+    private func silentServerScenario(_ cluster: PostgresCluster) async throws {
         let store = try await PostgresTweakStore.connect(url: try await cluster.freshDatabaseURL(), timeLimit: .seconds(3))
         // The pool's first connection may take longer than the limit on a loaded machine: warm it up.
         var warm = false
@@ -64,7 +75,6 @@ struct PostgresLiveChangeTests {
         #expect("\(String(describing: error))".contains("no answer within"), "\(String(describing: error))")
         #expect(waited < .seconds(12), "gave up after \(waited)")
         await store.close()
-        await cluster.destroy()
     }
 
     private func restartScenario(_ cluster: PostgresCluster) async throws {
