@@ -231,7 +231,7 @@ let package = Package(
         .testTarget(
             name: "TweakKitServerTests",
             dependencies: [
-                "TweakKitServer", "TweakKit", "TweakKitFlagd", "TweakKitStore", "TweakKitStorePostgres", "TweakKitPostgresTestSupport",
+                "TweakKitServer", "TweakKit", "TweakKitFlagd", "TweakKitStore", "TweakKitStorePostgres", "TweakKitPostgresTestSupport", "TweakKitTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]

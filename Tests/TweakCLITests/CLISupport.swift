@@ -1,4 +1,5 @@
 import Foundation
+import TweakKitTestSupport
 import Testing
 import TweakKit
 
@@ -32,11 +33,6 @@ func tweakExecutable() throws -> URL {
 /// waiting for the process never blocks one of Swift concurrency's few threads, which the tests
 /// running meanwhile (in-process HTTP servers above all) need.
 func tweak(_ arguments: String...) async throws -> CommandResult {
-    try await tweakOffThePool(arguments)
-}
-
-/// Runs `tweak` on a new thread and resumes when it has exited.
-func tweakOffThePool(_ arguments: [String]) async throws -> CommandResult {
     try await offThePool { try tweak(arguments) }
 }
 
@@ -75,24 +71,6 @@ func temporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("TweakCLITests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
-}
-
-/// A TCP socket connected to 127.0.0.1:`port`; the caller closes it.
-func connectedSocket(port: Int) throws -> Int32 {
-    let handle = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(handle, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard connected == 0 else {
-        let code = errno
-        close(handle)
-        throw TweakError.providerFailed(provider: "socket", reason: "connect to 127.0.0.1:\(port) failed: \(code)")
-    }
-    return handle
 }
 
 /// One HTTP/1.1 exchange with 127.0.0.1:`port` over a plain socket: the status and the body.

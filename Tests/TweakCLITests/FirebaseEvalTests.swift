@@ -7,7 +7,7 @@ struct FirebaseEvalTests {
     let template = packageRoot.appendingPathComponent("Tests/TweakKitFirebaseTests/Templates/checkout.json").path
 
     func evaluate(_ arguments: String...) async throws -> [String: TweakContent] {
-        let result = try await tweakOffThePool(["eval", "--firebase-template", template] + arguments)
+        let result = try await offThePool { try tweak(["eval", "--firebase-template", template] + arguments) }
         #expect(result.status == 0, "\(result.errors)")
         guard case .object(let object) = try TweakContent(jsonText: result.output) else {
             Issue.record("not a JSON object: \(result.output)")

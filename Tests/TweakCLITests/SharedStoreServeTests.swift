@@ -1,4 +1,5 @@
 import Foundation
+import TweakKitTestSupport
 import Testing
 import TweakKit
 import TweakKitPostgresTestSupport

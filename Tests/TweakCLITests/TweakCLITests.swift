@@ -181,7 +181,7 @@ struct TweakEvalCLITests {
     let flags = packageRoot.appendingPathComponent("Examples/flags.flagd.json").path
 
     func details(_ arguments: String...) async throws -> [String: TweakContent] {
-        let result = try await tweakOffThePool(["eval", "--flags", flags] + arguments)
+        let result = try await offThePool { try tweak(["eval", "--flags", flags] + arguments) }
         #expect(result.status == 0, "\(result.errors)")
         guard case .object(let object) = try TweakContent(jsonText: result.output) else {
             Issue.record("not a JSON object: \(result.output)")

@@ -1,4 +1,5 @@
 import Foundation
+import TweakKitTestSupport
 import TweakKit
 
 /// A plain TCP connection to 127.0.0.1, for tests that need what an HTTP client will not do:
@@ -7,7 +8,7 @@ final class RawSocket {
     let handle: Int32
 
     init(port: Int) throws {
-        handle = try socketConnect(port: port)
+        handle = try connectedSocket(port: port)
     }
 
     deinit { close(handle) }

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import Synchronization
 import Testing
+import TweakKitTestSupport
 import TweakKit
 @testable import TweakKitServer
 
@@ -275,7 +276,7 @@ final class ConnectedFlag: Sendable {
 
 /// Opens `/api/events` over a raw TCP socket and returns what arrives until a change event.
 func readEvents(port: Int, connected: ConnectedFlag) throws -> String {
-    let handle = try socketConnect(port: port)
+    let handle = try connectedSocket(port: port)
     defer { close(handle) }
     let request = "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n\r\n"
     _ = request.withCString { write(handle, $0, strlen($0)) }
@@ -289,17 +290,4 @@ func readEvents(port: Int, connected: ConnectedFlag) throws -> String {
         if received.contains(": connected") { connected.set() }
     }
     return received
-}
-
-func socketConnect(port: Int) throws -> Int32 {
-    let handle = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let result = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(handle, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard result == 0 else { throw TweakError.providerFailed(provider: "socket", reason: "connect failed: \(errno)") }
-    return handle
 }

@@ -1,0 +1,38 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why ``connectedSocket(port:)`` could not connect.
+public struct LoopbackSocketError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// A TCP socket connected to 127.0.0.1:`port`, for tests that speak HTTP by hand (raw requests,
+/// server-sent event streams); the caller closes it.
+///
+/// ```swift
+/// let handle = try connectedSocket(port: server.port)
+/// defer { close(handle) }
+/// ```
+public func connectedSocket(port: Int) throws -> Int32 {
+    #if canImport(Glibc)
+    let handle = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+    let handle = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(handle, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else {
+        let code = errno
+        close(handle)
+        throw LoopbackSocketError(description: "connect to 127.0.0.1:\(port) failed: errno \(code)")
+    }
+    return handle
+}
