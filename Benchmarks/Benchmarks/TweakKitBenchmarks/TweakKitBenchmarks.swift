@@ -24,6 +24,7 @@ let benchmarks: @Sendable () -> Void = {
     registerOptimizelyBenchmarks()
     registerUnleashBenchmarks()
     registerGrowthBookBenchmarks()
+    registerMemoryBenchmarks()
 }
 
 /// `benchmark.scaledIterations` is 0..<1,000: the lookups of one measured iteration.

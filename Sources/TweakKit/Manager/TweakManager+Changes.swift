@@ -159,8 +159,8 @@ extension TweakManager {
     /// Runs outside every lock.
     func observedTweaks(for contexts: Set<EvaluationContext?>) -> [EvaluationContext?: ObservedTweaks] {
         let snapshot = snapshotForEvents()
-        let fixed = snapshot.entries.compactMapValues(\.tweak)
-        let evaluatedIDs = snapshot.entries.compactMap { $0.value.needsEvaluation ? $0.key : nil }
+        let fixed = snapshot.slots.compactMapValues { snapshot.tweaks[$0] }
+        let evaluatedIDs = snapshot.slots.compactMap { snapshot.needsEvaluation[$0.value] ? $0.key : nil }
         var observed: [EvaluationContext?: ObservedTweaks] = [:]
         for context in contexts {
             var tweaks = fixed

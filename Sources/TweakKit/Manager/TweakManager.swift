@@ -139,8 +139,8 @@ public final class TweakManager: Sendable {
         let id = TweakID(feature: feature, variable: variable)
         if !ScopedTweakOverrides.isActive, !hookRegistry.isActive,
            let found = withCurrentSnapshot({ snapshot -> Tweak? in
-               guard let entry = snapshot.entries[id], !entry.needsEvaluation else { return nil }
-               return entry.tweak
+               guard let slot = snapshot.slots[id], !snapshot.needsEvaluation[slot] else { return nil }
+               return snapshot.tweaks[slot]
            }) ?? nil {
             return found
         }
@@ -159,8 +159,8 @@ public final class TweakManager: Sendable {
         let id = TweakID(feature: feature, variable: Tweak.enabledVariable)
         if !ScopedTweakOverrides.isActive, !hookRegistry.isActive,
            let found = withCurrentSnapshot({ snapshot -> Bool? in
-               guard let entry = snapshot.entries[id] else { return false }
-               return entry.needsEvaluation ? nil : (entry.tweak?.content.boolValue ?? false)
+               guard let slot = snapshot.slots[id] else { return false }
+               return snapshot.needsEvaluation[slot] ? nil : (snapshot.values[slot]?.boolValue ?? false)
            }) ?? nil {
             return found
         }

@@ -1,21 +1,15 @@
 /// An immutable merge of every provider's tweaks, built once per change and shared by all readers.
 ///
-/// Tweaks sit at their manager-wide slot (see ``SlotTable``): `entries` finds a string address's
-/// tweak and slot in one dictionary lookup, `values` serves typed keys by slot.
-/// address; `values` and `tweaks` are read by slot.
+/// Tweaks sit at their manager-wide slot (see ``SlotTable``): `slots` finds a string address's
+/// slot in one dictionary lookup; everything else is read by slot, from arrays of plain values
+/// (`values`, `tweaks`, `needsEvaluation`), so a lookup copies nothing it does not return.
 final class TweakSnapshot: Sendable {
-    /// What a string-addressed lookup needs, in one place: the tweak, its slot, and whether a
-    /// contextual provider decides it.
-    struct Entry: Sendable {
-        let slot: Int
-        let tweak: Tweak?
-        let needsEvaluation: Bool
-    }
-
-    /// Every tweak the providers hold.
-    let entries: [TweakID: Entry]
+    /// The slot of every tweak the providers hold.
+    let slots: [TweakID: Int]
     /// Everything known about each tweak, by slot.
     let resolutions: ContiguousArray<ResolvedTweak?>
+    /// The winning tweak, by slot: what string-keyed lookups return (a copy is one retain).
+    let tweaks: ContiguousArray<Tweak?>
     /// The winning value, by slot: what typed lookups read.
     let values: ContiguousArray<TweakContent?>
     /// Whether any provider evaluates per lookup; when not, ``needsEvaluation`` need not be read.
@@ -31,12 +25,11 @@ final class TweakSnapshot: Sendable {
 
     private init(index: [TweakID: Int], resolutions: ContiguousArray<ResolvedTweak?>, hasContextualProviders: Bool,
                  providerErrors: [TweakError], lookupOnlyProviders: Set<ObjectIdentifier>, generation: UInt64) {
-        self.entries = index.mapValues { slot in
-            Entry(slot: slot, tweak: resolutions[slot]?.tweak, needsEvaluation: resolutions[slot]?.isEvaluatedPerLookup ?? false)
-        }
+        self.slots = index
         self.resolutions = resolutions
         self.hasContextualProviders = hasContextualProviders
         self.needsEvaluation = ContiguousArray(resolutions.map { $0?.isEvaluatedPerLookup ?? false })
+        self.tweaks = ContiguousArray(resolutions.map { $0?.tweak })
         self.values = ContiguousArray(resolutions.map { $0?.tweak?.content })
         self.providerErrors = providerErrors
         self.lookupOnlyProviders = lookupOnlyProviders
@@ -45,7 +38,7 @@ final class TweakSnapshot: Sendable {
 
     /// What the snapshot knows about `id`, or `nil` when no provider has it.
     func resolution(for id: TweakID) -> ResolvedTweak? {
-        entries[id].flatMap { resolutions[$0.slot] }
+        slots[id].flatMap { resolutions[$0] }
     }
 
     /// Every tweak the snapshot knows, in no particular order.
