@@ -252,13 +252,15 @@ class Report:
                     lambda r: r <= 1.0, needs=("Memory.TweakManager.100000", "Memory.JSONSerialization.100000"))
         for name, label in (("Flagd.Evaluate", "flagd evaluations/s, one core (3 conditions + fractional split)"),
                             ("Optimizely.Decide", "Optimizely decisions/s, one core (1 experiment + 3-rule rollout)"),
-                            ("Firebase.Evaluate", "Firebase parameter evaluations/s, one core (percent + custom-signal condition)"),
                             ("Unleash.IsEnabled", "Unleash isEnabled/s, one core"),
                             ("GrowthBook.Evaluate", "GrowthBook feature evaluations/s, one core")):
             goal = 2e6 if name.startswith("Flagd") else 1e6
             rate = self.rate(name)
             self.target(label, None if rate is None else round(rate), f">= {goal:,.0f}/s", lambda r, g=goal: r >= g,
                         unit="/s", needs=(name,))
+        # TweakKitFirebase needs swift-crypto, which this package does not build yet.
+        print("target Firebase parameter evaluations/s, one core (percent + custom-signal condition):"
+              " not measured (goal >= 1,000,000/s; no Firebase benchmark yet) MISS")
 
 
 def sort_key(name):
