@@ -20,7 +20,9 @@ import Synchronization
 ///
 /// A Prometheus backend shows them as `feature_flag_evaluations` and so on (dots become underscores).
 /// Counters are made once per set of dimensions and kept, so a lookup costs a dictionary lookup
-/// and the backend's increment.
+/// and the backend's increment. With no backend bootstrapped (swift-metrics' no-op one) the hook is
+/// inert (``isInert``): a manager leaves it out of the read path, so it costs nothing. Bootstrap
+/// the backend before adding the hook.
 public final class TweakMetricsHook: TweakHook {
     /// The label of the evaluations counter.
     public static let evaluationsLabel = "feature_flag.evaluations"
@@ -40,6 +42,12 @@ public final class TweakMetricsHook: TweakHook {
     /// - Parameter factory: the backend; `nil` uses the one `MetricsSystem` was bootstrapped with.
     public init(factory: (any MetricsFactory)? = nil) {
         self.factory = factory
+    }
+
+    /// `true` when the backend is swift-metrics' no-op one (nothing bootstrapped): counting would
+    /// go nowhere, so the manager keeps lookups on the hook-free path.
+    public var isInert: Bool {
+        (factory ?? MetricsSystem.factory) is NOOPMetricsHandler
     }
 
     public func finally(_ hook: TweakHookContext, details: TweakHookDetails) {

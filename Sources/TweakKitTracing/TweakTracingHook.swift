@@ -17,7 +17,9 @@ import Instrumentation
 /// The event's attributes: `feature_flag.key`, `feature_flag.result.reason`, and when known
 /// `feature_flag.result.variant`, `feature_flag.result.value` (when there is no variant),
 /// `feature_flag.provider.name`, `feature_flag.context.id` (the targeting key), `error.type` and
-/// `feature_flag.error.message`. With no active span the hook does nothing.
+/// `feature_flag.error.message`. With no active span the hook does nothing; with no tracer
+/// bootstrapped it is inert (``isInert``) and costs a lookup nothing. Bootstrap the tracer before
+/// adding the hook.
 public struct TweakTracingHook: TweakHook {
     /// The event's name.
     public static let eventName = "feature_flag.evaluation"
@@ -28,6 +30,12 @@ public struct TweakTracingHook: TweakHook {
     ///   (`InstrumentationSystem.tracer`), read at each evaluation.
     public init(tracer: (any Tracer)? = nil) {
         self.tracer = tracer
+    }
+
+    /// `true` when the tracer is swift-distributed-tracing's no-op one (nothing bootstrapped):
+    /// there is never a span to add to, so the manager keeps lookups on the hook-free path.
+    public var isInert: Bool {
+        (tracer ?? InstrumentationSystem.tracer) is NoOpTracer
     }
 
     public func finally(_ hook: TweakHookContext, details: TweakHookDetails) {

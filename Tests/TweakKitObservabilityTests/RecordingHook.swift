@@ -30,6 +30,7 @@ struct RecordingHook: TweakHook {
     var name: String
     var log: HookLog
     var throwsAt: Set<Stage> = []
+    var isInert = false
 
     func before(_ hook: TweakHookContext) throws {
         log.append("\(name).before")

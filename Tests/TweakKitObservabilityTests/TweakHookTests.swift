@@ -29,6 +29,24 @@ struct TweakHookTests {
         manager = TweakManager(tweakProviders: [flagd, fixture])
     }
 
+    @Test("a manager whose hooks are all inert keeps lookups on the hook-free path; an active hook brings the inert ones along")
+    func inertHooks() throws {
+        let log = HookLog()
+        manager.addHook(RecordingHook(name: "idle", log: log, isInert: true))
+        #expect(manager.value(for: TweakKey("ui", "label", default: "?")) == "Hello")
+        #expect(try manager.tweakWith(feature: "ui", variable: "label").content == .string("Hello"))
+        #expect(!manager.isFeatureEnabled("beta"))
+        #expect(log.all.isEmpty)
+
+        manager.addHook(RecordingHook(name: "busy", log: log))
+        #expect(manager.value(for: TweakKey("ui", "label", default: "?")) == "Hello")
+        #expect(log.all == ["idle.before", "busy.before", "busy.after", "idle.after", "busy.finally", "idle.finally"])
+
+        manager.hooks = [RecordingHook(name: "idle", log: log, isInert: true)]
+        _ = manager.value(for: TweakKey("ui", "label", default: "?"))
+        #expect(log.all.count == 6)
+    }
+
     @Test("before runs in the order hooks were added; after and finally in reverse")
     func order() {
         let log = HookLog()

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import MetricsTestKit
 import Testing
@@ -39,6 +40,18 @@ struct TweakMetricsTests {
         ])
         #expect(label.totalValue == 1)
         #expect(metrics.counters.filter { $0.label == "feature_flag.evaluation.errors" }.isEmpty)
+    }
+
+    @Test("with swift-metrics' no-op backend the hook is inert: lookups take the hook-free path and count nothing")
+    func inertWithoutBackend() {
+        #expect(TweakMetricsHook(factory: NOOPMetricsHandler.instance).isInert)
+        #expect(!TweakMetricsHook(factory: metrics).isInert)
+        let idle = TweakManager(tweakProviders: [TweakFixtureProvider(["ui.label": "Hello"], name: "defaults")])
+        idle.addHook(TweakMetricsHook(factory: NOOPMetricsHandler.instance))
+        let log = HookLog()
+        idle.addHook(RecordingHook(name: "idle", log: log, isInert: true))
+        #expect(idle.value(for: TweakKey("ui", "label", default: "?")) == "Hello")
+        #expect(log.all.isEmpty)
     }
 
     @Test("errors are counted by flag key and error code; a throwing hook counts as general")

@@ -36,6 +36,12 @@ struct TweakTracingTests {
         #expect(missing["feature_flag.result.reason"]?.toSpanAttribute() == "error")
     }
 
+    @Test("with swift-distributed-tracing's no-op tracer the hook is inert; with a real tracer it is not")
+    func inertWithoutTracer() {
+        #expect(TweakTracingHook(tracer: NoOpTracer()).isInert)
+        #expect(!TweakTracingHook(tracer: tracer).isInert)
+    }
+
     @Test("with no active span an evaluation records nothing")
     func noSpan() {
         #expect(manager.value(for: TweakKey("ui", "label", default: "?")) == "Hello")

@@ -35,6 +35,18 @@ public protocol TweakHook: Sendable {
     func error(_ hook: TweakHookContext, error: any Error, details: TweakHookDetails)
     /// Runs last, whatever happened.
     func finally(_ hook: TweakHookContext, details: TweakHookDetails)
+    /// Whether the hook would do nothing with any evaluation, such as a metrics hook while no
+    /// metrics backend is bootstrapped. While every hook a manager has is inert, lookups stay on
+    /// the hook-free read path and cost what they cost with no hooks. Read when the hook is added
+    /// (``TweakManager/addHook(_:)`` or ``TweakManager/hooks``); the default is `false`.
+    ///
+    /// ```swift
+    /// struct SamplingHook: TweakHook {
+    ///     var rate: Double
+    ///     var isInert: Bool { rate == 0 }
+    /// }
+    /// ```
+    var isInert: Bool { get }
 }
 
 extension TweakHook {
@@ -42,6 +54,7 @@ extension TweakHook {
     public func after(_ hook: TweakHookContext, details: TweakHookDetails) throws {}
     public func error(_ hook: TweakHookContext, error: any Error, details: TweakHookDetails) {}
     public func finally(_ hook: TweakHookContext, details: TweakHookDetails) {}
+    public var isInert: Bool { false }
 }
 
 /// What a ``TweakHook`` knows before an evaluation: which flag, and for whom.
@@ -126,7 +139,8 @@ public struct TweakEvaluationFailure: Error, Sendable, Hashable, CustomStringCon
 /// The hooks of one manager: a lock for changes, and a flag lookups read without it.
 final class TweakHookRegistry: Sendable {
     private let hooks = Mutex<[any TweakHook]>([])
-    /// Whether any hook is registered: one relaxed load on the read path.
+    /// Whether any hook that is not inert (``TweakHook/isInert``) is registered: one relaxed load
+    /// on the read path.
     private let active = Atomic<Bool>(false)
 
     @inline(__always)
@@ -140,7 +154,7 @@ final class TweakHookRegistry: Sendable {
     func update(_ change: (inout [any TweakHook]) -> Void) {
         hooks.withLock {
             change(&$0)
-            active.store(!$0.isEmpty, ordering: .relaxed)
+            active.store($0.contains { !$0.isInert }, ordering: .relaxed)
         }
     }
 }
