@@ -116,9 +116,15 @@ extension TweakEditor {
         )
     }
 
+    /// `DELETE /api/overrides`. On a shared store it removes the stored values of the tweaks this
+    /// editor's stack defines elsewhere too (its overrides), in one transaction; a tweak only the
+    /// store holds (another service's, on a fleet's database) is left alone.
     func resetAll() async throws -> Response {
         if let sharedStore {
-            let removals = sharedStore.storedTweaks.map { TweakWrite(feature: $0.feature, variable: $0.variable, value: nil) }
+            let removals = sharedStore.storedTweaks.filter { stored in
+                manager.resolvedTweak(feature: stored.feature, variable: stored.variable).sources.contains { $0 != sharedStore.name }
+            }.map { TweakWrite(feature: $0.feature, variable: $0.variable, value: nil) }
+            guard !removals.isEmpty else { return listResponse() }
             do {
                 try await sharedStore.apply(removals, author: author)
             } catch {

@@ -14,7 +14,8 @@ extension TweakEditor {
         return sharedStore.storedTweak(feature: id.feature, variable: id.variable)?.version ?? 0
     }
 
-    /// The version an `If-Match` header asks for: `"3"`, `3` or `W/"3"`; `nil` for none or `*`.
+    /// The version an `If-Match` header asks for: `"3"`, `3` or `W/"3"`; `nil` for none or `*`
+    /// (`*` asks only that the tweak exists, and a tweak the stack does not know is a 404 first).
     static func expectedVersion(_ request: Request) throws -> Int64? {
         guard let header = request.headers[.ifMatch]?.trimmingCharacters(in: .whitespaces), header != "*" else { return nil }
         var text = Substring(header)

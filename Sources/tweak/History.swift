@@ -29,7 +29,7 @@ struct History: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let shared = try await openSharedStore(url: store)
+        let shared = try await openSharedStore(url: store, creating: false)
         let changes: [StoredTweakChange]
         do {
             changes = try await shared.history(feature: tweak?.id.feature, variable: tweak?.id.variable, limit: limit)

@@ -52,6 +52,7 @@ struct Serve: AsyncParsableCommand {
         }
         let observability = ServeObservability()
         try await stack.withManager(
+            createsStore: true,
             pollOverrides: true, fetchObserver: observability.fetchObserver, storeObserver: observability.storeChangeObserver
         ) { manager in
             try await serve(manager, observability: observability)

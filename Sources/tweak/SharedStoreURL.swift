@@ -4,16 +4,18 @@ import TweakKitStorePostgres
 
 /// Opens the shared store a `--store` URL names.
 ///
-/// - `sqlite:PATH` (or `sqlite://PATH`, `sqlite:///absolute/path`): an SQLite file; its directory
-///   is created when missing.
+/// - `sqlite:PATH` (or `sqlite://PATH`, `sqlite:///absolute/path`): an SQLite file. With
+///   `creating` (commands that write: `set`, `delete`, `serve`) a missing file and its directory
+///   are created; without it (`get`, `list`, `history`) a missing file is refused, so a mistyped
+///   path says so instead of reading an empty store.
 /// - `postgres://…` / `postgresql://…`: PostgreSQL.
 ///
 /// ```swift
-/// let store = try await openSharedStore(url: "sqlite:.tweak/store.sqlite")
+/// let store = try await openSharedStore(url: "sqlite:.tweak/store.sqlite", creating: true)
 /// ```
 /// - Throws: ``SharedTweakStoreError/invalidURL(_:)`` for a URL it cannot open, and the store's
 ///   own errors (a file that is not a TweakKit store, one from a newer TweakKit).
-func openSharedStore(url: String) async throws -> any SharedTweakStore {
+func openSharedStore(url: String, creating: Bool) async throws -> any SharedTweakStore {
     guard let colon = url.firstIndex(of: ":") else {
         throw SharedTweakStoreError.invalidURL("\(url) has no scheme; use sqlite:PATH or postgres://user:password@host:port/database")
     }
@@ -24,6 +26,9 @@ func openSharedStore(url: String) async throws -> any SharedTweakStore {
         var path = rest
         if path.hasPrefix("//") { path.removeFirst(2) }
         guard !path.isEmpty else { throw SharedTweakStoreError.invalidURL("\(url) names no file; use sqlite:PATH") }
+        guard creating || FileManager.default.fileExists(atPath: path) else {
+            throw SharedTweakStoreError.unavailable("no store at \(path) (--store \(url)): the file does not exist; `tweak set` or `tweak serve` creates it")
+        }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         if !FileManager.default.fileExists(atPath: directory.path) {
             do {

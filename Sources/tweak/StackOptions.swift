@@ -52,12 +52,15 @@ struct StackOptions: ParsableArguments {
     /// - Parameter body: runs with the manager; the shared store (if any) is closed after it
     ///   returns or throws, so a one-shot command leaves no connection open.
     /// - Parameter storeObserver: told of the changes the shared store's provider applies.
+    /// - Parameter createsStore: whether a `--store sqlite:PATH` that does not exist yet is created
+    ///   (commands that write) or refused (commands that only read).
     func withManager<Result>(
-        pollOverrides: Bool = false, fetchObserver: (@Sendable (RemoteFetchEvent) -> Void)? = nil,
+        createsStore: Bool = false, pollOverrides: Bool = false, fetchObserver: (@Sendable (RemoteFetchEvent) -> Void)? = nil,
         storeObserver: (@Sendable (StoreChangesApplied) -> Void)? = nil,
         _ body: (TweakManager) async throws -> Result
     ) async throws -> Result {
-        let (manager, shared) = try await makeManager(pollOverrides: pollOverrides, fetchObserver: fetchObserver, storeObserver: storeObserver)
+        let (manager, shared) = try await makeManager(
+            createsStore: createsStore, pollOverrides: pollOverrides, fetchObserver: fetchObserver, storeObserver: storeObserver)
         do {
             let result = try await body(manager)
             await Self.close(shared)
@@ -69,7 +72,7 @@ struct StackOptions: ParsableArguments {
     }
 
     private func makeManager(
-        pollOverrides: Bool, fetchObserver: (@Sendable (RemoteFetchEvent) -> Void)?,
+        createsStore: Bool, pollOverrides: Bool, fetchObserver: (@Sendable (RemoteFetchEvent) -> Void)?,
         storeObserver: (@Sendable (StoreChangesApplied) -> Void)?
     ) async throws -> (TweakManager, StoreTweakProvider?) {
         guard !isEmpty else {
@@ -79,7 +82,7 @@ struct StackOptions: ParsableArguments {
         var shared: StoreTweakProvider?
         if let store {
             let provider = StoreTweakProvider(
-                store: try await openSharedStore(url: store), name: sharedStoreDisplayName(url: store), author: Self.cliUser, onChangesApplied: storeObserver)
+                store: try await openSharedStore(url: store, creating: createsStore), name: sharedStoreDisplayName(url: store), author: Self.cliUser, onChangesApplied: storeObserver)
             do {
                 try await provider.start()
             } catch {

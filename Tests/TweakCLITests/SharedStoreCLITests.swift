@@ -58,6 +58,22 @@ struct SharedStoreCLITests {
         #expect(try String(contentsOf: file, encoding: .utf8) == #"{"a": {"b": 1}}"#)
     }
 
+    @Test("get, list and history refuse an SQLite store that does not exist (a mistyped path) and create nothing; set creates it")
+    func missingSQLiteStore() async throws {
+        let directory = try temporaryDirectory()
+        let file = directory.appendingPathComponent("typo/store.sqlite")
+        for arguments in [["get", "ui_customization.label_text", "--defaults", exampleFile], ["list", "--defaults", exampleFile], ["history"]] {
+            let command = arguments + ["--store", "sqlite:" + file.path]
+            let result = try await offThePool { try tweak(command) }
+            #expect(result.status != 0, "\(arguments[0])")
+            #expect(result.errors.contains("no store at \(file.path)"), "\(arguments[0]): \(result.errors)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("typo").path))
+        let set = try await tweak("set", "ui_customization.label_text", "new", "--defaults", exampleFile, "--store", "sqlite:" + file.path)
+        #expect(set.status == 0, "\(set.errors)")
+        #expect(FileManager.default.fileExists(atPath: file.path))
+    }
+
     @Test("A PostgreSQL server that does not answer is named in the error; an unknown scheme is refused")
     func urls() async throws {
         let postgres = try await tweak("list", "--store", "postgres://u:p@127.0.0.1:1/tweaks")

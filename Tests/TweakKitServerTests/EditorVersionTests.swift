@@ -82,6 +82,48 @@ struct EditorVersionTests {
         await setup.stop()
     }
 
+    @Test("If-Match: * writes a tweak the stack knows whatever its version; a tweak it does not know is 404")
+    func ifMatchAny() async throws {
+        let setup = try await StoreEditor.make()
+        try await setup.editor.application(port: 0).test(.router) { client in
+            for value in ["one", "two"] {
+                try await client.execute(uri: "/api/tweaks/ui/label", method: .put, headers: headers(ifMatch: "*"), body: ByteBuffer(string: #"{"value": "\#(value)"}"#)) { (response: TestResponse) async throws in
+                    #expect(response.status == .ok, "\(String(buffer: response.body))")
+                    #expect(try object(response.body)["value"] == .string(value))
+                }
+            }
+            try await client.execute(uri: "/api/tweaks/ui/nothing", method: .put, headers: headers(ifMatch: "*"), body: ByteBuffer(string: #"{"value": "x"}"#)) { (response: TestResponse) async throws in
+                #expect(response.status == .notFound)
+            }
+        }
+        #expect(try await setup.store.history(feature: "ui", variable: "label", limit: 10).map(\.version) == [2, 1])
+        await setup.stop()
+    }
+
+    @Test("Reset all on a shared store removes this stack's overrides in one change and leaves tweaks only the store holds")
+    func resetAllKeepsOtherServicesTweaks() async throws {
+        let setup = try await StoreEditor.make()
+        _ = try await setup.provider.apply([
+            TweakWrite(feature: "ui", variable: "label", value: "mine"),
+            TweakWrite(feature: "billing", variable: "retries", value: 3),
+        ], author: "setup")
+        try await setup.editor.application(port: 0).test(.router) { client in
+            try await client.execute(uri: "/api/overrides", method: .delete, headers: auth) { (response: TestResponse) async throws in
+                #expect(response.status == .ok, "\(String(buffer: response.body))")
+            }
+            try await client.execute(uri: "/api/tweaks/ui/label", method: .get) { (response: TestResponse) async throws in
+                #expect(try object(response.body)["value"] == "Hello")
+            }
+            try await client.execute(uri: "/api/tweaks/billing/retries", method: .get) { (response: TestResponse) async throws in
+                #expect(try object(response.body)["value"] == 3)
+            }
+        }
+        #expect(setup.provider.storedTweaks.map { "\($0.feature).\($0.variable)" } == ["billing.retries"])
+        let changes = try await setup.store.history(feature: nil, variable: nil, limit: 10)
+        #expect(changes.first.map { "\($0.feature).\($0.variable) \($0.new == nil ? "removed" : "set")" } == "ui.label removed")
+        await setup.stop()
+    }
+
     @Test("GET /api/history lists changes newest first with old, new, author, at and version, filtered and limited")
     func history() async throws {
         let setup = try await StoreEditor.make(author: "ops-token")

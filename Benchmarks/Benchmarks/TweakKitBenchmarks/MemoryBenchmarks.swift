@@ -15,7 +15,12 @@ final class MemoryFixture: Sendable {
 
     let data: Data
     /// What each measured load made, kept so that the measurement sees it alive.
-    let kept = Mutex<[Any]>([])
+    let kept = Mutex<[Retained]>([])
+
+    /// A loaded object, only held (never read), so sharing the box across threads is safe.
+    struct Retained: @unchecked Sendable {
+        let object: Any
+    }
 
     init() {
         data = TweakSet.tweaksFile(Array(0..<Self.tweakCount), level: 3)
@@ -23,7 +28,8 @@ final class MemoryFixture: Sendable {
     }
 
     func keep(_ loaded: Any) {
-        kept.withLock { $0.append(loaded) }
+        let retained = Retained(object: loaded)
+        kept.withLock { $0.append(retained) }
     }
 }
 

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# The examples, each a package of its own built against this checkout: the accessor example (the
+# build plugin), the command plugin's committed accessor, Examples/CLIApp and Examples/ServerApp.
+#
+#   .ci/examples.sh          # build each, then check each
+#   .ci/examples.sh build    # only the builds, each with its warning check (cold: most of the time)
+#   .ci/examples.sh check    # only the checks, on what `build` left
+#
+# .ci/run starts `build` in the background while the one-threaded vendor comparisons run, and runs
+# `check` once the builds are done, so the examples' timing-sensitive tests run on a quiet machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode="${1:-all}"
+case "$mode" in all|build|check) ;; *) echo "usage: .ci/examples.sh [build|check]" >&2; exit 2 ;; esac
+root=$PWD
+
+# The accessor example: the build plugin generates AppTweaks from Tweaks.json; the program checks
+# reads and writes through it. The generated code must compile without warnings other than the
+# deliberate deprecation of the expired tweak.
+example=Examples/TweakAccessorExample
+# The command plugin writes the same accessor into the target's sources, for teams that commit it.
+committed=.build/committed-accessor-example
+
+build_accessor_examples() {
+    local log
+    log=$(mktemp)
+    swift build --package-path "$example" 2>&1 | tee "$log"
+    if grep -E "^/[^ ]+:[0-9]+:[0-9]+: warning:" "$log" | grep -v "is deprecated: Tweak .* expired on"; then
+        echo "error: the generated accessor builds with warnings" >&2
+        exit 1
+    fi
+    grep -q "'legacyBanner' is deprecated: Tweak checkout.legacy_banner expired on 2024-01-31" "$log"
+    rm -f "$log"
+
+    rm -rf "$committed"
+    mkdir -p "$committed/Sources"
+    cp -R "$example/Sources/TweakAccessorExample" "$committed/Sources/"
+    cat > "$committed/Package.swift" <<MANIFEST
+// swift-tools-version: 6.0
+import PackageDescription
+let package = Package(
+    name: "CommittedAccessorExample",
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(name: "TweakKit", path: "$root")],
+    targets: [
+        .executableTarget(
+            name: "TweakAccessorExample",
+            dependencies: [.product(name: "TweakKit", package: "TweakKit")],
+            resources: [.copy("Tweaks.json"), .copy("config.json")]
+        ),
+    ]
+)
+MANIFEST
+    swift package --package-path "$committed" --allow-writing-to-package-directory generate-tweak-accessors
+    test -f "$committed/Sources/TweakAccessorExample/Generated/AppTweaks.swift"
+    test -f "$committed/Sources/TweakAccessorExample/Generated/AppTweaks+Constants.swift"
+    swift build --package-path "$committed"
+}
+
+check_accessor_examples() {
+    swift run --skip-build --package-path "$example" TweakAccessorExample
+    swift run --skip-build --package-path "$committed" TweakAccessorExample > /dev/null
+    echo "accessor examples passed"
+}
+
+if [ "$mode" != check ]; then
+    build_accessor_examples
+    Examples/CLIApp/check.sh --build-only
+    Examples/ServerApp/check.sh --build-only
+fi
+if [ "$mode" != build ]; then
+    check_accessor_examples
+    Examples/CLIApp/check.sh --skip-build     # a swift-argument-parser tool on typed keys the build plugin generates
+    Examples/ServerApp/check.sh --skip-build  # a Hummingbird service over a shared store; its tests drive it over HTTP
+    rm -rf "$committed"
+fi
+echo "examples: $mode passed"
