@@ -64,6 +64,9 @@ check_accessor_examples() {
 }
 
 if [ "$mode" != check ]; then
+    # SwiftPM keeps a package's build plan and does not notice files added to TweakKit, which it
+    # depends on by path: a fresh plan picks them up (a clean checkout has none to remove).
+    rm -f "$example/.build/debug.yaml" Examples/CLIApp/.build/debug.yaml Examples/ServerApp/.build/debug.yaml
     build_accessor_examples
     Examples/CLIApp/check.sh --build-only
     Examples/ServerApp/check.sh --build-only

@@ -33,6 +33,16 @@ let package = Package(
             path: "Benchmarks/TweakKitBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // Not a benchmark of the plugin's: store-latency --followers starts it (providers following
+        // a PostgreSQL store, each on connections of its own, in one process).
+        .executableTarget(
+            name: "store-followers",
+            dependencies: [
+                .product(name: "TweakKitStore", package: "TweakKit"),
+                .product(name: "TweakKitStorePostgres", package: "TweakKit"),
+            ],
+            path: "StoreFollowers"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
