@@ -61,12 +61,50 @@ extension StoreTweakProvider {
 
     /// Waits for signals and catches up after each, until cancelled or the store closes.
     private func follow() async {
+        if let announcing = store as? any StoreChangeAnnouncing {
+            await follow(announcing.changeNotices())
+            return
+        }
         let signals = store.changeSignals()
         // A change committed between the snapshot and the subscription has no signal of its own.
         await catchUp()
         for await _ in signals {
             guard !Task.isCancelled else { return }
             await catchUp()
+        }
+    }
+
+    /// Follows a store that announces its changes: a notice at or below the sequence held says
+    /// nothing new; announced changes that follow on from it are applied without a read; anything
+    /// else (a gap, a notice without its changes) is caught up with ``SharedTweakStore/changes(after:limit:)``.
+    private func follow(_ notices: AsyncStream<StoreChangeNotice>) async {
+        await catchUp()
+        for await notice in notices {
+            guard !Task.isCancelled else { return }
+            if let held = state.withLock({ $0.sequence }), notice.last <= held { continue }
+            if applyAnnounced(notice.changes) { continue }
+            await catchUp()
+        }
+    }
+
+    /// Applies announced changes when they follow on from the sequence held; `false` when they do
+    /// not (or there are none), leaving it to a catch-up.
+    private func applyAnnounced(_ changes: [StoredTweakChange]) -> Bool {
+        guard let after = state.withLock({ $0.sequence }), !changes.isEmpty, Self.isContiguous(changes, after: after) else {
+            return false
+        }
+        let posts = applyChanges(changes, after: after)
+        guard !posts.isEmpty else { return false }   // another update moved the sequence meanwhile
+        recordSuccess()
+        deliver(posts, changes: changes)
+        return true
+    }
+
+    /// Tells observers of applied changes, and `onChangesApplied`.
+    private func deliver(_ posts: [TweakChange], changes: [StoredTweakChange]) {
+        post(posts)
+        if !posts.isEmpty, let onChangesApplied {
+            onChangesApplied(StoreChangesApplied(source: name, changes: changes, appliedAt: Date()))
         }
     }
 
@@ -111,10 +149,7 @@ extension StoreTweakProvider {
             }
             let posts = applyChanges(changes, after: after)
             recordSuccess()
-            post(posts)
-            if !posts.isEmpty, let onChangesApplied {
-                onChangesApplied(StoreChangesApplied(source: name, changes: changes, appliedAt: Date()))
-            }
+            deliver(posts, changes: changes)
             if changes.count < pageSize { return }
         }
     }

@@ -2,9 +2,11 @@ import Logging
 import NIOCore
 import PostgresNIO
 import Synchronization
+import TweakKitStore
 
 /// LISTENs for the store's change notifications on a connection of its own and fans each one out
-/// to every ``PostgresTweakStore/changeSignals()`` stream.
+/// to every ``PostgresTweakStore/changeNotices()`` stream (``PostgresTweakStore/changeSignals()``
+/// reads the same).
 ///
 /// After every successful LISTEN (the first, and each one after a lost connection) it reads the
 /// store's last sequence and yields it, so a subscriber that missed notifications while the
@@ -12,7 +14,7 @@ import Synchronization
 /// doubling to at most 5 s.
 final class PostgresChangeListener: Sendable {
     private struct State {
-        var subscribers: [Int: AsyncStream<Int64>.Continuation] = [:]
+        var subscribers: [Int: AsyncStream<StoreChangeNotice>.Continuation] = [:]
         var nextID = 0
         var task: Task<Void, Never>?
         var closed = false
@@ -30,9 +32,10 @@ final class PostgresChangeListener: Sendable {
         self.logger = logger
     }
 
-    /// A new stream of sequence numbers; the listening connection opens with the first one.
-    func signals() -> AsyncStream<Int64> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Int64.self, bufferingPolicy: .bufferingNewest(1))
+    /// A new stream of notices; the listening connection opens with the first one. A slow
+    /// subscriber loses the oldest notices beyond 16, and sees the gap in the next one's sequence.
+    func notices() -> AsyncStream<StoreChangeNotice> {
+        let (stream, continuation) = AsyncStream.makeStream(of: StoreChangeNotice.self, bufferingPolicy: .bufferingNewest(16))
         let (id, closed, last) = state.withLock { state -> (Int, Bool, Int64?) in
             guard !state.closed else { return (0, true, nil) }
             let id = state.nextID
@@ -45,7 +48,7 @@ final class PostgresChangeListener: Sendable {
             continuation.finish()
             return stream
         }
-        if let last { continuation.yield(last) }
+        if let last { continuation.yield(StoreChangeNotice(last: last)) }
         continuation.onTermination = { [weak self] _ in
             _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
         }
@@ -66,12 +69,12 @@ final class PostgresChangeListener: Sendable {
         for subscriber in subscribers { subscriber.finish() }
     }
 
-    private func yield(_ sequence: Int64) {
+    private func yield(_ notice: StoreChangeNotice) {
         let subscribers = state.withLock { state in
-            state.lastSequence = max(state.lastSequence ?? sequence, sequence)
+            state.lastSequence = max(state.lastSequence ?? notice.last, notice.last)
             return Array(state.subscribers.values)
         }
-        for subscriber in subscribers { subscriber.yield(sequence) }
+        for subscriber in subscribers { subscriber.yield(notice) }
     }
 
     private func listenLoop() async {
@@ -104,9 +107,9 @@ final class PostgresChangeListener: Sendable {
             try await connection.listen(on: PostgresStoreSchema.channel) { notifications in
                 connected()
                 let rows = try await connection.query("SELECT last FROM tweakkit_sequence", logger: logger)
-                for try await last in rows.decode(Int64.self) { yield(last) }
+                for try await last in rows.decode(Int64.self) { yield(StoreChangeNotice(last: last)) }
                 for try await notification in notifications {
-                    if let sequence = Int64(notification.payload) { yield(sequence) }
+                    if let notice = PostgresChangeNotice.notice(from: notification.payload) { yield(notice) }
                 }
             }
         } catch {

@@ -26,7 +26,7 @@ public import TweakKitStore
 ///
 /// To run the connection pool in your own `ServiceGroup`, create the `PostgresClient`, add it to
 /// the group and pass it to ``open(client:url:timeLimit:logger:)``.
-public final class PostgresTweakStore: SharedTweakStore {
+public final class PostgresTweakStore: StoreChangeAnnouncing {
     /// Where the store is, password hidden in its description.
     public let url: PostgresStoreURL
     private let client: PostgresClient
@@ -248,7 +248,24 @@ public final class PostgresTweakStore: SharedTweakStore {
     /// catches up with ``changes(after:limit:)``. A new stream first yields the last sequence heard,
     /// if any. Keeps only the newest value when the subscriber is slow.
     public func changeSignals() -> AsyncStream<Int64> {
-        listener.signals()
+        let notices = listener.notices()
+        return AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
+            let forwarding = Task {
+                for await notice in notices { continuation.yield(notice.last) }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in forwarding.cancel() }
+        }
+    }
+
+    /// After every commit, the store's last sequence and, when they fit in NOTIFY's payload, the
+    /// changes: a ``StoreTweakProvider`` applies those without reading them back.
+    ///
+    /// ```swift
+    /// for await notice in store.changeNotices() { print(notice.last, notice.changes.count) }
+    /// ```
+    public func changeNotices() -> AsyncStream<StoreChangeNotice> {
+        listener.notices()
     }
 
     private func checkOpen() throws(SharedTweakStoreError) {

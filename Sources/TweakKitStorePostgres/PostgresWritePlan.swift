@@ -139,7 +139,16 @@ struct PostgresWritePlan: Sendable {
                 )
             )
         }
-        try await connection.query("SELECT pg_notify(\(PostgresStoreSchema.channel), \(String(last)))", logger: logger)
+        // The changes themselves first when they fit (subscribers then need not read them back),
+        // then the bare sequence, which every TweakKit version reads; one round trip for both.
+        if let notice = PostgresChangeNotice.payload(for: changes) {
+            try await connection.query(
+                "SELECT pg_notify(\(PostgresStoreSchema.channel), \(notice)), pg_notify(\(PostgresStoreSchema.channel), \(String(last)))",
+                logger: logger
+            )
+        } else {
+            try await connection.query("SELECT pg_notify(\(PostgresStoreSchema.channel), \(String(last)))", logger: logger)
+        }
         return changes
     }
 }

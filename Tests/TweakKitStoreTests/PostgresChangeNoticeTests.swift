@@ -1,0 +1,102 @@
+import Foundation
+import Synchronization
+import Testing
+import TweakKit
+import TweakKitStore
+@testable import TweakKitStorePostgres
+
+/// NOTIFY carrying the changes: the payload's round trip, its size limit, and a provider that
+/// applies announced changes without reading them back.
+@Suite("PostgreSQL change notices")
+struct PostgresChangeNoticeTests {
+    @Test("a payload carries each change whole: values with their kinds, removals, author, reason and commit time")
+    func payloadRoundTrip() throws {
+        let at = Date(timeIntervalSince1970: 1_764_000_000.123456)
+        let changes = [
+            StoredTweakChange(sequence: 7, feature: "ui", variable: "alpha", old: nil, new: .float(0.5), version: 1, author: "ana", at: at, reason: "fade"),
+            StoredTweakChange(sequence: 8, feature: "ui", variable: "label", old: "Hi \"there\"", new: nil, version: 4, author: "bo", at: at, reason: nil),
+        ]
+        let payload = try #require(PostgresChangeNotice.payload(for: changes))
+        let notice = try #require(PostgresChangeNotice.notice(from: payload))
+        #expect(notice.last == 8)
+        #expect(notice.changes.count == 2)
+        for (sent, received) in zip(changes, notice.changes) {
+            #expect(received.sequence == sent.sequence && received.feature == sent.feature && received.variable == sent.variable)
+            #expect(received.old == sent.old && received.new == sent.new)
+            #expect(received.version == sent.version && received.author == sent.author && received.reason == sent.reason)
+            #expect(abs(received.at.timeIntervalSince(sent.at)) < 0.000_002)
+        }
+        #expect(notice.changes[0].new?.kind == .float)
+    }
+
+    @Test("a commit too large for NOTIFY's payload is announced by its sequence alone; a bare sequence and junk are read as such")
+    func payloadLimits() {
+        let big = StoredTweakChange(
+            sequence: 3, feature: "copy", variable: "terms", old: nil, new: .string(String(repeating: "x", count: 9_000)),
+            version: 1, author: "ana", at: Date(), reason: nil
+        )
+        #expect(PostgresChangeNotice.payload(for: [big]) == nil)
+        #expect(PostgresChangeNotice.notice(from: "42") == StoreChangeNotice(last: 42))
+        #expect(PostgresChangeNotice.notice(from: "{not json") == nil)
+        #expect(PostgresChangeNotice.notice(from: #"{"last": 5, "changes": [{"s": 5, "f": "a", "v": "b", "nk": "Bool", "nj": "12", "ver": 1, "a": "x", "at": 0}]}"#)
+            == StoreChangeNotice(last: 5), "a value that is not of its kind leaves a bare signal, read back")
+    }
+
+    @Test("a provider applies announced changes without reading them back, and reads back a commit too large to announce")
+    func providerUsesNotices() async throws {
+        try await withPostgresStore { store, url in
+            let counting = CountingAnnouncingStore(try await PostgresTweakStore.connect(url: url))
+            let provider = StoreTweakProvider(store: counting)
+            try await provider.start()
+            try await Task.sleep(for: .milliseconds(300))   // the first catch-up has run
+            let readsBefore = counting.changeReads
+            for value in ["one", "two", "three"] {
+                _ = try await store.apply([TweakWrite(feature: "ui", variable: "label", value: .string(value))], author: "ana", reason: nil)
+            }
+            #expect(await eventually { provider.storedTweak(feature: "ui", variable: "label")?.value == "three" })
+            #expect(counting.changeReads == readsBefore, "announced changes were read back")
+
+            let long = String(repeating: "y", count: 9_000)
+            _ = try await store.apply([TweakWrite(feature: "ui", variable: "label", value: .string(long))], author: "ana", reason: nil)
+            #expect(await eventually { provider.storedTweak(feature: "ui", variable: "label")?.value == .string(long) })
+            #expect(counting.changeReads > readsBefore)
+            provider.stop()
+            await counting.close()
+        }
+    }
+}
+
+/// Waits up to 10 s for `condition`.
+private func eventually(_ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+}
+
+/// A PostgreSQL store that counts `changes(after:)` reads.
+private final class CountingAnnouncingStore: StoreChangeAnnouncing {
+    let base: PostgresTweakStore
+    private let reads = Atomic<Int>(0)
+
+    init(_ base: PostgresTweakStore) { self.base = base }
+
+    var changeReads: Int { reads.load(ordering: .relaxed) }
+
+    func snapshot() async throws -> (tweaks: [StoredTweak], sequence: Int64) { try await base.snapshot() }
+    func apply(_ writes: [TweakWrite], author: String, reason: String?) async throws -> [StoredTweakChange] {
+        try await base.apply(writes, author: author, reason: reason)
+    }
+    func changes(after sequence: Int64, limit: Int) async throws -> [StoredTweakChange] {
+        reads.add(1, ordering: .relaxed)
+        return try await base.changes(after: sequence, limit: limit)
+    }
+    func history(feature: String?, variable: String?, limit: Int) async throws -> [StoredTweakChange] {
+        try await base.history(feature: feature, variable: variable, limit: limit)
+    }
+    func changeSignals() -> AsyncStream<Int64> { base.changeSignals() }
+    func changeNotices() -> AsyncStream<StoreChangeNotice> { base.changeNotices() }
+    func close() async { await base.close() }
+}
