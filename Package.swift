@@ -137,6 +137,7 @@ let package = Package(
             dependencies: [
                 "TweakKit", "TweakKitStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),   // signs NOTIFY's changes (postgres-nio builds it anyway)
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -193,6 +194,7 @@ let package = Package(
             dependencies: [
                 "TweakKitStore", "TweakKitStorePostgres", "TweakKitPostgresTestSupport", "TweakKit",
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -20,9 +20,9 @@ import Synchronization
 ///
 /// A Prometheus backend shows them as `feature_flag_evaluations` and so on (dots become underscores).
 /// Counters are made once per set of dimensions and kept, so a lookup costs a dictionary lookup
-/// and the backend's increment. With no backend bootstrapped (swift-metrics' no-op one) the hook is
-/// inert (``isInert``): a manager leaves it out of the read path, so it costs nothing. Bootstrap
-/// the backend before adding the hook.
+/// and the backend's increment. Made with swift-metrics' no-op backend
+/// (`TweakMetricsHook(factory: NOOPMetricsHandler.instance)`, say where metrics are switched off)
+/// the hook is inert (``isInert``): a manager leaves it out of the read path, so it costs nothing.
 public final class TweakMetricsHook: TweakHook {
     /// The label of the evaluations counter.
     public static let evaluationsLabel = "feature_flag.evaluations"
@@ -44,10 +44,12 @@ public final class TweakMetricsHook: TweakHook {
         self.factory = factory
     }
 
-    /// `true` when the backend is swift-metrics' no-op one (nothing bootstrapped): counting would
-    /// go nowhere, so the manager keeps lookups on the hook-free path.
+    /// `true` when the hook was made with swift-metrics' no-op backend
+    /// (`TweakMetricsHook(factory: NOOPMetricsHandler.instance)`): counting would go nowhere, so
+    /// the manager keeps lookups on the hook-free path. A hook that uses the bootstrapped backend
+    /// (no `factory`) is never inert: the backend may be bootstrapped, or set for a task, later.
     public var isInert: Bool {
-        (factory ?? MetricsSystem.factory) is NOOPMetricsHandler
+        factory is NOOPMetricsHandler
     }
 
     public func finally(_ hook: TweakHookContext, details: TweakHookDetails) {

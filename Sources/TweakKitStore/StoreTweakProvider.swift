@@ -5,10 +5,12 @@ public import TweakKit
 /// The values of a ``SharedTweakStore`` as a TweakKit provider: apps read them, and the manager,
 /// the editor and JustTweak's `set` write through it.
 ///
-/// - ``start()`` loads a snapshot; after it, changes committed by any process arrive through the
-///   store's ``SharedTweakStore/changeSignals()`` and are read with
-///   ``SharedTweakStore/changes(after:limit:)`` in sequence order. A gap in the sequence makes it
-///   load a fresh snapshot, so no change is ever missed.
+/// - ``start()`` loads a snapshot; after it, changes committed by any process are read with
+///   ``SharedTweakStore/changes(after:limit:)`` in sequence order whenever the store's
+///   ``SharedTweakStore/changeSignals()`` fires. A store that announces its changes
+///   (``StoreChangeAnnouncing``, such as PostgreSQL's) hands them over with the signal, and they
+///   are applied without a read when they follow on from the sequence held. A gap in the sequence
+///   makes it load a fresh snapshot, so no change is ever missed.
 /// - A lookup never waits for the store: it reads an immutable snapshot that each update swaps in.
 /// - When the store fails (a lost connection, a locked file), it keeps serving the last snapshot and
 ///   retries with exponential backoff; ``lastError`` says what is wrong.
@@ -57,8 +59,8 @@ public final class StoreTweakProvider: MutableTweakProvider, Sendable {
     ///   - initialBackoff: the wait before the first retry after a failure; it doubles up to
     ///     `maximumBackoff`.
     ///   - sleep: how the provider waits; inject one in tests.
-    ///   - onChangesApplied: told each time changes read from the store are applied (not at a
-    ///     snapshot load), outside any lock; see ``StoreChangesApplied``.
+    ///   - onChangesApplied: told each time changes from the store (read back or announced) are
+    ///     applied (not at a snapshot load), outside any lock; see ``StoreChangesApplied``.
     public init(
         store: any SharedTweakStore, name: String = "store", author: String? = nil,
         initialBackoff: Duration = .milliseconds(100), maximumBackoff: Duration = .seconds(10),

@@ -25,6 +25,8 @@ final class PostgresChangeListener: Sendable {
     private let configuration: @Sendable () throws -> PostgresConnection.Configuration
     private let logger: Logger
     private let state = Mutex(State())
+    /// Checks the signature of announced changes; until it is set, notices are bare signals.
+    let noticeKey = Mutex<String?>(nil)
     private let connectionIDs = Atomic<Int>(1_000_000)
 
     init(logger: Logger, configuration: @escaping @Sendable () throws -> PostgresConnection.Configuration) {
@@ -109,7 +111,9 @@ final class PostgresChangeListener: Sendable {
                 let rows = try await connection.query("SELECT last FROM tweakkit_sequence", logger: logger)
                 for try await last in rows.decode(Int64.self) { yield(StoreChangeNotice(last: last)) }
                 for try await notification in notifications {
-                    if let notice = PostgresChangeNotice.notice(from: notification.payload) { yield(notice) }
+                    if let notice = PostgresChangeNotice.notice(from: notification.payload, key: noticeKey.withLock({ $0 })) {
+                        yield(notice)
+                    }
                 }
             }
         } catch {

@@ -1,14 +1,17 @@
+import Crypto
 import Foundation
 import TweakKit
 import TweakKitStore
 
-/// The JSON a write sends with NOTIFY besides its bare sequence: the commit's changes, so a
-/// subscriber applies them without reading them back (``StoreChangeNotice``). Sent only when it
-/// fits NOTIFY's payload (under 8,000 bytes). The bare sequence is always sent too: it is all
-/// that TweakKit versions before this one read, and a subscriber holding the changes already
-/// skips it.
+/// What a write sends with NOTIFY besides its bare sequence: the commit's changes, so a
+/// subscriber applies them without reading them back (``StoreChangeNotice``), signed with the
+/// store's notice key (``PostgresStoreSchema/noticeKey(_:logger:)``): NOTIFY is open to any role
+/// that can connect, and the channel shared by every store in the database, so a notice whose
+/// signature does not check out is taken for a bare signal and its changes read back. Sent only
+/// when it fits NOTIFY's payload (under 8,000 bytes). The bare sequence is always sent too: it is
+/// all that TweakKit versions before this one read, and a subscriber holding the changes skips it.
 ///
-/// `{"last": 7, "changes": [{"s": 7, "f": "ui", "v": "theme", "nk": "String", "nj": "\"dark\"", "ver": 3, "a": "ana", "at": 1764000000000000}]}`
+/// `<HMAC-SHA256 of the JSON, hex> {"last": 7, "changes": [{"s": 7, "f": "ui", "v": "theme", "nk": "String", "nj": "\"dark\"", "ver": 3, "a": "ana", "at": 1764000000000000}]}`
 struct PostgresChangeNotice: Codable {
     struct Change: Codable {
         var s: Int64
@@ -31,8 +34,9 @@ struct PostgresChangeNotice: Codable {
     var last: Int64
     var changes: [Change]
 
-    /// The payload announcing `changes`, or `nil` when they do not fit (or cannot be encoded).
-    static func payload(for changes: [StoredTweakChange]) -> String? {
+    /// The payload announcing `changes`, signed with `key`, or `nil` when they do not fit (or
+    /// cannot be encoded).
+    static func payload(for changes: [StoredTweakChange], key: String) -> String? {
         guard let last = changes.last?.sequence else { return nil }
         var encoded: [Change] = []
         var size = 0
@@ -53,20 +57,28 @@ struct PostgresChangeNotice: Codable {
             ))
         }
         guard let data = try? JSONEncoder().encode(PostgresChangeNotice(last: last, changes: encoded)),
-              data.count < payloadLimit else { return nil }
-        return String(decoding: data, as: UTF8.self)
+              data.count < payloadLimit - 65 else { return nil }
+        let signature = HMAC<SHA256>.authenticationCode(for: data, using: SymmetricKey(data: Data(key.utf8)))
+        return signature.map { String(format: "%02x", $0) }.joined() + " " + String(decoding: data, as: UTF8.self)
     }
 
-    /// The notice a payload carries: a bare sequence, or the JSON above; `nil` for anything else.
-    static func notice(from payload: String) -> StoreChangeNotice? {
+    /// The notice a payload carries: a bare sequence, or the signed JSON above when `key` checks
+    /// its signature; `nil` for anything else (another store's notice, a forged one, junk).
+    static func notice(from payload: String, key: String?) -> StoreChangeNotice? {
         if let last = Int64(payload) { return StoreChangeNotice(last: last) }
-        guard payload.hasPrefix("{"), let decoded = try? JSONDecoder().decode(PostgresChangeNotice.self, from: Data(payload.utf8)) else {
-            return nil
-        }
+        guard let key, let space = payload.firstIndex(of: " "),
+              let signature = hexBytes(payload[..<space]), signature.count == SHA256.byteCount
+        else { return nil }
+        let data = Data(payload[payload.index(after: space)...].utf8)
+        guard HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: data, using: SymmetricKey(data: Data(key.utf8))),
+              let decoded = try? JSONDecoder().decode(PostgresChangeNotice.self, from: data),
+              decoded.changes.last?.s == decoded.last
+        else { return nil }
         var changes: [StoredTweakChange] = []
         for change in decoded.changes {
             func value(_ kind: String?, _ json: String?) throws -> TweakContent? {
-                guard let kind, let json else { return nil }
+                if kind == nil, json == nil { return nil }   // no value: a removal, or nothing before
+                guard let kind, let json else { throw SharedTweakStoreError.notATweakStore("NOTIFY payload: a value's kind without its JSON") }
                 return try StoredValueText(kind: kind, json: json).content(at: "NOTIFY payload, change \(change.s)")
             }
             let old: TweakContent?, new: TweakContent?
@@ -82,5 +94,20 @@ struct PostgresChangeNotice: Codable {
             ))
         }
         return StoreChangeNotice(last: decoded.last, changes: changes)
+    }
+
+    /// The bytes of a lowercase or uppercase hex string, or `nil`.
+    private static func hexBytes(_ text: Substring) -> [UInt8]? {
+        guard text.utf8.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count / 2)
+        var index = text.startIndex
+        while index < text.endIndex {
+            let next = text.index(index, offsetBy: 2)
+            guard let byte = UInt8(text[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        return bytes
     }
 }

@@ -14,7 +14,8 @@ enum PostgresStoreSchema {
     /// The newest schema this TweakKit reads and writes.
     static let supportedVersion = 1
 
-    /// The NOTIFY channel: its payload is the store's last sequence after the change.
+    /// The NOTIFY channel. A commit sends its changes as JSON when they fit
+    /// (``PostgresChangeNotice``), then the store's last sequence alone.
     static let channel = "tweakkit_changes"
 
     /// Taken for the length of the migration transaction, so processes opening at once migrate one at a time.
@@ -97,6 +98,38 @@ enum PostgresStoreSchema {
             try await connection.query("UPDATE tweakkit_schema SET version = \(supportedVersion)", logger: logger)
             logger.info("migrated the tweak store schema", metadata: ["store": "\(place)", "from": "\(current)", "to": "\(supportedVersion)"])
         }
+    }
+
+    /// The store's notice key: a random secret in `tweakkit_notice_key`, made by the first opener
+    /// that may create it, which signs the changes a commit announces (``PostgresChangeNotice``).
+    /// NOTIFY is open to every role that can connect to the database, and the channel to every
+    /// store in it; only a role that can read the store's tables can sign for it. `nil` when the
+    /// key can be neither read nor made (a role without the rights, on a store no writer has
+    /// opened since): that process's commits are then announced by their sequence alone, and it
+    /// reads every change back. Not part of the versioned schema, so earlier TweakKit versions
+    /// keep opening the store.
+    static func noticeKey(_ connection: PostgresConnection, logger: Logger) async -> String? {
+        _ = try? await connection.query(
+            "CREATE TABLE IF NOT EXISTS tweakkit_notice_key (only_row boolean PRIMARY KEY CHECK (only_row), key text NOT NULL)",
+            logger: logger
+        )
+        _ = try? await connection.query(
+            """
+            INSERT INTO tweakkit_notice_key (only_row, key)
+            SELECT true, md5(gen_random_uuid()::text) || md5(gen_random_uuid()::text)
+            WHERE NOT EXISTS (SELECT 1 FROM tweakkit_notice_key)
+            ON CONFLICT (only_row) DO NOTHING
+            """,
+            logger: logger
+        )
+        guard let rows = try? await connection.query("SELECT key FROM tweakkit_notice_key", logger: logger) else { return nil }
+        var key: String?
+        do {
+            for try await found in rows.decode(String.self) { key = found }
+        } catch {
+            return nil
+        }
+        return key.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     private static func existingTweakTables(_ connection: PostgresConnection, logger: Logger) async throws -> [String] {

@@ -34,6 +34,8 @@ public final class PostgresTweakStore: StoreChangeAnnouncing {
     private let clientTask: Mutex<Task<Void, Never>?>
     private let closed = Atomic<Bool>(false)
     private let listener: PostgresChangeListener
+    /// Signs the changes this store's commits announce (``PostgresStoreSchema/noticeKey(_:logger:)``).
+    private let noticeKey = Mutex<String?>(nil)
     private let logger: Logger
     /// How long one call may take, waiting for a connection included, before it fails with
     /// ``SharedTweakStoreError/unavailable(_:)``. A write that timed out may still commit later.
@@ -108,6 +110,9 @@ public final class PostgresTweakStore: StoreChangeAnnouncing {
             let connection = try await PostgresConnection.connect(configuration: url.connectionConfiguration(), id: 0, logger: logger)
             do {
                 try await PostgresStoreSchema.migrate(connection, place: url.description, logger: logger)
+                let key = await PostgresStoreSchema.noticeKey(connection, logger: logger)
+                noticeKey.withLock { $0 = key }
+                listener.noticeKey.withLock { $0 = key }
             } catch {
                 try? await connection.close()
                 throw error
@@ -180,7 +185,7 @@ public final class PostgresTweakStore: StoreChangeAnnouncing {
                 throw SharedTweakStoreError.unavailable("\(url): \(write.feature).\(write.variable) cannot be stored: \(error)")
             }
         }
-        let plan = PostgresWritePlan(writes: writes, values: encoded)
+        let plan = PostgresWritePlan(writes: writes, values: encoded, noticeKey: noticeKey.withLock { $0 })
         var attempt = 0
         while true {
             attempt += 1
@@ -251,7 +256,12 @@ public final class PostgresTweakStore: StoreChangeAnnouncing {
         let notices = listener.notices()
         return AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
             let forwarding = Task {
-                for await notice in notices { continuation.yield(notice.last) }
+                // A commit sends two notices (its changes, then its bare sequence): one signal each.
+                var previous = Int64.min
+                for await notice in notices where notice.last != previous {
+                    previous = notice.last
+                    continuation.yield(notice.last)
+                }
                 continuation.finish()
             }
             continuation.onTermination = { _ in forwarding.cancel() }

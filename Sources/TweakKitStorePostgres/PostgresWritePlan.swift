@@ -36,10 +36,13 @@ struct PostgresWritePlan: Sendable {
 
     let writes: [TweakWrite]
     let values: [StoredValueText?]
+    /// Signs the changes NOTIFY announces; `nil`: the commit is announced by its sequence alone.
+    let noticeKey: String?
 
-    init(writes: [TweakWrite], values: [StoredValueText?]) {
+    init(writes: [TweakWrite], values: [StoredValueText?], noticeKey: String?) {
         self.writes = writes
         self.values = values
+        self.noticeKey = noticeKey
     }
 
     func run(on connection: PostgresConnection, author: String, reason: String?, store: PostgresStoreURL, logger: Logger)
@@ -141,7 +144,7 @@ struct PostgresWritePlan: Sendable {
         }
         // The changes themselves first when they fit (subscribers then need not read them back),
         // then the bare sequence, which every TweakKit version reads; one round trip for both.
-        if let notice = PostgresChangeNotice.payload(for: changes) {
+        if let noticeKey, let notice = PostgresChangeNotice.payload(for: changes, key: noticeKey) {
             try await connection.query(
                 "SELECT pg_notify(\(PostgresStoreSchema.channel), \(notice)), pg_notify(\(PostgresStoreSchema.channel), \(String(last)))",
                 logger: logger

@@ -17,9 +17,8 @@ import Instrumentation
 /// The event's attributes: `feature_flag.key`, `feature_flag.result.reason`, and when known
 /// `feature_flag.result.variant`, `feature_flag.result.value` (when there is no variant),
 /// `feature_flag.provider.name`, `feature_flag.context.id` (the targeting key), `error.type` and
-/// `feature_flag.error.message`. With no active span the hook does nothing; with no tracer
-/// bootstrapped it is inert (``isInert``) and costs a lookup nothing. Bootstrap the tracer before
-/// adding the hook.
+/// `feature_flag.error.message`. With no active span the hook does nothing; made with the no-op
+/// tracer it is inert (``isInert``) and costs a lookup nothing.
 public struct TweakTracingHook: TweakHook {
     /// The event's name.
     public static let eventName = "feature_flag.evaluation"
@@ -32,10 +31,12 @@ public struct TweakTracingHook: TweakHook {
         self.tracer = tracer
     }
 
-    /// `true` when the tracer is swift-distributed-tracing's no-op one (nothing bootstrapped):
-    /// there is never a span to add to, so the manager keeps lookups on the hook-free path.
+    /// `true` when the hook was made with swift-distributed-tracing's no-op tracer
+    /// (`TweakTracingHook(tracer: NoOpTracer())`): there is never a span to add to, so the manager
+    /// keeps lookups on the hook-free path. A hook that uses the bootstrapped tracer (no `tracer`)
+    /// is never inert: the tracer may be bootstrapped, or set for a task, later.
     public var isInert: Bool {
-        (tracer ?? InstrumentationSystem.tracer) is NoOpTracer
+        tracer is NoOpTracer
     }
 
     public func finally(_ hook: TweakHookContext, details: TweakHookDetails) {

@@ -76,7 +76,7 @@ struct Delete: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await stack.withManager(createsStore: true) { manager in try await delete(in: manager) }
+        try await stack.withManager { manager in try await delete(in: manager) }
     }
 
     private func delete(in manager: TweakManager) async throws {

@@ -5,8 +5,8 @@ import TweakKitStorePostgres
 /// Opens the shared store a `--store` URL names.
 ///
 /// - `sqlite:PATH` (or `sqlite://PATH`, `sqlite:///absolute/path`): an SQLite file. With
-///   `creating` (commands that write: `set`, `delete`, `serve`) a missing file and its directory
-///   are created; without it (`get`, `list`, `history`) a missing file is refused, so a mistyped
+///   `creating` (`set`, `serve`) a missing file and its directory are created; without it (`get`,
+///   `list`, `delete`, `history`) a missing file is refused, so a mistyped
 ///   path says so instead of reading an empty store.
 /// - `postgres://…` / `postgresql://…`: PostgreSQL.
 ///

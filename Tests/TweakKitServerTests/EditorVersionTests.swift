@@ -105,6 +105,7 @@ struct EditorVersionTests {
         let setup = try await StoreEditor.make()
         _ = try await setup.provider.apply([
             TweakWrite(feature: "ui", variable: "label", value: "mine"),
+            TweakWrite(feature: "general", variable: "answer", value: 7),
             TweakWrite(feature: "billing", variable: "retries", value: 3),
         ], author: "setup")
         try await setup.editor.application(port: 0).test(.router) { client in
@@ -120,7 +121,9 @@ struct EditorVersionTests {
         }
         #expect(setup.provider.storedTweaks.map { "\($0.feature).\($0.variable)" } == ["billing.retries"])
         let changes = try await setup.store.history(feature: nil, variable: nil, limit: 10)
-        #expect(changes.first.map { "\($0.feature).\($0.variable) \($0.new == nil ? "removed" : "set")" } == "ui.label removed")
+        let removals = changes.prefix { $0.new == nil }
+        #expect(Set(removals.map { "\($0.feature).\($0.variable)" }) == ["ui.label", "general.answer"])
+        #expect(Set(removals.map(\.at)).count == 1, "both removals are one commit")
         await setup.stop()
     }
 

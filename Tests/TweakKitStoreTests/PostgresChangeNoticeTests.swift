@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Synchronization
 import Testing
@@ -16,8 +17,8 @@ struct PostgresChangeNoticeTests {
             StoredTweakChange(sequence: 7, feature: "ui", variable: "alpha", old: nil, new: .float(0.5), version: 1, author: "ana", at: at, reason: "fade"),
             StoredTweakChange(sequence: 8, feature: "ui", variable: "label", old: "Hi \"there\"", new: nil, version: 4, author: "bo", at: at, reason: nil),
         ]
-        let payload = try #require(PostgresChangeNotice.payload(for: changes))
-        let notice = try #require(PostgresChangeNotice.notice(from: payload))
+        let payload = try #require(PostgresChangeNotice.payload(for: changes, key: "store-key"))
+        let notice = try #require(PostgresChangeNotice.notice(from: payload, key: "store-key"))
         #expect(notice.last == 8)
         #expect(notice.changes.count == 2)
         for (sent, received) in zip(changes, notice.changes) {
@@ -29,17 +30,36 @@ struct PostgresChangeNoticeTests {
         #expect(notice.changes[0].new?.kind == .float)
     }
 
+    @Test("a notice signed with another key (another store, a forger) or tampered with is not taken; without a key none is")
+    func signatures() throws {
+        let change = StoredTweakChange(sequence: 4, feature: "ui", variable: "label", old: nil, new: "x", version: 1, author: "ana", at: Date(), reason: nil)
+        let payload = try #require(PostgresChangeNotice.payload(for: [change], key: "store-key"))
+        #expect(PostgresChangeNotice.notice(from: payload, key: "other-store") == nil)
+        #expect(PostgresChangeNotice.notice(from: payload, key: nil) == nil)
+        #expect(payload.contains(#""ana""#))
+        #expect(PostgresChangeNotice.notice(from: payload.replacingOccurrences(of: #""ana""#, with: #""eve""#), key: "store-key") == nil)
+        let unsigned = String(payload[payload.index(after: try #require(payload.firstIndex(of: " ")))...])
+        #expect(PostgresChangeNotice.notice(from: unsigned, key: "store-key") == nil)
+        #expect(PostgresChangeNotice.notice(from: String(repeating: "0", count: 64) + " " + unsigned, key: "store-key") == nil)
+    }
+
     @Test("a commit too large for NOTIFY's payload is announced by its sequence alone; a bare sequence and junk are read as such")
-    func payloadLimits() {
+    func payloadLimits() throws {
         let big = StoredTweakChange(
             sequence: 3, feature: "copy", variable: "terms", old: nil, new: .string(String(repeating: "x", count: 9_000)),
             version: 1, author: "ana", at: Date(), reason: nil
         )
-        #expect(PostgresChangeNotice.payload(for: [big]) == nil)
-        #expect(PostgresChangeNotice.notice(from: "42") == StoreChangeNotice(last: 42))
-        #expect(PostgresChangeNotice.notice(from: "{not json") == nil)
-        #expect(PostgresChangeNotice.notice(from: #"{"last": 5, "changes": [{"s": 5, "f": "a", "v": "b", "nk": "Bool", "nj": "12", "ver": 1, "a": "x", "at": 0}]}"#)
-            == StoreChangeNotice(last: 5), "a value that is not of its kind leaves a bare signal, read back")
+        #expect(PostgresChangeNotice.payload(for: [big], key: "k") == nil)
+        #expect(PostgresChangeNotice.notice(from: "42", key: "k") == StoreChangeNotice(last: 42))
+        #expect(PostgresChangeNotice.notice(from: "{not json", key: "k") == nil)
+        for (json, why) in [
+            (#"{"last": 5, "changes": [{"s": 5, "f": "a", "v": "b", "nk": "Bool", "nj": "12", "ver": 1, "a": "x", "at": 0}]}"#, "a value that is not of its kind"),
+            (#"{"last": 5, "changes": [{"s": 5, "f": "a", "v": "b", "nk": "Bool", "ver": 1, "a": "x", "at": 0}]}"#, "a kind without its JSON"),
+        ] {
+            #expect(PostgresChangeNotice.notice(from: signed(json, key: "k"), key: "k") == StoreChangeNotice(last: 5), "\(why) leaves a bare signal, read back")
+        }
+        #expect(PostgresChangeNotice.notice(from: signed(#"{"last": 9, "changes": [{"s": 5, "f": "a", "v": "b", "ver": 1, "a": "x", "at": 0}]}"#, key: "k"), key: "k") == nil,
+                "a notice whose last sequence is not its last change's")
     }
 
     @Test("a provider applies announced changes without reading them back, and reads back a commit too large to announce")
@@ -48,7 +68,10 @@ struct PostgresChangeNoticeTests {
             let counting = CountingAnnouncingStore(try await PostgresTweakStore.connect(url: url))
             let provider = StoreTweakProvider(store: counting)
             try await provider.start()
-            try await Task.sleep(for: .milliseconds(300))   // the first catch-up has run
+            // A first change, read back or announced, shows the provider is listening.
+            _ = try await store.apply([TweakWrite(feature: "ui", variable: "label", value: "zero")], author: "ana", reason: nil)
+            #expect(await eventually { provider.storedTweak(feature: "ui", variable: "label")?.value == "zero" })
+            try await Task.sleep(for: .milliseconds(200))   // its bare sequence has come and been skipped
             let readsBefore = counting.changeReads
             for value in ["one", "two", "three"] {
                 _ = try await store.apply([TweakWrite(feature: "ui", variable: "label", value: .string(value))], author: "ana", reason: nil)
@@ -64,6 +87,12 @@ struct PostgresChangeNoticeTests {
             await counting.close()
         }
     }
+}
+
+/// `json` signed with `key` as a writer signs it.
+private func signed(_ json: String, key: String) -> String {
+    let signature = HMAC<SHA256>.authenticationCode(for: Data(json.utf8), using: SymmetricKey(data: Data(key.utf8)))
+    return signature.map { String(format: "%02x", $0) }.joined() + " " + json
 }
 
 /// Waits up to 10 s for `condition`.

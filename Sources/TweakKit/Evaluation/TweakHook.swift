@@ -146,15 +146,31 @@ final class TweakHookRegistry: Sendable {
     @inline(__always)
     var isActive: Bool { active.load(ordering: .relaxed) }
 
+    // Each hook's `isInert` (the hook's own code) is read before the lock is taken.
+
     var all: [any TweakHook] {
         get { hooks.withLock { $0 } }
-        set { update { $0 = newValue } }
+        set {
+            let isActive = newValue.contains { !$0.isInert }
+            hooks.withLock {
+                $0 = newValue
+                active.store(isActive, ordering: .relaxed)
+            }
+        }
     }
 
-    func update(_ change: (inout [any TweakHook]) -> Void) {
+    func append(_ hook: any TweakHook) {
+        let isInert = hook.isInert
         hooks.withLock {
-            change(&$0)
-            active.store($0.contains { !$0.isInert }, ordering: .relaxed)
+            $0.append(hook)
+            if !isInert { active.store(true, ordering: .relaxed) }
+        }
+    }
+
+    func removeAll() {
+        hooks.withLock {
+            $0.removeAll()
+            active.store(false, ordering: .relaxed)
         }
     }
 }

@@ -7,9 +7,10 @@ extension TweakManager {
     /// ```swift
     /// manager.hooks = [TweakMetricsHook(), TweakTracingHook()]
     /// ```
-    /// With none (the default) a lookup costs what it costs without hook support: one relaxed load
-    /// and a well-predicted branch. With any, lookups take the full evaluation path so that every
-    /// stage sees the flag, the context and the result. See ``TweakHook`` for the order.
+    /// With none (the default), or only inert ones (``TweakHook/isInert``), a lookup costs what it
+    /// costs without hook support: one relaxed load and a well-predicted branch. With any other,
+    /// lookups take the full evaluation path so that every stage sees the flag, the context and
+    /// the result. See ``TweakHook`` for the order.
     public var hooks: [any TweakHook] {
         get { hookRegistry.all }
         set { hookRegistry.all = newValue }
@@ -22,12 +23,12 @@ extension TweakManager {
     /// manager.addHook(TweakMetricsHook())
     /// ```
     public func addHook(_ hook: any TweakHook) {
-        hookRegistry.update { $0.append(hook) }
+        hookRegistry.append(hook)
     }
 
     /// Removes every hook; lookups go back to the fast path.
     public func removeAllHooks() {
-        hookRegistry.update { $0.removeAll() }
+        hookRegistry.removeAll()
     }
 
     /// Runs the evaluation of `id` inside the registered hooks' stages. A hook's error is logged
