@@ -34,26 +34,19 @@ struct PostgresChangeNotice: Codable {
     var last: Int64
     var changes: [Change]
 
-    /// The payload announcing `changes`, signed with `key`, or `nil` when they do not fit (or
-    /// cannot be encoded).
-    static func payload(for changes: [StoredTweakChange], key: String) -> String? {
-        guard let last = changes.last?.sequence else { return nil }
+    /// The payload announcing the commit's rows, signed with `key`, or `nil` when they do not fit.
+    static func payload(for rows: [PostgresChangeRow], key: String) -> String? {
+        guard let last = rows.last?.columns.0 else { return nil }
         var encoded: [Change] = []
         var size = 0
-        for change in changes {
-            let old: StoredValueText?, new: StoredValueText?
-            do {
-                old = try change.old.map(StoredValueText.init)
-                new = try change.new.map(StoredValueText.init)
-            } catch {
-                return nil
-            }
+        for row in rows {
+            let (sequence, feature, variable, oldKind, oldJSON, newKind, newJSON, version, author, at, reason) = row.columns
             // A cheap bound first: a commit of many or large values is read back instead.
-            size += change.feature.utf8.count + change.variable.utf8.count + (old?.json.utf8.count ?? 0) + (new?.json.utf8.count ?? 0)
+            size += feature.utf8.count + variable.utf8.count + (oldJSON?.utf8.count ?? 0) + (newJSON?.utf8.count ?? 0)
             guard size < payloadLimit else { return nil }
             encoded.append(Change(
-                s: change.sequence, f: change.feature, v: change.variable, ok: old?.kind, oj: old?.json, nk: new?.kind, nj: new?.json,
-                ver: change.version, a: change.author, at: Int64((change.at.timeIntervalSince1970 * 1_000_000).rounded()), r: change.reason
+                s: sequence, f: feature, v: variable, ok: oldKind, oj: oldJSON, nk: newKind, nj: newJSON,
+                ver: version, a: author, at: Int64((at.timeIntervalSince1970 * 1_000_000).rounded()), r: reason
             ))
         }
         guard let data = try? JSONEncoder().encode(PostgresChangeNotice(last: last, changes: encoded)),
@@ -76,22 +69,16 @@ struct PostgresChangeNotice: Codable {
         else { return nil }
         var changes: [StoredTweakChange] = []
         for change in decoded.changes {
-            func value(_ kind: String?, _ json: String?) throws -> TweakContent? {
-                if kind == nil, json == nil { return nil }   // no value: a removal, or nothing before
-                guard let kind, let json else { throw SharedTweakStoreError.notATweakStore("NOTIFY payload: a value's kind without its JSON") }
-                return try StoredValueText(kind: kind, json: json).content(at: "NOTIFY payload, change \(change.s)")
-            }
-            let old: TweakContent?, new: TweakContent?
-            do {
-                old = try value(change.ok, change.oj)
-                new = try value(change.nk, change.nj)
-            } catch {
+            // A kind without its JSON (or the reverse) is not a removal: read the commit back.
+            guard (change.ok == nil) == (change.oj == nil), (change.nk == nil) == (change.nj == nil),
+                  let made = try? PostgresChangeRow((
+                      change.s, change.f, change.v, change.ok, change.oj, change.nk, change.nj, change.ver, change.a,
+                      Date(timeIntervalSince1970: Double(change.at) / 1_000_000), change.r
+                  )).change(place: "NOTIFY payload, change \(change.s)")
+            else {
                 return StoreChangeNotice(last: decoded.last)   // unreadable changes: a bare signal, read back
             }
-            changes.append(StoredTweakChange(
-                sequence: change.s, feature: change.f, variable: change.v, old: old, new: new, version: change.ver,
-                author: change.a, at: Date(timeIntervalSince1970: Double(change.at) / 1_000_000), reason: change.r
-            ))
+            changes.append(made)
         }
         return StoreChangeNotice(last: decoded.last, changes: changes)
     }

@@ -12,8 +12,12 @@ struct PostgresChangeRow {
     init(_ columns: Columns) { self.columns = columns }
 
     func change(store: PostgresStoreURL) throws(SharedTweakStoreError) -> StoredTweakChange {
+        try change(place: "\(store) tweakkit_changes sequence \(columns.0)")
+    }
+
+    /// The change, its values decoded; an error names `place`.
+    func change(place: String) throws(SharedTweakStoreError) -> StoredTweakChange {
         let (sequence, feature, variable, oldKind, oldJSON, newKind, newJSON, version, author, at, reason) = columns
-        let place = "\(store) tweakkit_changes sequence \(sequence)"
         func value(_ kind: String?, _ json: String?) throws(SharedTweakStoreError) -> TweakContent? {
             guard let kind, let json else { return nil }
             return try StoredValueText(kind: kind, json: json).content(at: place)

@@ -117,7 +117,7 @@ struct PostgresWritePlan: Sendable {
                 logger: logger
             )
         }
-        var changes: [StoredTweakChange] = []
+        var recorded: [PostgresChangeRow] = []
         for (offset, change) in pending.enumerated() {
             let sequence = first + Int64(offset)
             // The time as the database keeps it (microseconds), so this change equals the one read back later.
@@ -133,18 +133,19 @@ struct PostgresWritePlan: Sendable {
                 logger: logger
             )
             for try await time in inserted.decode(Date.self) { storedAt = time }
-            let place = "\(store) change \(sequence)"
-            changes.append(
-                StoredTweakChange(
-                    sequence: sequence, feature: change.key.feature, variable: change.key.variable,
-                    old: try change.old?.content(at: place), new: try change.new?.content(at: place),
-                    version: change.version, author: author, at: storedAt, reason: reason
-                )
-            )
+            recorded.append(PostgresChangeRow((
+                sequence, change.key.feature, change.key.variable, change.old?.kind, change.old?.json,
+                change.new?.kind, change.new?.json, change.version, author, storedAt, reason
+            )))
+        }
+        // The values as written, already checked (the texts came from TweakContent).
+        var changes: [StoredTweakChange] = []
+        for row in recorded {
+            changes.append(try row.change(place: "\(store) change \(row.columns.0)"))
         }
         // The changes themselves first when they fit (subscribers then need not read them back),
         // then the bare sequence, which every TweakKit version reads; one round trip for both.
-        if let noticeKey, let notice = PostgresChangeNotice.payload(for: changes, key: noticeKey) {
+        if let noticeKey, let notice = PostgresChangeNotice.payload(for: recorded, key: noticeKey) {
             try await connection.query(
                 "SELECT pg_notify(\(PostgresStoreSchema.channel), \(notice)), pg_notify(\(PostgresStoreSchema.channel), \(String(last)))",
                 logger: logger

@@ -17,7 +17,7 @@ struct PostgresChangeNoticeTests {
             StoredTweakChange(sequence: 7, feature: "ui", variable: "alpha", old: nil, new: .float(0.5), version: 1, author: "ana", at: at, reason: "fade"),
             StoredTweakChange(sequence: 8, feature: "ui", variable: "label", old: "Hi \"there\"", new: nil, version: 4, author: "bo", at: at, reason: nil),
         ]
-        let payload = try #require(PostgresChangeNotice.payload(for: changes, key: "store-key"))
+        let payload = try #require(PostgresChangeNotice.payload(for: try changes.map(row), key: "store-key"))
         let notice = try #require(PostgresChangeNotice.notice(from: payload, key: "store-key"))
         #expect(notice.last == 8)
         #expect(notice.changes.count == 2)
@@ -33,7 +33,7 @@ struct PostgresChangeNoticeTests {
     @Test("a notice signed with another key (another store, a forger) or tampered with is not taken; without a key none is")
     func signatures() throws {
         let change = StoredTweakChange(sequence: 4, feature: "ui", variable: "label", old: nil, new: "x", version: 1, author: "ana", at: Date(), reason: nil)
-        let payload = try #require(PostgresChangeNotice.payload(for: [change], key: "store-key"))
+        let payload = try #require(PostgresChangeNotice.payload(for: [try row(change)], key: "store-key"))
         #expect(PostgresChangeNotice.notice(from: payload, key: "other-store") == nil)
         #expect(PostgresChangeNotice.notice(from: payload, key: nil) == nil)
         #expect(payload.contains(#""ana""#))
@@ -49,7 +49,7 @@ struct PostgresChangeNoticeTests {
             sequence: 3, feature: "copy", variable: "terms", old: nil, new: .string(String(repeating: "x", count: 9_000)),
             version: 1, author: "ana", at: Date(), reason: nil
         )
-        #expect(PostgresChangeNotice.payload(for: [big], key: "k") == nil)
+        #expect(try PostgresChangeNotice.payload(for: [row(big)], key: "k") == nil)
         #expect(PostgresChangeNotice.notice(from: "42", key: "k") == StoreChangeNotice(last: 42))
         #expect(PostgresChangeNotice.notice(from: "{not json", key: "k") == nil)
         for (json, why) in [
@@ -87,6 +87,15 @@ struct PostgresChangeNoticeTests {
             await counting.close()
         }
     }
+}
+
+/// The row a writer announces `change` as.
+private func row(_ change: StoredTweakChange) throws -> PostgresChangeRow {
+    let old = try change.old.map(StoredValueText.init), new = try change.new.map(StoredValueText.init)
+    return PostgresChangeRow((
+        change.sequence, change.feature, change.variable, old?.kind, old?.json, new?.kind, new?.json,
+        change.version, change.author, change.at, change.reason
+    ))
 }
 
 /// `json` signed with `key` as a writer signs it.
