@@ -101,9 +101,13 @@ struct ServeObservabilityTests {
         // The server answers at once; the generous timeout only keeps a loaded machine from turning its 500 into a timeout.
         let serve = try await ServeProcess.start(arguments: ["--token", "observability-token", "--defaults", exampleFile, "--remote", url, "--timeout", "30"])
         defer { serve.stop() }
-        await remote.stop()
-
-        let health = try await exchangeInBackground(port: serve.port, "GET", "/health")
+        // The remote keeps answering 500 until the checks are done: stopped earlier, a fetch that had not
+        // finished yet would end in "connection refused" instead of the status this test is about.
+        var health = try await exchangeInBackground(port: serve.port, "GET", "/health")
+        for _ in 0..<100 where !health.body.contains(#""lastError""#) {
+            try await Task.sleep(for: .milliseconds(100))
+            health = try await exchangeInBackground(port: serve.port, "GET", "/health")
+        }
         #expect(health.status == 503, "\(health.body)")
         let report = try TweakContent(jsonText: health.body)
         #expect(report["status"] == "error")
@@ -113,7 +117,7 @@ struct ServeObservabilityTests {
         }
         let remoteSource = try #require(sources.first { $0["kind"] == "remote" })
         #expect(remoteSource["status"] == "error")
-        #expect(remoteSource["lastError"]?.stringValue?.contains("500") == true)
+        #expect(remoteSource["lastError"]?.stringValue?.contains("500") == true, "\(health.body)")
         #expect(remoteSource["lastGoodPayloadAgeSeconds"] == nil)
 
         let metrics = try await exchangeInBackground(port: serve.port, "GET", "/metrics")
@@ -121,5 +125,6 @@ struct ServeObservabilityTests {
         #expect(metrics.body.split(separator: "\n").contains {
             $0.hasPrefix("feature_flag_provider_last_good_payload_age_seconds{") && ($0.hasSuffix(" -1.0") || $0.hasSuffix(" -1"))
         }, "\(metrics.body)")
+        await remote.stop()
     }
 }
