@@ -69,9 +69,6 @@ extension FlagdDefinitions {
 
 extension FlagdFlag {
     func evaluate(context: EvaluationContext, now: Date) -> TweakEvaluation {
-        func result(_ variant: String?, _ reason: EvaluationReason) -> TweakEvaluation {
-            TweakEvaluation(value: variant.flatMap { variants[$0] }, variant: variant, reason: reason, flagMetadata: metadata)
-        }
         func failure(_ code: EvaluationErrorCode, _ message: String) -> TweakEvaluation {
             TweakEvaluation(value: nil, reason: .error, errorCode: code, errorMessage: message, flagMetadata: metadata)
         }
@@ -79,19 +76,19 @@ extension FlagdFlag {
             return TweakEvaluation(value: nil, reason: .disabled, flagMetadata: metadata)
         }
         guard let targeting else {
-            return result(defaultVariant, defaultVariant == nil ? .default : .static)
+            return defaultResult(defaultVariant == nil ? .default : .static)
         }
-        let evaluator = LogicEvaluator()
         let outcome: LogicValue
         do {
-            outcome = try evaluator.evaluate(targeting, data: data(context: context, now: now))
+            let data = LogicContext(context: context, flagKey: key, timestamp: now.timeIntervalSince1970.rounded(.down))
+            outcome = try LogicEvaluator().evaluate(targeting, in: .context(data))
         } catch {
             return failure(.general, "flag \(key): \(error.message)")
         }
         let name: String
         switch outcome {
         case .null:
-            return result(defaultVariant, .default)
+            return defaultResult(.default)
         case .string(let text):
             name = text
         case .bool(let bool):
@@ -101,21 +98,13 @@ extension FlagdFlag {
         default:
             return failure(.general, "flag \(key): targeting returned \(outcome), not a variant name")
         }
-        guard variants[name] != nil else {
+        guard let value = variants[name] else {
             return failure(.general, "flag \(key): targeting chose \"\(name)\", which is not a variant")
         }
-        return result(name, .targetingMatch)
+        return TweakEvaluation(value: value, variant: name, reason: .targetingMatch, flagMetadata: metadata)
     }
 
-    func data(context: EvaluationContext, now: Date) -> LogicValue {
-        var data = context.attributes.mapValues(LogicValue.init)
-        if let targetingKey = context.targetingKey {
-            data["targetingKey"] = .string(targetingKey)
-        }
-        data["$flagd"] = .object([
-            "flagKey": .string(key),
-            "timestamp": .number(now.timeIntervalSince1970.rounded(.down)),
-        ])
-        return .object(data)
+    private func defaultResult(_ reason: EvaluationReason) -> TweakEvaluation {
+        TweakEvaluation(value: defaultVariant.flatMap { variants[$0] }, variant: defaultVariant, reason: reason, flagMetadata: metadata)
     }
 }

@@ -20,42 +20,60 @@ enum Fractional {
     /// Below this a weight is no 64-bit integer, which flagd refuses (above -2⁶³ it counts as 0).
     static let minWeight: Double = -9_223_372_036_854_775_808
 
-    static func evaluate(_ args: [LogicValue], data: LogicValue) -> LogicValue {
+    static func evaluate(_ args: [LogicValue], data: LogicData) -> LogicValue {
         var arguments = args[...]
         guard let first = arguments.first else { return .null }
-        let bucketingValue: String
-        if case .string(let explicit) = first {
-            bucketingValue = explicit
+        var explicit: String?
+        if case .string(let value) = first {
+            explicit = value
             arguments = arguments.dropFirst()
-        } else {
-            if first == .null { arguments = arguments.dropFirst() }
-            guard case .string(let targetingKey) = LogicEvaluator.variable([.string("targetingKey")], data: data), !targetingKey.isEmpty else {
-                return .null
-            }
-            let flagKey = LogicEvaluator.variable([.string("$flagd.flagKey")], data: data).text
-            bucketingValue = flagKey + targetingKey
+        } else if first == .null {
+            arguments = arguments.dropFirst()
         }
+        guard let distributions = distributions(arguments) else { return .null }
+        if let explicit { return pick(explicit, distributions) ?? .null }
+        return pick(bucketingKeyOf: data, distributions) ?? .null
+    }
+
+    /// A split's `[variant, weight]` pairs; `nil` when one is not valid.
+    static func distributions(_ arguments: ArraySlice<LogicValue>) -> [(variant: LogicValue, weight: UInt64)]? {
         var distributions: [(variant: LogicValue, weight: UInt64)] = []
         for argument in arguments {
-            guard case .array(let parts) = argument, let variant = parts.first else { return .null }
+            guard case .array(let parts) = argument, let variant = parts.first else { return nil }
             switch variant {
             case .string, .bool, .number, .null: break
-            case .array, .object: return .null
+            case .array, .object: return nil
             }
             var weight: UInt64 = 1
             if parts.count > 1 {
                 switch parts[1] {
                 case .null: break
                 case .number(let number):
-                    guard number.isFinite, number == number.rounded(.towardZero), number <= maxWeight, number >= minWeight else { return .null }
+                    guard number.isFinite, number == number.rounded(.towardZero), number <= maxWeight, number >= minWeight else { return nil }
                     weight = number <= 0 ? 0 : UInt64(number)
                 default:
-                    return .null
+                    return nil
                 }
             }
             distributions.append((variant, weight))
         }
-        return pick(bucketingValue, distributions) ?? .null
+        return distributions
+    }
+
+    /// Picks by the flag key followed by the targeting key, hashed in place; `nil` without a
+    /// non-empty string targeting key.
+    static func pick(bucketingKeyOf data: LogicData, _ distributions: [(variant: LogicValue, weight: UInt64)]) -> LogicValue? {
+        let flagKey: String, targetingKey: String
+        switch data {
+        case .context(let context):
+            guard let key = context.targetingKey, !key.isEmpty else { return nil }
+            (flagKey, targetingKey) = (context.flagKey, key)
+        case .value:
+            guard case .string(let key) = LogicEvaluator.variable([.string("targetingKey")], data: data), !key.isEmpty else { return nil }
+            (flagKey, targetingKey) = (LogicEvaluator.variable([.string("$flagd.flagKey")], data: data).text, key)
+        }
+        guard let total = total(distributions) else { return nil }
+        return pick(bucket: bucket(flagKey, targetingKey, total: total), distributions)
     }
 
     /// The bucket of `value` among `total` buckets.
@@ -63,15 +81,86 @@ enum Fractional {
         (UInt64(MurmurHash3.hash32(value.utf8)) * total) >> 32
     }
 
-    static func pick(_ value: String, _ distributions: [(variant: LogicValue, weight: UInt64)]) -> LogicValue? {
+    /// The bucket of `prefix + suffix` among `total` buckets, without building the joined string
+    /// (the bytes are joined in a temporary buffer, on the stack when small).
+    static func bucket(_ prefix: String, _ suffix: String, total: UInt64) -> UInt64 {
+        var prefix = prefix, suffix = suffix
+        return prefix.withUTF8 { head in
+            suffix.withUTF8 { tail in
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: head.count + tail.count) { buffer in
+                    _ = buffer.initialize(fromContentsOf: head)
+                    _ = buffer[head.count...].initialize(fromContentsOf: tail)
+                    defer { buffer.deinitialize() }
+                    return (UInt64(MurmurHash3.hash32(UnsafeBufferPointer(buffer))) * total) >> 32
+                }
+            }
+        }
+    }
+
+    /// The sum of the weights when it is a valid total (1 to 2³¹−1).
+    static func total(_ distributions: [(variant: LogicValue, weight: UInt64)]) -> UInt64? {
         let total = distributions.reduce(0) { $0 + $1.weight }
-        guard (1...UInt64(Int32.max)).contains(total) else { return nil }
-        let bucket = bucket(value, total: total)
+        return (1...UInt64(Int32.max)).contains(total) ? total : nil
+    }
+
+    static func pick(_ value: String, _ distributions: [(variant: LogicValue, weight: UInt64)]) -> LogicValue? {
+        guard let total = total(distributions) else { return nil }
+        return pick(bucket: bucket(value, total: total), distributions)
+    }
+
+    static func pick(bucket: UInt64, _ distributions: [(variant: LogicValue, weight: UInt64)]) -> LogicValue? {
         var accumulated: UInt64 = 0
         for distribution in distributions {
             accumulated += distribution.weight
             if bucket < accumulated { return distribution.variant }
         }
         return nil
+    }
+}
+
+/// A `fractional` whose distributions are literals, checked once at load.
+struct FractionalSplit: Sendable {
+    /// The first argument when it is not a distribution: evaluated, a string is the bucketing
+    /// value and `null` is skipped; `nil` when the split buckets by flag and targeting key.
+    let bucketBy: LogicExpression?
+    /// The distribution arguments, for the general route (a first argument that evaluates to neither).
+    let arguments: [LogicValue]
+    /// The checked distributions; `nil` when the split is never valid (it is `null`).
+    let distributions: [(variant: LogicValue, weight: UInt64)]?
+
+    /// `nil` when the split needs the general route (a distribution that is not a literal).
+    init?(_ expressions: [LogicExpression]) {
+        guard let first = expressions.first else { return nil }
+        var rest = expressions[...]
+        switch first {
+        case .literal(.string), .literal(.null):
+            bucketBy = first
+            rest = rest.dropFirst()
+        case .literal, .array:
+            bucketBy = nil  // a distribution (or a value that makes the split null)
+        case .operation, .variable, .fractional, .semanticVersion:
+            bucketBy = first
+            rest = rest.dropFirst()
+        }
+        var arguments: [LogicValue] = []
+        for expression in rest {
+            guard let value = expression.constant else { return nil }
+            arguments.append(value)
+        }
+        self.arguments = arguments
+        let distributions = Fractional.distributions(arguments[...])
+        self.distributions = distributions.flatMap { Fractional.total($0) == nil ? nil : $0 }
+    }
+
+    /// Picks by an explicit bucketing value.
+    func pick(_ value: String) -> LogicValue {
+        guard let distributions else { return .null }
+        return Fractional.pick(value, distributions) ?? .null
+    }
+
+    /// Picks by the flag key followed by the targeting key.
+    func pick(in data: LogicData) -> LogicValue {
+        guard let distributions else { return .null }
+        return Fractional.pick(bucketingKeyOf: data, distributions) ?? .null
     }
 }

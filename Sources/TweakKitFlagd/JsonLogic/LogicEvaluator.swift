@@ -12,87 +12,126 @@ struct LogicEvaluationError: Error, Sendable, CustomStringConvertible {
     var description: String { message }
 }
 
-/// Evaluates compiled JsonLogic against a data object, with JavaScript's semantics.
-final class LogicEvaluator {
+/// Evaluates compiled JsonLogic against data, with JavaScript's semantics.
+///
+/// Operations with a fixed number of arguments evaluate them one by one, without collecting
+/// them in an array, and a flag's context is read in place (``LogicData``): an evaluation whose
+/// rule compares context attributes with literals allocates nothing.
+struct LogicEvaluator {
+    /// Evaluates against a JSON data object.
     func evaluate(_ expression: LogicExpression, data: LogicValue) throws(LogicEvaluationError) -> LogicValue {
+        try evaluate(expression, in: .value(data))
+    }
+
+    func evaluate(_ expression: LogicExpression, in data: LogicData) throws(LogicEvaluationError) -> LogicValue {
         switch expression {
         case .literal(let value): return value
         case .array(let elements):
             var values: [LogicValue] = []
             values.reserveCapacity(elements.count)
-            for element in elements { values.append(try evaluate(element, data: data)) }
+            for element in elements { values.append(try evaluate(element, in: data)) }
             return .array(values)
+        case .variable(let keys, let fallback):
+            if let value = data.value(at: keys), value.isPresent { return value }
+            guard let fallback else { return .null }
+            return try evaluate(fallback, in: data)
+        case .fractional(let split):
+            return try fractional(split, in: data)
+        case .semanticVersion(let test):
+            return test.result(try evaluate(test.version, in: data))
         case .operation(let op, let arguments):
-            return try apply(op, arguments, data: data)
+            return try apply(op, arguments, in: data)
         }
     }
 
-    private func values(_ arguments: [LogicExpression], _ data: LogicValue) throws(LogicEvaluationError) -> [LogicValue] {
+    private func values(_ arguments: [LogicExpression], _ data: LogicData) throws(LogicEvaluationError) -> [LogicValue] {
         var values: [LogicValue] = []
         values.reserveCapacity(arguments.count)
-        for argument in arguments { values.append(try evaluate(argument, data: data)) }
+        for argument in arguments { values.append(try evaluate(argument, in: data)) }
         return values
     }
 
-    private func apply(_ op: LogicOperator, _ arguments: [LogicExpression], data: LogicValue) throws(LogicEvaluationError) -> LogicValue {
+    /// The argument at `index`, evaluated; `null` past the end.
+    private func argument(_ index: Int, _ arguments: [LogicExpression], _ data: LogicData) throws(LogicEvaluationError) -> LogicValue {
+        index < arguments.count ? try evaluate(arguments[index], in: data) : .null
+    }
+
+    private func apply(_ op: LogicOperator, _ arguments: [LogicExpression], in data: LogicData) throws(LogicEvaluationError) -> LogicValue {
         switch op {
         // Operations that decide which arguments to evaluate.
         case .if, .ternary:
             var index = 0
             while index + 1 < arguments.count {
-                if try evaluate(arguments[index], data: data).isTruthy {
-                    return try evaluate(arguments[index + 1], data: data)
+                if try evaluate(arguments[index], in: data).isTruthy {
+                    return try evaluate(arguments[index + 1], in: data)
                 }
                 index += 2
             }
-            return index < arguments.count ? try evaluate(arguments[index], data: data) : .null
+            return index < arguments.count ? try evaluate(arguments[index], in: data) : .null
         case .and:
             var last = LogicValue.null
             for argument in arguments {
-                last = try evaluate(argument, data: data)
+                last = try evaluate(argument, in: data)
                 if !last.isTruthy { return last }
             }
             return last
         case .or:
             var last = LogicValue.null
             for argument in arguments {
-                last = try evaluate(argument, data: data)
+                last = try evaluate(argument, in: data)
                 if last.isTruthy { return last }
             }
             return last
         case .some, .all, .none, .map, .filter, .reduce:
-            return try applyIteration(op, arguments, data: data)
+            return try applyIteration(op, arguments, in: data)
+        // Operations of one, two or three arguments: no array of argument values.
+        case .equal, .notEqual, .strictEqual, .strictNotEqual, .in:
+            let a = try argument(0, arguments, data), b = try argument(1, arguments, data)
+            switch op {
+            case .equal: return .bool(Self.looseEquals(a, b))
+            case .notEqual: return .bool(!Self.looseEquals(a, b))
+            case .strictEqual: return .bool(Self.strictEquals(a, b))
+            case .strictNotEqual: return .bool(!Self.strictEquals(a, b))
+            default: return .bool(Self.contains(b, a))
+            }
+        case .not: return .bool(!(try argument(0, arguments, data)).isTruthy)
+        case .truthy: return .bool(try argument(0, arguments, data).isTruthy)
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            let inclusive = op == .lessOrEqual || op == .greaterOrEqual
+            let a = try argument(0, arguments, data), b = try argument(1, arguments, data)
+            if op == .less || op == .lessOrEqual {
+                if arguments.count >= 3 {
+                    let c = try argument(2, arguments, data)
+                    return .bool(Self.compare(a, b, inclusive: inclusive) && Self.compare(b, c, inclusive: inclusive))
+                }
+                return .bool(Self.compare(a, b, inclusive: inclusive))
+            }
+            // Three arguments read a > b > c, as flagd's JsonLogic has them.
+            if arguments.count >= 3 {
+                let c = try argument(2, arguments, data)
+                return .bool(Self.compare(b, a, inclusive: inclusive) && Self.compare(c, b, inclusive: inclusive))
+            }
+            return .bool(Self.compare(b, a, inclusive: inclusive))
+        case .semVer:
+            // null on a wrong count, a non-string or unknown operator, or an invalid version.
+            guard arguments.count == 3 else { return .null }
+            let version = try argument(0, arguments, data)
+            guard case .string(let text) = try argument(1, arguments, data), let comparison = SemanticVersion.Comparison(rawValue: text),
+                  let result = SemanticVersion.compare(version, comparison, try argument(2, arguments, data))
+            else { return .null }
+            return .bool(result)
+        case .startsWith, .endsWith:
+            // null unless exactly two strings.
+            guard arguments.count == 2, case .string(let text) = try argument(0, arguments, data),
+                  case .string(let affix) = try argument(1, arguments, data)
+            else { return .null }
+            return .bool(op == .startsWith ? text.hasPrefix(affix) : text.hasSuffix(affix))
         default:
             break
         }
         let args = try values(arguments, data)
         func arg(_ index: Int) -> LogicValue { index < args.count ? args[index] : .null }
         switch op {
-        case .equal: return .bool(Self.looseEquals(arg(0), arg(1)))
-        case .notEqual: return .bool(!Self.looseEquals(arg(0), arg(1)))
-        case .strictEqual: return .bool(Self.strictEquals(arg(0), arg(1)))
-        case .strictNotEqual: return .bool(!Self.strictEquals(arg(0), arg(1)))
-        case .not: return .bool(!arg(0).isTruthy)
-        case .truthy: return .bool(arg(0).isTruthy)
-        case .less, .lessOrEqual:
-            let inclusive = op == .lessOrEqual
-            if args.count >= 3 {
-                return .bool(Self.compare(arg(0), arg(1), inclusive: inclusive) && Self.compare(arg(1), arg(2), inclusive: inclusive))
-            }
-            return .bool(Self.compare(arg(0), arg(1), inclusive: inclusive))
-        case .greater, .greaterOrEqual:
-            // Three arguments read a > b > c, as flagd's JsonLogic has them.
-            let inclusive = op == .greaterOrEqual
-            if args.count >= 3 {
-                return .bool(Self.compare(arg(1), arg(0), inclusive: inclusive) && Self.compare(arg(2), arg(1), inclusive: inclusive))
-            }
-            return .bool(Self.compare(arg(1), arg(0), inclusive: inclusive))
-        case .in:
-            switch arg(1) {
-            case .string(let haystack): return .bool(haystack.contains(arg(0).text))
-            case .array(let elements): return .bool(elements.contains { Self.strictEquals($0, arg(0)) })
-            default: return .bool(false)
-            }
         case .variable: return Self.variable(args, data: data)
         case .cat: return .string(args.map { $0 == .null ? "null" : $0.text }.joined())
         case .substr: return .string(Self.substring(arg(0).text, arg(1), args.count > 2 ? arg(2) : nil))
@@ -130,23 +169,23 @@ final class LogicEvaluator {
             return .array(merged)
         case .fractional:
             return Fractional.evaluate(args, data: data)
-        case .semVer:
-            // null on a wrong count, a non-string or unknown operator, or an invalid version.
-            guard args.count == 3, case .string(let op) = arg(1), let comparison = SemanticVersion.Comparison(rawValue: op),
-                  let result = SemanticVersion.compare(arg(0), comparison, arg(2))
-            else { return .null }
-            return .bool(result)
-        case .startsWith, .endsWith:
-            // null unless exactly two strings.
-            guard args.count == 2, case .string(let text) = arg(0), case .string(let affix) = arg(1) else { return .null }
-            return .bool(op == .startsWith ? text.hasPrefix(affix) : text.hasSuffix(affix))
-        case .if, .ternary, .and, .or, .some, .all, .none, .map, .filter, .reduce:
+        default:
             return .null // handled above
         }
     }
 
-    private func applyIteration(_ op: LogicOperator, _ arguments: [LogicExpression], data: LogicValue) throws(LogicEvaluationError) -> LogicValue {
-        let source = arguments.isEmpty ? LogicValue.null : try evaluate(arguments[0], data: data)
+    /// A split compiled at load: its distributions checked once, the bucketing value hashed in place.
+    private func fractional(_ split: FractionalSplit, in data: LogicData) throws(LogicEvaluationError) -> LogicValue {
+        guard let bucketBy = split.bucketBy else { return split.pick(in: data) }
+        switch try evaluate(bucketBy, in: data) {
+        case .string(let explicit): return split.pick(explicit)
+        case .null: return split.pick(in: data)
+        case let first: return Fractional.evaluate([first] + split.arguments, data: data)
+        }
+    }
+
+    private func applyIteration(_ op: LogicOperator, _ arguments: [LogicExpression], in data: LogicData) throws(LogicEvaluationError) -> LogicValue {
+        let source = arguments.isEmpty ? LogicValue.null : try evaluate(arguments[0], in: data)
         let elements: [LogicValue]
         if case .array(let items) = source { elements = items } else { elements = [] }
         let rule = arguments.count > 1 ? arguments[1] : .literal(.null)
@@ -154,7 +193,7 @@ final class LogicEvaluator {
         case .some, .all, .none:
             if op == .all && elements.isEmpty { return .bool(false) }
             for element in elements {
-                let truthy = try evaluate(rule, data: element).isTruthy
+                let truthy = try evaluate(rule, in: .value(element)).isTruthy
                 if op == .some && truthy { return .bool(true) }
                 if op == .all && !truthy { return .bool(false) }
                 if op == .none && truthy { return .bool(false) }
@@ -162,16 +201,16 @@ final class LogicEvaluator {
             return .bool(op != .some)
         case .map:
             var mapped: [LogicValue] = []
-            for element in elements { mapped.append(try evaluate(rule, data: element)) }
+            for element in elements { mapped.append(try evaluate(rule, in: .value(element))) }
             return .array(mapped)
         case .filter:
             var kept: [LogicValue] = []
-            for element in elements where try evaluate(rule, data: element).isTruthy { kept.append(element) }
+            for element in elements where try evaluate(rule, in: .value(element)).isTruthy { kept.append(element) }
             return .array(kept)
         default:
-            var accumulator = arguments.count > 2 ? try evaluate(arguments[2], data: data) : .null
+            var accumulator = arguments.count > 2 ? try evaluate(arguments[2], in: data) : .null
             for element in elements {
-                accumulator = try evaluate(rule, data: .object(["current": element, "accumulator": accumulator]))
+                accumulator = try evaluate(rule, in: .value(.object(["current": element, "accumulator": accumulator])))
             }
             return accumulator
         }
@@ -180,36 +219,38 @@ final class LogicEvaluator {
     // MARK: - Semantics
 
     /// `var`: a dotted path (or array index) into the data, with an optional default.
-    static func variable(_ args: [LogicValue], data: LogicValue) -> LogicValue {
+    static func variable(_ args: [LogicValue], data: LogicData) -> LogicValue {
         let path = args.first ?? .null
         let fallback = args.count > 1 ? args[1] : .null
         let keys: [String]
         switch path {
-        case .null: return data
+        case .null: return data.whole
         case .string(let text):
-            if text.isEmpty { return data }
-            keys = text.utf8.contains(UInt8(ascii: ".")) ? text.split(separator: ".", omittingEmptySubsequences: false).map(String.init) : [text]
+            if text.isEmpty { return data.whole }
+            keys = variablePath(text)
         case .number(let number): keys = [LogicValue.format(number)]
         case .array(let parts) where !parts.isEmpty: return variable(parts, data: data)
         default: return fallback
         }
-        var current = data
-        for key in keys {
-            switch current {
-            case .object(let members):
-                guard let next = members[key] else { return fallback }
-                current = next
-            case .array(let elements):
-                guard let index = Int(key), elements.indices.contains(index) else { return fallback }
-                current = elements[index]
-            default:
-                return fallback
-            }
-        }
-        return current == .null ? fallback : current
+        guard let value = data.value(at: keys), value.isPresent else { return fallback }
+        return value
     }
 
-    static func missing(_ keys: [LogicValue], data: LogicValue) -> [LogicValue] {
+    /// The keys of a dotted `var` path.
+    static func variablePath(_ text: String) -> [String] {
+        text.utf8.contains(UInt8(ascii: ".")) ? text.split(separator: ".", omittingEmptySubsequences: false).map(String.init) : [text]
+    }
+
+    /// `in`: a substring of a string, or an element (compared strictly) of an array.
+    static func contains(_ container: LogicValue, _ element: LogicValue) -> Bool {
+        switch container {
+        case .string(let haystack): return haystack.contains(element.text)
+        case .array(let elements): return elements.contains { strictEquals($0, element) }
+        default: return false
+        }
+    }
+
+    static func missing(_ keys: [LogicValue], data: LogicData) -> [LogicValue] {
         var list = keys
         if let first = keys.first, case .array(let nested) = first { list = nested }
         return list.filter { key in

@@ -4,6 +4,49 @@ indirect enum LogicExpression: Sendable {
     case literal(LogicValue)
     case array([LogicExpression])
     case operation(LogicOperator, [LogicExpression])
+    /// `{"var": "a.b"}` (or `["a.b", fallback]`) with a literal path, split into keys at load.
+    case variable(keys: [String], fallback: LogicExpression?)
+    /// `fractional` with literal distributions, checked and summed at load.
+    case fractional(FractionalSplit)
+    /// `sem_ver` with a literal operator and plain version, parsed at load.
+    case semanticVersion(SemanticVersionTest)
+
+    /// The value of an expression that reads no data: a literal, or an array of such.
+    var constant: LogicValue? {
+        switch self {
+        case .literal(let value): return value
+        case .array(let elements):
+            var values: [LogicValue] = []
+            values.reserveCapacity(elements.count)
+            for element in elements {
+                guard let value = element.constant else { return nil }
+                values.append(value)
+            }
+            return .array(values)
+        default: return nil
+        }
+    }
+
+    /// The faster form of an operation, where one gives the same answers.
+    static func specialized(_ op: LogicOperator, _ arguments: [LogicExpression]) -> LogicExpression {
+        switch op {
+        case .variable:
+            // A literal non-empty string or a number as the path; any other path takes the general route.
+            let keys: [String]
+            switch arguments.first {
+            case .literal(.string(let path))? where !path.isEmpty: keys = LogicEvaluator.variablePath(path)
+            case .literal(.number(let number))?: keys = [LogicValue.format(number)]
+            default: return .operation(op, arguments)
+            }
+            return .variable(keys: keys, fallback: arguments.count > 1 ? arguments[1] : nil)
+        case .fractional:
+            return FractionalSplit(arguments).map(LogicExpression.fractional) ?? .operation(op, arguments)
+        case .semVer:
+            return SemanticVersionTest(arguments).map(LogicExpression.semanticVersion) ?? .operation(op, arguments)
+        default:
+            return .operation(op, arguments)
+        }
+    }
 }
 
 /// The operations a targeting rule may use: JsonLogic's and flagd's own.
@@ -51,6 +94,10 @@ struct LogicCompiler {
     private var compiledEvaluators: [String: Compiled] = [:]
     private var resolving: [String] = []
 
+    /// Whether operations compile to their faster forms (``LogicExpression/specialized(_:_:)``);
+    /// off only to compare the two in tests.
+    var specializes = true
+
     init(evaluators: [String: LogicValue] = [:]) {
         self.evaluators = evaluators
     }
@@ -75,7 +122,9 @@ struct LogicCompiler {
                 height = max(height, part.height)
                 size = try Self.add(size, part.size)
             }
-            return Compiled(expression: .array(compiled), height: height + 1, size: size)
+            // An array of literals is one literal: evaluating it is then a retain, not a new array.
+            let expression: LogicExpression = specializes ? (LogicExpression.array(compiled).constant.map(LogicExpression.literal) ?? .array(compiled)) : .array(compiled)
+            return Compiled(expression: expression, height: height + 1, size: size)
         case .object(let members) where members.count == 1:
             guard let (key, argument) = members.first else { return Compiled(expression: .literal(value), height: 1, size: 1) }
             if key == "$ref" {
@@ -95,7 +144,8 @@ struct LogicCompiler {
                 height = max(height, part.height)
                 size = try Self.add(size, part.size)
             }
-            return Compiled(expression: .operation(op, arguments), height: height + 1, size: size)
+            let expression: LogicExpression = specializes ? .specialized(op, arguments) : .operation(op, arguments)
+            return Compiled(expression: expression, height: height + 1, size: size)
         default:
             return Compiled(expression: .literal(value), height: 1, size: 1)
         }

@@ -35,6 +35,12 @@ public enum LogicValue: Sendable, Hashable {
         }
     }
 
+    /// Whether the value is anything but `null`.
+    var isPresent: Bool {
+        if case .null = self { return false }
+        return true
+    }
+
     /// JavaScript's `Number(value)` (and `parseFloat` for strings that start with a number).
     var number: Double? {
         switch self {

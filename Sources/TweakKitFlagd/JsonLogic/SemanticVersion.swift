@@ -69,13 +69,18 @@ struct SemanticVersion: Sendable, Hashable, Comparable {
 
     /// The common case, read from the UTF-8 bytes without building strings: `[v]1[.2[.3]]` with no
     /// spaces, pre-release or build. `nil` for anything else (the full parser decides).
-    private static func plainNumbers(_ text: String) -> (Int, Int, Int)? {
+    static func plainNumbers(_ text: String) -> (Int, Int, Int)? {
+        if let numbers = text.utf8.withContiguousStorageIfAvailable({ plainNumbers($0[...]) }) { return numbers }
+        return plainNumbers(text.utf8[...])
+    }
+
+    private static func plainNumbers<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> (Int, Int, Int)? where Bytes.SubSequence == Bytes {
         var values = (0, 0, 0)
         var count = 0
         var current = 0
         var digits = 0
         var leadingZero = false
-        var bytes = text.utf8[...]
+        var bytes = bytes
         if let first = bytes.first, first == UInt8(ascii: "v") || first == UInt8(ascii: "V") { bytes = bytes.dropFirst() }
         func finish() -> Bool {
             guard digits > 0, !(leadingZero && digits > 1), count < 3 else { return false }
@@ -140,6 +145,10 @@ struct SemanticVersion: Sendable, Hashable, Comparable {
 
     /// `sem_ver`; `nil` when either side is not a version.
     static func compare(_ lhs: LogicValue, _ comparison: Comparison, _ rhs: LogicValue) -> Bool? {
+        // Two plain versions (`1.2.3`, the common case) compare as numbers, without building a version.
+        if case .string(let left) = lhs, case .string(let right) = rhs, let a = plainNumbers(left), let b = plainNumbers(right) {
+            return compare(a, comparison, b)
+        }
         guard let a = version(lhs), let b = version(rhs) else { return nil }
         switch comparison {
         case .equal: return a == b
@@ -150,6 +159,20 @@ struct SemanticVersion: Sendable, Hashable, Comparable {
         case .greaterOrEqual: return a >= b
         case .caret: return a.core[0] == b.core[0]
         case .tilde: return a.core[0] == b.core[0] && a.core[1] == b.core[1]
+        }
+    }
+
+    /// `sem_ver` on two plain versions (major, minor, patch).
+    static func compare(_ a: (Int, Int, Int), _ comparison: Comparison, _ b: (Int, Int, Int)) -> Bool {
+        switch comparison {
+        case .equal: return a == b
+        case .notEqual: return a != b
+        case .less: return a < b
+        case .lessOrEqual: return a <= b
+        case .greater: return a > b
+        case .greaterOrEqual: return a >= b
+        case .caret: return a.0 == b.0
+        case .tilde: return a.0 == b.0 && a.1 == b.1
         }
     }
 
@@ -168,4 +191,30 @@ struct SemanticVersion: Sendable, Hashable, Comparable {
 
 extension Character {
     var isASCIIDigit: Bool { isASCII && isNumber }
+}
+
+/// `{"sem_ver": [<version>, "<op>", "<plain version>"]}` with a literal operator and version,
+/// compiled at load: the literal is parsed once, the version read is compared as numbers when it
+/// is plain too, and anything else takes the general route (same answers).
+struct SemanticVersionTest: Sendable {
+    let version: LogicExpression
+    let comparison: SemanticVersion.Comparison
+    let literal: String
+    let numbers: (Int, Int, Int)
+
+    /// `nil` unless the operator and the version are literals and the version is plain.
+    init?(_ arguments: [LogicExpression]) {
+        guard arguments.count == 3, case .literal(.string(let op)) = arguments[1], let comparison = SemanticVersion.Comparison(rawValue: op),
+              case .literal(.string(let literal)) = arguments[2], let numbers = SemanticVersion.plainNumbers(literal)
+        else { return nil }
+        (version, self.comparison, self.literal, self.numbers) = (arguments[0], comparison, literal, numbers)
+    }
+
+    /// The test's result for the version read: a Boolean, or `null` when it is no version.
+    func result(_ value: LogicValue) -> LogicValue {
+        if case .string(let text) = value, let numbers = SemanticVersion.plainNumbers(text) {
+            return .bool(SemanticVersion.compare(numbers, comparison, self.numbers))
+        }
+        return SemanticVersion.compare(value, comparison, .string(literal)).map(LogicValue.bool) ?? .null
+    }
 }

@@ -1,0 +1,91 @@
+import TweakKit
+
+/// What a rule's `var` reads: a flag evaluation's context, read in place, or a JSON value (the
+/// data a caller passes, or the element `some`, `map` and the like visit).
+///
+/// Reading the context in place is what keeps an evaluation from copying every attribute into a
+/// `LogicValue` object first: `{"var": "country"}` is one dictionary lookup in
+/// ``EvaluationContext/attributes``.
+enum LogicData {
+    case context(LogicContext)
+    case value(LogicValue)
+
+    /// The whole data object (`{"var": ""}`); for a context, built once here.
+    var whole: LogicValue {
+        switch self {
+        case .context(let context): context.object
+        case .value(let value): value
+        }
+    }
+
+    /// The value at `keys` (object members, or array positions as decimal text), `nil` when a
+    /// step is missing. With no keys, the whole data.
+    func value(at keys: [String]) -> LogicValue? {
+        guard let first = keys.first else { return whole }
+        var current: LogicValue
+        switch self {
+        case .context(let context):
+            guard let value = context.member(first) else { return nil }
+            current = value
+        case .value(let value):
+            guard let next = Self.step(value, first) else { return nil }
+            current = next
+        }
+        var index = keys.index(after: keys.startIndex)
+        while index < keys.endIndex {
+            guard let next = Self.step(current, keys[index]) else { return nil }
+            current = next
+            index = keys.index(after: index)
+        }
+        return current
+    }
+
+    private static func step(_ value: LogicValue, _ key: String) -> LogicValue? {
+        switch value {
+        case .object(let members):
+            return members[key]
+        case .array(let elements):
+            guard let index = Int(key), elements.indices.contains(index) else { return nil }
+            return elements[index]
+        default:
+            return nil
+        }
+    }
+}
+
+/// A flag evaluation's data, read in place: the context's attributes, `targetingKey` (the
+/// context's, when it has one, over an attribute of that name), and `$flagd` with `flagKey` and
+/// `timestamp` (over any attribute of that name).
+struct LogicContext {
+    let context: EvaluationContext
+    let flagKey: String
+    /// Whole seconds since 1970.
+    let timestamp: Double
+
+    /// One member of the data object.
+    func member(_ key: String) -> LogicValue? {
+        if key == "targetingKey", let targetingKey = context.targetingKey { return .string(targetingKey) }
+        if key == "$flagd" { return flagd }
+        return context.attributes[key].map(LogicValue.init)
+    }
+
+    /// The targeting key `fractional` buckets by: the `targetingKey` member when it is a string.
+    var targetingKey: String? {
+        if case .string(let key)? = member("targetingKey") { return key }
+        return nil
+    }
+
+    private var flagd: LogicValue {
+        .object(["flagKey": .string(flagKey), "timestamp": .number(timestamp)])
+    }
+
+    /// The whole data object, as a rule that reads `{"var": ""}` sees it.
+    var object: LogicValue {
+        var data = context.attributes.mapValues(LogicValue.init)
+        if let targetingKey = context.targetingKey {
+            data["targetingKey"] = .string(targetingKey)
+        }
+        data["$flagd"] = flagd
+        return .object(data)
+    }
+}

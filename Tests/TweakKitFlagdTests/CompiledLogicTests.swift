@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+import TweakKit
+@testable import TweakKitFlagd
+
+/// The faster forms rules compile to (`var` with a literal path, `fractional` with literal
+/// distributions, binary operations without argument arrays, a context read in place) give the
+/// same answer as the plain tree evaluated over the data object built in full, for generated
+/// rules and contexts.
+@Suite("Compiled JsonLogic: the fast forms answer as the plain tree does")
+struct CompiledLogicTests {
+    @Test("generated rules and contexts, seeds 1 to 4", arguments: 1...4)
+    func generated(seed: UInt64) throws {
+        var random = SplitMix(seed: seed)
+        var checked = 0
+        for _ in 0..<2_000 {
+            let rule = Self.rule(&random, depth: 0)
+            let context = Self.context(&random)
+            let flagKey = ["new-checkout", "flag", "ü-flag"][random.below(3)]
+            let data = LogicContext(context: context, flagKey: flagKey, timestamp: 1_700_000_000)
+
+            var fast = LogicCompiler()
+            var plain = LogicCompiler()
+            plain.specializes = false
+            let parsed = try LogicValue(json: rule)
+            let specialized = try fast.compile(parsed)
+            let tree = try plain.compile(parsed)
+
+            let inPlace = try LogicEvaluator().evaluate(specialized, in: .context(data))
+            let overObject = try LogicEvaluator().evaluate(specialized, data: data.object)
+            let reference = try LogicEvaluator().evaluate(tree, data: data.object)
+            #expect(inPlace == reference, "rule \(rule), context \(context), flag \(flagKey)")
+            #expect(overObject == reference, "rule \(rule), context \(context), flag \(flagKey)")
+            checked += 1
+        }
+        #expect(checked == 2_000)
+    }
+
+    @Test("the specialized forms are the ones compiled")
+    func forms() throws {
+        var compiler = LogicCompiler()
+        guard case .variable(let keys, let fallback) = try compiler.compile(LogicValue(json: #"{"var": ["a.b", 1]}"#)) else {
+            Issue.record("a literal var path is not compiled to .variable")
+            return
+        }
+        #expect(keys == ["a", "b"])
+        #expect(fallback?.constant == .number(1))
+        guard case .fractional(let split) = try compiler.compile(LogicValue(json: #"{"fractional": [["on", 20], ["off", 80]]}"#)) else {
+            Issue.record("a literal split is not compiled to .fractional")
+            return
+        }
+        #expect(split.bucketBy == nil)
+        #expect(split.distributions?.map(\.weight) == [20, 80])
+        guard case .operation(.fractional, _) = try compiler.compile(LogicValue(json: #"{"fractional": [["on", {"var": "w"}], ["off", 80]]}"#)) else {
+            Issue.record("a split with a computed weight must take the general route")
+            return
+        }
+    }
+
+    // MARK: - Generation
+
+    static let paths = ["country", "appVersion", "email", "targetingKey", "$flagd.flagKey", "$flagd.timestamp",
+                        "nested.a", "nested.b.c", "list.1", "list.9", "nope", "plan", "$flagd"]
+    static let strings = ["NL", "BE", "DE", "US", "staff@", "@example.com", "5.2.0", "v5.2", "1.2.3-beta.1", "on", "off", "", "a"]
+
+    static func literal(_ random: inout SplitMix) -> String {
+        switch random.below(6) {
+        case 0: return json(strings[random.below(strings.count)])
+        case 1: return ["0", "1", "5.2", "-3", "20", "1e3"][random.below(6)]
+        case 2: return random.below(2) == 0 ? "true" : "false"
+        case 3: return "null"
+        case 4: return #"["NL", "BE", 1, null]"#
+        default: return #"{"k": 1, "j": 2}"#
+        }
+    }
+
+    static func variable(_ random: inout SplitMix) -> String {
+        let path = random.below(12) == 0 ? (random.below(2) == 0 ? #""""# : "1") : json(paths[random.below(paths.count)])
+        switch random.below(3) {
+        case 0: return #"{"var": \#(path)}"#
+        case 1: return #"{"var": [\#(path), \#(literal(&random))]}"#
+        default: return #"{"var": [\#(path), {"var": "country"}]}"#
+        }
+    }
+
+    static func operand(_ random: inout SplitMix, depth: Int) -> String {
+        switch random.below(depth > 2 ? 2 : 4) {
+        case 0: return literal(&random)
+        case 1: return variable(&random)
+        default: return rule(&random, depth: depth + 1)
+        }
+    }
+
+    static func split(_ random: inout SplitMix) -> String {
+        var distributions = [#"["on", 20]"#, #"["off", 80]"#, #"["blue"]"#, #"["red", null]"#, #"[true, 5]"#, #"[1, 2]"#]
+        if random.below(6) == 0 { distributions.append([#"["bad", -1]"#, #"["bad", 1.5]"#, #"["bad", "x"]"#, #"[{"o": 1, "p": 2}, 1]"#, "[]", #""s""#][random.below(6)]) }
+        let chosen = (0..<(1 + random.below(3))).map { _ in distributions[random.below(distributions.count)] }
+        let bucketBy = [nil, #"{"var": "email"}"#, #""fixed-key""#, "null", #"{"cat": [{"var": "country"}, "-x"]}"#, "7"][random.below(6)]
+        return #"{"fractional": [\#(([bucketBy].compactMap { $0 } + chosen).joined(separator: ", "))]}"#
+    }
+
+    static func rule(_ random: inout SplitMix, depth: Int) -> String {
+        let a = operand(&random, depth: depth), b = operand(&random, depth: depth)
+        switch random.below(depth > 2 ? 10 : 13) {
+        case 0: return #"{"==": [\#(a), \#(b)]}"#
+        case 1: return #"{"===": [\#(a), \#(b)]}"#
+        case 2: return #"{"!=": [\#(a), \#(b)]}"#
+        case 3: return #"{"in": [\#(a), \#(random.below(2) == 0 ? #"["NL", "BE", "DE"]"# : b)]}"#
+        case 4: return #"{"\#(["<", "<=", ">", ">="][random.below(4)])": [\#(a), \#(b)\#(random.below(3) == 0 ? ", \(literal(&random))" : "")]}"#
+        case 5: return #"{"\#(random.below(2) == 0 ? "starts_with" : "ends_with")": [\#(a), \#(b)\#(random.below(8) == 0 ? ", 1" : "")]}"#
+        case 6:
+            let op = ["<", "<=", "=", "!=", ">", ">=", "^", "~", "bad"][random.below(9)]
+            return #"{"sem_ver": [\#(random.below(2) == 0 ? #"{"var": "appVersion"}"# : a), "\#(op)", \#(json(["5.2.0", "1.2.3-beta.1", "v5", "05.1.0", "5.1.9"][random.below(5)]))]}"#
+        case 7: return split(&random)
+        case 8: return #"{"!": [\#(a)]}"#
+        case 9: return variable(&random)
+        case 10: return #"{"if": [\#(a), \#(b), \#(operand(&random, depth: depth))]}"#
+        case 11: return #"{"\#(random.below(2) == 0 ? "and" : "or")": [\#(a), \#(b)]}"#
+        default: return #"{"some": [{"var": "list"}, {"==": [{"var": ""}, \#(literal(&random))]}]}"#
+        }
+    }
+
+    static func context(_ random: inout SplitMix) -> EvaluationContext {
+        var attributes: [String: TweakContent] = [:]
+        if random.below(5) != 0 { attributes["country"] = .string(["NL", "BE", "DE", "FR", "US", ""][random.below(6)]) }
+        if random.below(4) != 0 {
+            attributes["appVersion"] = [.string("5.2.0"), .string("5.1.9"), .string("v5.3"), .string("1.2.3-beta.1"), .double(5.2), .int(5), .string("05.1.0")][random.below(7)]
+        }
+        if random.below(3) == 0 { attributes["email"] = .string(["staff@example.com", "user@example.com", ""][random.below(3)]) }
+        if random.below(3) == 0 { attributes["nested"] = .object(["a": .int(1), "b": .object(["c": .string("NL")])]) }
+        if random.below(3) == 0 { attributes["list"] = .array([.string("NL"), .int(1), .null]) }
+        if random.below(8) == 0 { attributes["targetingKey"] = .string("attribute-key") }
+        if random.below(10) == 0 { attributes["$flagd"] = .string("shadowed") }
+        if random.below(6) == 0 { attributes["plan"] = .null }
+        let targetingKey: String? = [nil, "", "user-\(random.below(1_000))", "ü-ser"][random.below(4)]
+        return EvaluationContext(targetingKey: targetingKey, attributes: attributes)
+    }
+
+    static func json(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}
+
+/// A seeded generator (SplitMix64), so a failing case repeats.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+}
