@@ -98,13 +98,13 @@ extension FlagdFlag {
         default:
             return failure(.general, "flag \(key): targeting returned \(outcome), not a variant name")
         }
-        guard let value = variants[name] else {
+        guard let value = variant(name) else {
             return failure(.general, "flag \(key): targeting chose \"\(name)\", which is not a variant")
         }
         return TweakEvaluation(value: value, variant: name, reason: .targetingMatch, flagMetadata: metadata)
     }
 
     private func defaultResult(_ reason: EvaluationReason) -> TweakEvaluation {
-        TweakEvaluation(value: defaultVariant.flatMap { variants[$0] }, variant: defaultVariant, reason: reason, flagMetadata: metadata)
+        TweakEvaluation(value: defaultVariant.flatMap(variant), variant: defaultVariant, reason: reason, flagMetadata: metadata)
     }
 }

@@ -19,17 +19,50 @@ public struct FlagdFlag: Sendable {
     }
 
     /// The flag's key in the file.
-    public let key: String
+    public var key: String { storage.key }
     /// Whether the flag is served.
-    public let state: State
+    public var state: State { storage.state }
     /// The values the flag can take, by variant name.
-    public let variants: [String: TweakContent]
+    public var variants: [String: TweakContent] { storage.variants }
     /// The variant served when targeting chooses none; `nil` when the file gives none (or `null`, or `""`).
-    public let defaultVariant: String?
+    public var defaultVariant: String? { storage.defaultVariant }
     /// The flag's `metadata`, passed on as the evaluation's flag metadata.
-    public let metadata: [String: TweakContent]
+    public var metadata: [String: TweakContent] { storage.metadata }
     /// The compiled targeting rule; `nil` when there is none (or it is `{}`).
-    let targeting: LogicExpression?
+    var targeting: LogicExpression? { storage.targeting }
+
+    /// The fields, shared: a flag copied out of a dictionary to evaluate is one retain, not one per field.
+    private final class Storage: Sendable {
+        let key: String
+        let state: State
+        let variants: [String: TweakContent]
+        let defaultVariant: String?
+        let metadata: [String: TweakContent]
+        let targeting: LogicExpression?
+
+        /// The variants in a list, when there are few: comparing a name with each is cheaper than hashing it.
+        let fewVariants: [(name: String, value: TweakContent)]?
+
+        init(key: String, state: State, variants: [String: TweakContent], defaultVariant: String?,
+             metadata: [String: TweakContent], targeting: LogicExpression?) {
+            (self.key, self.state, self.variants, self.defaultVariant, self.metadata, self.targeting) =
+                (key, state, variants, defaultVariant, metadata, targeting)
+            fewVariants = variants.count <= 8 ? variants.map { (name: $0.key, value: $0.value) } : nil
+        }
+    }
+
+    /// The value of the variant called `name`.
+    func variant(_ name: String) -> TweakContent? {
+        guard let few = storage.fewVariants else { return storage.variants[name] }
+        for variant in few where variant.name == name { return variant.value }
+        return nil
+    }
+    private let storage: Storage
+
+    init(key: String, state: State, variants: [String: TweakContent], defaultVariant: String?,
+         metadata: [String: TweakContent], targeting: LogicExpression?) {
+        storage = Storage(key: key, state: state, variants: variants, defaultVariant: defaultVariant, metadata: metadata, targeting: targeting)
+    }
 
     /// The tweak address the flag answers to: `feature.variable` keys split at the first dot; a
     /// Boolean flag without a dot is `<key>.enabled` (so `TweakManager.isFeatureEnabled(_:)`

@@ -39,11 +39,11 @@ struct CompiledLogicTests {
     @Test("the specialized forms are the ones compiled")
     func forms() throws {
         var compiler = LogicCompiler()
-        guard case .variable(let keys, let fallback) = try compiler.compile(LogicValue(json: #"{"var": ["a.b", 1]}"#)) else {
+        guard case .variable(let path, let fallback) = try compiler.compile(LogicValue(json: #"{"var": ["a.b", 1]}"#)) else {
             Issue.record("a literal var path is not compiled to .variable")
             return
         }
-        #expect(keys == ["a", "b"])
+        #expect(path.keys == ["a", "b"])
         #expect(fallback?.constant == .number(1))
         guard case .fractional(let split) = try compiler.compile(LogicValue(json: #"{"fractional": [["on", 20], ["off", 80]]}"#)) else {
             Issue.record("a literal split is not compiled to .fractional")

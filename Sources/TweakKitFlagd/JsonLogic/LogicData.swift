@@ -18,14 +18,15 @@ enum LogicData {
         }
     }
 
-    /// The value at `keys` (object members, or array positions as decimal text), `nil` when a
+    /// The value at `path` (object members, or array positions as decimal text), `nil` when a
     /// step is missing. With no keys, the whole data.
-    func value(at keys: [String]) -> LogicValue? {
+    func value(at path: VariablePath) -> LogicValue? {
+        let keys = path.keys
         guard let first = keys.first else { return whole }
         var current: LogicValue
         switch self {
         case .context(let context):
-            guard let value = context.member(first) else { return nil }
+            guard let value = context.member(path.root) else { return nil }
             current = value
         case .value(let value):
             guard let next = Self.step(value, first) else { return nil }
@@ -63,15 +64,21 @@ struct LogicContext {
     let timestamp: Double
 
     /// One member of the data object.
-    func member(_ key: String) -> LogicValue? {
-        if key == "targetingKey", let targetingKey = context.targetingKey { return .string(targetingKey) }
-        if key == "$flagd" { return flagd }
-        return context.attributes[key].map(LogicValue.init)
+    func member(_ root: VariablePath.Root) -> LogicValue? {
+        switch root {
+        case .targetingKey:
+            if let targetingKey = context.targetingKey { return .string(targetingKey) }
+            return context.attributes["targetingKey"].map(LogicValue.init)
+        case .flagd:
+            return flagd
+        case .attribute(let key):
+            return context.attributes[key].map(LogicValue.init)
+        }
     }
 
     /// The targeting key `fractional` buckets by: the `targetingKey` member when it is a string.
     var targetingKey: String? {
-        if case .string(let key)? = member("targetingKey") { return key }
+        if case .string(let key)? = member(.targetingKey) { return key }
         return nil
     }
 
@@ -87,5 +94,27 @@ struct LogicContext {
         }
         data["$flagd"] = flagd
         return .object(data)
+    }
+}
+
+/// The keys of a `var` path, with its first key sorted out once: a flag's context serves
+/// `targetingKey` and `$flagd` itself, any other name from its attributes.
+struct VariablePath: Sendable {
+    enum Root: Sendable {
+        case targetingKey, flagd
+        case attribute(String)
+    }
+
+    let keys: [String]
+    let root: Root
+
+    init(_ keys: [String]) {
+        self.keys = keys
+        switch keys.first {
+        case "targetingKey"?: root = .targetingKey
+        case "$flagd"?: root = .flagd
+        case let key?: root = .attribute(key)
+        case nil: root = .attribute("")
+        }
     }
 }

@@ -31,8 +31,8 @@ struct LogicEvaluator {
             values.reserveCapacity(elements.count)
             for element in elements { values.append(try evaluate(element, in: data)) }
             return .array(values)
-        case .variable(let keys, let fallback):
-            if let value = data.value(at: keys), value.isPresent { return value }
+        case .variable(let path, let fallback):
+            if let value = data.value(at: path), value.isPresent { return value }
             guard let fallback else { return .null }
             return try evaluate(fallback, in: data)
         case .fractional(let split):
@@ -232,7 +232,7 @@ struct LogicEvaluator {
         case .array(let parts) where !parts.isEmpty: return variable(parts, data: data)
         default: return fallback
         }
-        guard let value = data.value(at: keys), value.isPresent else { return fallback }
+        guard let value = data.value(at: VariablePath(keys)), value.isPresent else { return fallback }
         return value
     }
 

@@ -5,7 +5,7 @@ indirect enum LogicExpression: Sendable {
     case array([LogicExpression])
     case operation(LogicOperator, [LogicExpression])
     /// `{"var": "a.b"}` (or `["a.b", fallback]`) with a literal path, split into keys at load.
-    case variable(keys: [String], fallback: LogicExpression?)
+    case variable(VariablePath, fallback: LogicExpression?)
     /// `fractional` with literal distributions, checked and summed at load.
     case fractional(FractionalSplit)
     /// `sem_ver` with a literal operator and plain version, parsed at load.
@@ -38,7 +38,7 @@ indirect enum LogicExpression: Sendable {
             case .literal(.number(let number))?: keys = [LogicValue.format(number)]
             default: return .operation(op, arguments)
             }
-            return .variable(keys: keys, fallback: arguments.count > 1 ? arguments[1] : nil)
+            return .variable(VariablePath(keys), fallback: arguments.count > 1 ? arguments[1] : nil)
         case .fractional:
             return FractionalSplit(arguments).map(LogicExpression.fractional) ?? .operation(op, arguments)
         case .semVer:
