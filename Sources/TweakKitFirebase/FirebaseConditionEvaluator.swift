@@ -4,21 +4,25 @@ import TweakKit
 
 /// Evaluates conditions for one context exactly as firebase-admin-node's `ConditionEvaluator`.
 struct FirebaseConditionEvaluator {
+    let context: EvaluationContext
     let randomizationID: String?
-    let signals: [String: TweakContent]
     let regexes: FirebaseRegexCache?
 
     /// The context's `targetingKey` is the randomization id (else a `randomizationId` attribute);
     /// its attributes are the custom signals, and a `randomizationId` signal reads the id, as
     /// Firebase's context object holds both.
     init(context: EvaluationContext, regexes: FirebaseRegexCache? = nil) {
-        var signals = context.attributes
-        if let key = context.targetingKey { signals["randomizationId"] = .string(key) }
+        self.context = context
         // Firebase's `if (!context.randomizationId)`: a falsy id (0, false, "", NaN) is none.
-        let attribute = context.attributes["randomizationId"].flatMap { JavaScript.isTruthy($0) ? JavaScript.string($0) : nil }
-        self.randomizationID = context.targetingKey ?? attribute
-        self.signals = signals
+        self.randomizationID = context.targetingKey
+            ?? context.attributes["randomizationId"].flatMap { JavaScript.isTruthy($0) ? JavaScript.string($0) : nil }
         self.regexes = regexes
+    }
+
+    /// The custom signal `key`, read in place: the attributes, with the targeting key as `randomizationId`.
+    func signal(_ key: String) -> TweakContent? {
+        if let targetingKey = context.targetingKey, key == "randomizationId" { return .string(targetingKey) }
+        return context.attributes[key]
     }
 
     func evaluate(_ condition: FirebaseCondition, level: Int = 0) -> Bool {
@@ -50,11 +54,21 @@ struct FirebaseConditionEvaluator {
     }
 
     static func microPercentile(seed: String, randomizationID: String) -> Int {
-        let input = seed.isEmpty ? randomizationID : "\(seed).\(randomizationID)"
+        // SHA-256 of "<seed>.<id>" (or of the id alone), fed in parts: no joined string, no Data.
+        var hasher = SHA256()
+        var seed = seed, id = randomizationID
+        if !seed.isEmpty {
+            seed.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+            withUnsafeBytes(of: UInt8(ascii: ".")) { hasher.update(bufferPointer: $0) }
+        }
+        id.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
         var remainder: UInt64 = 0
         // The 256-bit digest as a big-endian integer, modulo 10^8, one byte at a time.
-        for byte in SHA256.hash(data: Data(input.utf8)) {
-            remainder = (remainder << 8 | UInt64(byte)) % 100_000_000
+        // (Read from the digest's bytes in place: iterating the digest itself copies it into an array.)
+        hasher.finalize().withUnsafeBytes { digest in
+            for byte in digest {
+                remainder = (remainder << 8 | UInt64(byte)) % 100_000_000
+            }
         }
         return Int(remainder)
     }
@@ -63,7 +77,7 @@ struct FirebaseConditionEvaluator {
 
     func evaluate(_ condition: FirebaseCustomSignalCondition) -> Bool {
         guard condition.customSignalOperator != .unknown, !condition.key.isEmpty,
-              let target = condition.targets.first, let signal = signals[condition.key]
+              let target = condition.targets.first, let signal = signal(condition.key)
         else { return false }
         let targets = condition.targets
         switch condition.customSignalOperator {
@@ -75,8 +89,9 @@ struct FirebaseConditionEvaluator {
             let actual = JavaScript.string(signal).utf16
             return !targets.contains { actual.contains($0.utf16) }
         case .stringExactlyMatches:
-            let actual = Array(String(JavaScript.trim(JavaScript.string(signal))).utf16)
-            return targets.contains { Array(String(JavaScript.trim($0)).utf16) == actual }
+            // Compared as UTF-16 code units, as JavaScript's `===` does (not by canonical equivalence).
+            let actual = Substring(JavaScript.trim(JavaScript.string(signal))).utf16
+            return targets.contains { Substring(JavaScript.trim($0)).utf16.elementsEqual(actual) }
         case .stringContainsRegex:
             // JavaScript's `new RegExp(target).test(actual)`; a match over the step budget fails.
             let actual = JavaScript.string(signal)

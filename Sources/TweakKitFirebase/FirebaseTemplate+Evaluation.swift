@@ -83,18 +83,29 @@ extension FirebaseTemplate {
 struct ConditionResults {
     let template: FirebaseTemplate
     let evaluator: FirebaseConditionEvaluator
-    private var results: [Bool?]
+    /// For the first 64 conditions, bits: evaluated, and true (no array to allocate per evaluation).
+    private var evaluated: UInt64 = 0
+    private var held: UInt64 = 0
+    /// The results of conditions past the 64th.
+    private var more: [Int: Bool] = [:]
 
     init(template: FirebaseTemplate, context: EvaluationContext) {
         self.template = template
         self.evaluator = FirebaseConditionEvaluator(context: context, regexes: template.regexes)
-        self.results = Array(repeating: nil, count: template.conditions.count)
     }
 
     mutating func isTrue(_ offset: Int) -> Bool {
-        if let result = results[offset] { return result }
+        guard offset < 64 else {
+            if let result = more[offset] { return result }
+            let result = evaluator.evaluate(template.conditions[offset].condition)
+            more[offset] = result
+            return result
+        }
+        let bit: UInt64 = 1 << UInt64(offset)
+        if evaluated & bit != 0 { return held & bit != 0 }
         let result = evaluator.evaluate(template.conditions[offset].condition)
-        results[offset] = result
+        evaluated |= bit
+        if result { held |= bit }
         return result
     }
 }

@@ -15,6 +15,22 @@ struct ValueSelectionTests {
         #expect(FirebasePercentCondition.microPercentile(seed: "rollout", randomizationID: "user-2") == 30_791_775)
     }
 
+    @Test("past 64 conditions, the first true one still wins and each is remembered per evaluation", arguments: [63, 64, 69])
+    func manyConditions(trueAt position: Int) {
+        let conditions = (0..<70).map { index in
+            FirebaseNamedCondition(name: "c\(index)", condition: index >= position ? .true : .false)
+        }
+        let values = Dictionary(uniqueKeysWithValues: (0..<70).map { ("c\($0)", FirebaseParameterValue.value("from c\($0)")) })
+        let template = FirebaseTemplate(conditions: conditions, parameters: [
+            FirebaseParameter(key: "a", defaultValue: .value("default"), conditionalValues: values),
+            FirebaseParameter(key: "b", defaultValue: .value("default"), conditionalValues: ["c69": .value("late")]),
+        ])
+        let all = template.evaluate(context: someone)
+        #expect(all["a"]?.asString == "from c\(position)")
+        #expect(all["b"]?.asString == "late")
+        #expect(template.value(forKey: "a", context: someone).asString == "from c\(position)")
+    }
+
     @Test("the first true condition in template order wins, not the order of conditionalValues")
     func templateOrder() throws {
         let template = try FirebaseTemplate(contentsOf: templateURL("checkout"))

@@ -24,6 +24,7 @@ let benchmarks: @Sendable () -> Void = {
     registerOptimizelyBenchmarks()
     registerUnleashBenchmarks()
     registerGrowthBookBenchmarks()
+    registerFirebaseBenchmarks()
     registerMemoryBenchmarks()
 }
 
