@@ -44,9 +44,9 @@ extension TweakManager {
     /// - Parameter reportsExposure: whether the evaluation is reported to the ``exposureHandler``
     ///   (lookups are; the manager's own evaluations to find changes are not).
     /// - Parameter runsHooks: whether a reported evaluation runs the ``hooks`` (the hooks' own call does not).
-    func evaluatedTweak(_ id: TweakID, context: EvaluationContext?, reportsExposure: Bool = true, runsHooks: Bool = true) -> Evaluated {
-        if runsHooks, reportsExposure, hookRegistry.isActive { return evaluatedWithHooks(id, context: context) }
-        let resolution = resolvedTweak(id)
+    func evaluatedTweak(_ id: TweakID, context: EvaluationContext?, reportsExposure: Bool = true, runsHooks: Bool = true, slot: Int? = nil) -> Evaluated {
+        if runsHooks, reportsExposure, hookRegistry.isActive { return evaluatedWithHooks(id, context: context, slot: slot) }
+        let resolution = resolvedTweak(id, slot: slot)
         guard resolution.isEvaluatedPerLookup, ScopedTweakOverrides.value(for: id) == nil else {
             return Evaluated(tweak: resolution.tweak, evaluation: nil, resolution: resolution)
         }

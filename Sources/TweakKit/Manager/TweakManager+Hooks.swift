@@ -33,7 +33,7 @@ extension TweakManager {
 
     /// Runs the evaluation of `id` inside the registered hooks' stages. A hook's error is logged
     /// and handed to the `error` stage; it never changes what the evaluation returns.
-    func evaluatedWithHooks(_ id: TweakID, context: EvaluationContext?) -> Evaluated {
+    func evaluatedWithHooks(_ id: TweakID, context: EvaluationContext?, slot: Int? = nil) -> Evaluated {
         let hooks = hookRegistry.all
         let base = state.withLock { $0.evaluationContext }
         let hookContext = TweakHookContext(id: id, context: base.merging(EvaluationContext.current).merging(context))
@@ -46,7 +46,7 @@ extension TweakManager {
                 failures.append(error)
             }
         }
-        let evaluated = evaluatedTweak(id, context: context, runsHooks: false)
+        let evaluated = evaluatedTweak(id, context: context, runsHooks: false, slot: slot)
         let details = Self.hookDetails(id, evaluated)
         if details.reason == .error || (details.value == nil && details.errorCode != nil) {
             failures.insert(TweakEvaluationFailure(id: id, code: details.errorCode ?? .general, message: details.errorMessage), at: 0)

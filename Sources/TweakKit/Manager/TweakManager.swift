@@ -244,11 +244,16 @@ public final class TweakManager: Sendable {
 
     // MARK: - Resolution
 
-    func resolvedTweak(_ id: TweakID) -> ResolvedTweak {
+    /// What the stack holds for `id`; `slot`, when the caller knows it (a typed key), is read
+    /// instead of looking `id` up by string.
+    func resolvedTweak(_ id: TweakID, slot: Int? = nil) -> ResolvedTweak {
         if let value = ScopedTweakOverrides.value(for: id) {
             return scopedResolution(id, value: value)
         }
-        if let found = withCurrentSnapshot({ $0.resolution(for: id) }) {
+        if let found = withCurrentSnapshot({ snapshot in
+            guard let slot else { return snapshot.resolution(for: id) }
+            return slot < snapshot.resolutions.count ? snapshot.resolutions[slot] : nil
+        }) {
             return found ?? ResolvedTweak(id: id)
         }
         return walkProviders(for: id)
@@ -257,15 +262,15 @@ public final class TweakManager: Sendable {
     /// The winning value for a typed key: the hot path of ``value(for:)``.
     @usableFromInline
     func currentValue(for key: TweakKeySlot) -> TweakContent? {
-        guard !ScopedTweakOverrides.isActive, !hookRegistry.isActive else {
-            return evaluatedTweak(key.id, context: nil).tweak?.content
-        }
         let slot: Int
         if let cached = key.slot(for: id) {
             slot = cached
         } else {
             slot = slots.slot(for: key.id)
             key.remember(slot, for: id)
+        }
+        guard !ScopedTweakOverrides.isActive, !hookRegistry.isActive else {
+            return evaluatedTweak(key.id, context: nil, slot: slot).tweak?.content
         }
         // `nil` from the snapshot means a contextual provider decides (or the cache is off).
         let found = withCurrentSnapshot { snapshot -> TweakContent?? in
