@@ -128,11 +128,13 @@ struct CustomTweakProviderTests {
         let tweakManager = TweakManager(tweakProviders: [overrides])
         let observer = NSObject()
         let seen = Box<Tweak>()
+        // As in JustTweak, the closure hears every provider's notifications, including those of other
+        // tests running at the same time: keep only this test's tweak.
         tweakManager.registerForConfigurationsUpdates(observer) { tweak in
-            seen.set(tweak)
+            if tweak.feature == "custom-notification", tweak.variable == "retries" { seen.set(tweak) }
         }
         defer { tweakManager.deregisterFromConfigurationsUpdates(observer) }
-        tweakManager.set(12, feature: "checkout", variable: "retries")
+        tweakManager.set(12, feature: "custom-notification", variable: "retries")
         #expect(seen.value?.intValue == 12)
     }
 

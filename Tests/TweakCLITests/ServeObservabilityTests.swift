@@ -97,12 +97,22 @@ struct ServeObservabilityTests {
     @Test("/health answers 503 with the error while the remote source has never given a good payload")
     func unhealthyRemote() async throws {
         let remote = try await TestHTTPServer.start { _ in .response(.internalServerError, headers: [], body: Data("down".utf8)) }
-        let url = remote.url.appendingPathComponent("tweaks.json").absoluteString
+        // The remote keeps answering 500 until the checks are done, and stops whatever they find: stopped
+        // earlier, a fetch that had not finished yet would end in "connection refused" instead of the status
+        // this test is about.
+        do {
+            try await checkUnhealthyRemote(remote.url.appendingPathComponent("tweaks.json").absoluteString)
+        } catch {
+            await remote.stop()
+            throw error
+        }
+        await remote.stop()
+    }
+
+    private func checkUnhealthyRemote(_ url: String) async throws {
         // The server answers at once; the generous timeout only keeps a loaded machine from turning its 500 into a timeout.
         let serve = try await ServeProcess.start(arguments: ["--token", "observability-token", "--defaults", exampleFile, "--remote", url, "--timeout", "30"])
         defer { serve.stop() }
-        // The remote keeps answering 500 until the checks are done: stopped earlier, a fetch that had not
-        // finished yet would end in "connection refused" instead of the status this test is about.
         var health = try await exchangeInBackground(port: serve.port, "GET", "/health")
         for _ in 0..<100 where !health.body.contains(#""lastError""#) {
             try await Task.sleep(for: .milliseconds(100))
@@ -125,6 +135,5 @@ struct ServeObservabilityTests {
         #expect(metrics.body.split(separator: "\n").contains {
             $0.hasPrefix("feature_flag_provider_last_good_payload_age_seconds{") && ($0.hasSuffix(" -1.0") || $0.hasSuffix(" -1"))
         }, "\(metrics.body)")
-        await remote.stop()
     }
 }

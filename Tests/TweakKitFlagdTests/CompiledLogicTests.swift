@@ -12,7 +12,7 @@ struct CompiledLogicTests {
     @Test("generated rules and contexts, seeds 1 to 4", arguments: 1...4)
     func generated(seed: UInt64) throws {
         var random = SplitMix(seed: seed)
-        var checked = 0
+        var answered = 0
         for _ in 0..<2_000 {
             let rule = Self.rule(&random, depth: 0)
             let context = Self.context(&random)
@@ -26,14 +26,38 @@ struct CompiledLogicTests {
             let specialized = try fast.compile(parsed)
             let tree = try plain.compile(parsed)
 
+            // The reference: the plain tree over the data object as the evaluator built it before it
+            // read contexts in place (built here, independently of `LogicContext`).
+            let object = Self.dataObject(context, flagKey: flagKey, timestamp: 1_700_000_000)
             let inPlace = try LogicEvaluator().evaluate(specialized, in: .context(data))
-            let overObject = try LogicEvaluator().evaluate(specialized, data: data.object)
-            let reference = try LogicEvaluator().evaluate(tree, data: data.object)
+            let overObject = try LogicEvaluator().evaluate(specialized, data: object)
+            let reference = try LogicEvaluator().evaluate(tree, data: object)
             #expect(inPlace == reference, "rule \(rule), context \(context), flag \(flagKey)")
             #expect(overObject == reference, "rule \(rule), context \(context), flag \(flagKey)")
-            checked += 1
+            #expect(data.object == object)
+            if reference != .null { answered += 1 }
         }
-        #expect(checked == 2_000)
+        // The generated rules must reach answers, not just null (a generator gone wrong would compare nothing).
+        #expect(answered > 600, "only \(answered) of 2,000 rules answered anything but null")
+    }
+
+    @Test("a split hashes flag key and targeting key as their joined text", arguments: [
+        ("new-checkout", "user-42"), ("", "a"), ("ü-flag", "ü-ser"), (String(repeating: "k", count: 700), String(repeating: "u", count: 900)),
+    ])
+    func twoPartHash(flagKey: String, targetingKey: String) {
+        for total: UInt64 in [1, 100, 2_147_483_647] {
+            #expect(Fractional.bucket(flagKey, targetingKey, total: total) == Fractional.bucket(flagKey + targetingKey, total: total))
+        }
+    }
+
+    /// The targeting data as `FlagdFlag` built it before evaluation read the context in place.
+    static func dataObject(_ context: EvaluationContext, flagKey: String, timestamp: Double) -> LogicValue {
+        var data = context.attributes.mapValues(LogicValue.init)
+        if let targetingKey = context.targetingKey {
+            data["targetingKey"] = .string(targetingKey)
+        }
+        data["$flagd"] = .object(["flagKey": .string(flagKey), "timestamp": .number(timestamp)])
+        return .object(data)
     }
 
     @Test("the specialized forms are the ones compiled")
@@ -60,7 +84,7 @@ struct CompiledLogicTests {
     // MARK: - Generation
 
     static let paths = ["country", "appVersion", "email", "targetingKey", "$flagd.flagKey", "$flagd.timestamp",
-                        "nested.a", "nested.b.c", "list.1", "list.9", "nope", "plan", "$flagd"]
+                        "nested.a", "nested.b.c", "list.1", "list.9", "nope", "plan", "$flagd", "nested..a", ".", "list.01"]
     static let strings = ["NL", "BE", "DE", "US", "staff@", "@example.com", "5.2.0", "v5.2", "1.2.3-beta.1", "on", "off", "", "a"]
 
     static func literal(_ random: inout SplitMix) -> String {
@@ -75,7 +99,7 @@ struct CompiledLogicTests {
     }
 
     static func variable(_ random: inout SplitMix) -> String {
-        let path = random.below(12) == 0 ? (random.below(2) == 0 ? #""""# : "1") : json(paths[random.below(paths.count)])
+        let path = random.below(10) == 0 ? [#""""#, "1", #"[["country", 1]]"#, #"["nested"]"#][random.below(4)] : json(paths[random.below(paths.count)])
         switch random.below(3) {
         case 0: return #"{"var": \#(path)}"#
         case 1: return #"{"var": [\#(path), \#(literal(&random))]}"#
@@ -93,9 +117,13 @@ struct CompiledLogicTests {
 
     static func split(_ random: inout SplitMix) -> String {
         var distributions = [#"["on", 20]"#, #"["off", 80]"#, #"["blue"]"#, #"["red", null]"#, #"[true, 5]"#, #"[1, 2]"#]
-        if random.below(6) == 0 { distributions.append([#"["bad", -1]"#, #"["bad", 1.5]"#, #"["bad", "x"]"#, #"[{"o": 1, "p": 2}, 1]"#, "[]", #""s""#][random.below(6)]) }
+        if random.below(6) == 0 {
+            distributions.append([#"["bad", -1]"#, #"["bad", 1.5]"#, #"["bad", "x"]"#, #"[{"o": 1, "p": 2}, 1]"#, "[]", #""s""#,
+                                  #"["big", 2147483648]"#, #"["max", 2147483647]"#][random.below(8)])
+        }
         let chosen = (0..<(1 + random.below(3))).map { _ in distributions[random.below(distributions.count)] }
-        let bucketBy = [nil, #"{"var": "email"}"#, #""fixed-key""#, "null", #"{"cat": [{"var": "country"}, "-x"]}"#, "7"][random.below(6)]
+        let bucketBy = [nil, #"{"var": "email"}"#, #""fixed-key""#, "null", #"{"cat": [{"var": "country"}, "-x"]}"#, "7",
+                        #"{"var": "list"}"#, #"{"var": "nested"}"#, #"{"var": "plan"}"#][random.below(9)]
         return #"{"fractional": [\#(([bucketBy].compactMap { $0 } + chosen).joined(separator: ", "))]}"#
     }
 
@@ -129,7 +157,7 @@ struct CompiledLogicTests {
         if random.below(3) == 0 { attributes["email"] = .string(["staff@example.com", "user@example.com", ""][random.below(3)]) }
         if random.below(3) == 0 { attributes["nested"] = .object(["a": .int(1), "b": .object(["c": .string("NL")])]) }
         if random.below(3) == 0 { attributes["list"] = .array([.string("NL"), .int(1), .null]) }
-        if random.below(8) == 0 { attributes["targetingKey"] = .string("attribute-key") }
+        if random.below(8) == 0 { attributes["targetingKey"] = [.string("attribute-key"), .int(7), .null][random.below(3)] }
         if random.below(10) == 0 { attributes["$flagd"] = .string("shadowed") }
         if random.below(6) == 0 { attributes["plan"] = .null }
         let targetingKey: String? = [nil, "", "user-\(random.below(1_000))", "ü-ser"][random.below(4)]

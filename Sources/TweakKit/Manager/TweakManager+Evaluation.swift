@@ -44,6 +44,7 @@ extension TweakManager {
     /// - Parameter reportsExposure: whether the evaluation is reported to the ``exposureHandler``
     ///   (lookups are; the manager's own evaluations to find changes are not).
     /// - Parameter runsHooks: whether a reported evaluation runs the ``hooks`` (the hooks' own call does not).
+    /// - Parameter slot: the tweak's slot when the caller knows it (a typed key): read instead of looking `id` up.
     func evaluatedTweak(_ id: TweakID, context: EvaluationContext?, reportsExposure: Bool = true, runsHooks: Bool = true, slot: Int? = nil) -> Evaluated {
         if runsHooks, reportsExposure, hookRegistry.isActive { return evaluatedWithHooks(id, context: context, slot: slot) }
         let resolution = resolvedTweak(id, slot: slot)

@@ -244,21 +244,6 @@ public final class TweakManager: Sendable {
 
     // MARK: - Resolution
 
-    /// What the stack holds for `id`; `slot`, when the caller knows it (a typed key), is read
-    /// instead of looking `id` up by string.
-    func resolvedTweak(_ id: TweakID, slot: Int? = nil) -> ResolvedTweak {
-        if let value = ScopedTweakOverrides.value(for: id) {
-            return scopedResolution(id, value: value)
-        }
-        if let found = withCurrentSnapshot({ snapshot in
-            guard let slot else { return snapshot.resolution(for: id) }
-            return slot < snapshot.resolutions.count ? snapshot.resolutions[slot] : nil
-        }) {
-            return found ?? ResolvedTweak(id: id)
-        }
-        return walkProviders(for: id)
-    }
-
     /// The winning value for a typed key: the hot path of ``value(for:)``.
     @usableFromInline
     func currentValue(for key: TweakKeySlot) -> TweakContent? {
@@ -279,18 +264,7 @@ public final class TweakManager: Sendable {
             return .some(snapshot.values[slot])
         } ?? nil
         if let found { return found }
-        return evaluatedTweak(key.id, context: nil).tweak?.content
-    }
-
-    private func scopedResolution(_ id: TweakID, value: TweakContent) -> ResolvedTweak {
-        var resolved = currentSnapshot().map { $0.resolution(for: id) ?? ResolvedTweak(id: id) } ?? walkProviders(for: id)
-        var tweak = resolved.tweak ?? Tweak(feature: id.feature, variable: id.variable, content: value)
-        tweak.content = value
-        tweak.source = ScopedTweakOverrides.sourceName
-        tweak.isEncrypted = false
-        resolved.tweak = tweak
-        resolved.sources.insert(ScopedTweakOverrides.sourceName, at: 0)
-        return resolved
+        return evaluatedTweak(key.id, context: nil, slot: slot).tweak?.content
     }
 
     /// Asks each provider directly (used when ``useCache`` is off).

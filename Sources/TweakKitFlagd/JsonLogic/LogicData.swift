@@ -5,12 +5,13 @@ import TweakKit
 ///
 /// Reading the context in place is what keeps an evaluation from copying every attribute into a
 /// `LogicValue` object first: `{"var": "country"}` is one dictionary lookup in
-/// ``EvaluationContext/attributes``.
+/// ``EvaluationContext/attributes``. A read of an array or object attribute converts it (each
+/// time), and a read of `$flagd` builds its small object.
 enum LogicData {
     case context(LogicContext)
     case value(LogicValue)
 
-    /// The whole data object (`{"var": ""}`); for a context, built once here.
+    /// The whole data object (`{"var": ""}`); for a context, built on each call.
     var whole: LogicValue {
         switch self {
         case .context(let context): context.object

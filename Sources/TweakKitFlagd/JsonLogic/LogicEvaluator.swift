@@ -16,7 +16,7 @@ struct LogicEvaluationError: Error, Sendable, CustomStringConvertible {
 ///
 /// Operations with a fixed number of arguments evaluate them one by one, without collecting
 /// them in an array, and a flag's context is read in place (``LogicData``): an evaluation whose
-/// rule compares context attributes with literals allocates nothing.
+/// rule compares scalar context attributes with literals allocates nothing.
 struct LogicEvaluator {
     /// Evaluates against a JSON data object.
     func evaluate(_ expression: LogicExpression, data: LogicValue) throws(LogicEvaluationError) -> LogicValue {
