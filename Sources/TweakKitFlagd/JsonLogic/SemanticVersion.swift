@@ -150,29 +150,26 @@ struct SemanticVersion: Sendable, Hashable, Comparable {
             return compare(a, comparison, b)
         }
         guard let a = version(lhs), let b = version(rhs) else { return nil }
-        switch comparison {
-        case .equal: return a == b
-        case .notEqual: return a != b
-        case .less: return a < b
-        case .lessOrEqual: return a <= b
-        case .greater: return a > b
-        case .greaterOrEqual: return a >= b
-        case .caret: return a.core[0] == b.core[0]
-        case .tilde: return a.core[0] == b.core[0] && a.core[1] == b.core[1]
-        }
+        return holds(comparison, order: a < b ? -1 : a == b ? 0 : 1,
+                     sameMajor: a.core[0] == b.core[0], sameMinor: a.core[1] == b.core[1])
     }
 
     /// `sem_ver` on two plain versions (major, minor, patch).
     static func compare(_ a: (Int, Int, Int), _ comparison: Comparison, _ b: (Int, Int, Int)) -> Bool {
+        holds(comparison, order: a < b ? -1 : a == b ? 0 : 1, sameMajor: a.0 == b.0, sameMinor: a.1 == b.1)
+    }
+
+    /// Whether the operator holds for versions in that order (-1, 0, 1) with those shared parts.
+    private static func holds(_ comparison: Comparison, order: Int, sameMajor: Bool, sameMinor: Bool) -> Bool {
         switch comparison {
-        case .equal: return a == b
-        case .notEqual: return a != b
-        case .less: return a < b
-        case .lessOrEqual: return a <= b
-        case .greater: return a > b
-        case .greaterOrEqual: return a >= b
-        case .caret: return a.0 == b.0
-        case .tilde: return a.0 == b.0 && a.1 == b.1
+        case .equal: order == 0
+        case .notEqual: order != 0
+        case .less: order < 0
+        case .lessOrEqual: order <= 0
+        case .greater: order > 0
+        case .greaterOrEqual: order >= 0
+        case .caret: sameMajor
+        case .tilde: sameMajor && sameMinor
         }
     }
 
