@@ -227,7 +227,7 @@ class Report:
         hooked = f"Lookup.{SIZES[1]}.TypedMixedMetricsHook"
         plain = self.time_per_op(f"Lookup.{SIZES[1]}.TypedMixed")
         with_hook = self.time_per_op(hooked)
-        self.target(f"typed-key lookup with the metrics hook and no metrics backend vs without hooks, {SIZES[1]} tweaks",
+        self.target(f"typed-key lookup with the metrics hook on the no-op metrics backend vs without hooks, {SIZES[1]} tweaks",
                     None if plain is None or with_hook is None else with_hook / plain, "<= 1.10x", lambda r: r <= 1.1,
                     needs=(hooked, f"Lookup.{SIZES[1]}.TypedMixed"))
         active = f"Lookup.{SIZES[1]}.TypedMixedActiveHook"

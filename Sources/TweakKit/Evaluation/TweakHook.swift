@@ -168,9 +168,6 @@ final class TweakHookRegistry: Sendable {
     }
 
     func removeAll() {
-        hooks.withLock {
-            $0.removeAll()
-            active.store(false, ordering: .relaxed)
-        }
+        all = []
     }
 }

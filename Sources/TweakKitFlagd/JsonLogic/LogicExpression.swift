@@ -11,20 +11,11 @@ indirect enum LogicExpression: Sendable {
     /// `sem_ver` with a literal operator and plain version, parsed at load.
     case semanticVersion(SemanticVersionTest)
 
-    /// The value of an expression that reads no data: a literal, or an array of such.
+    /// The value of an expression that reads no data: a literal (the compiler folds an array of
+    /// literals into one literal, so a constant array is a literal too).
     var constant: LogicValue? {
-        switch self {
-        case .literal(let value): return value
-        case .array(let elements):
-            var values: [LogicValue] = []
-            values.reserveCapacity(elements.count)
-            for element in elements {
-                guard let value = element.constant else { return nil }
-                values.append(value)
-            }
-            return .array(values)
-        default: return nil
-        }
+        if case .literal(let value) = self { return value }
+        return nil
     }
 
     /// The faster form of an operation, where one gives the same answers.
@@ -114,16 +105,18 @@ struct LogicCompiler {
         case .array(let elements):
             var compiled: [LogicExpression] = []
             compiled.reserveCapacity(elements.count)
+            var literals: [LogicValue]? = specializes ? [] : nil
             var height = 0
             var size = 1
             for element in elements {
                 let part = try compile(element, depth: depth + 1)
                 compiled.append(part.expression)
+                if case .literal(let value) = part.expression { literals?.append(value) } else { literals = nil }
                 height = max(height, part.height)
                 size = try Self.add(size, part.size)
             }
             // An array of literals is one literal: evaluating it is then a retain, not a new array.
-            let expression: LogicExpression = specializes ? (LogicExpression.array(compiled).constant.map(LogicExpression.literal) ?? .array(compiled)) : .array(compiled)
+            let expression: LogicExpression = literals.map { .literal(.array($0)) } ?? .array(compiled)
             return Compiled(expression: expression, height: height + 1, size: size)
         case .object(let members) where members.count == 1:
             guard let (key, argument) = members.first else { return Compiled(expression: .literal(value), height: 1, size: 1) }
