@@ -25,7 +25,8 @@ final class PostgresChangeListener: Sendable {
     private let configuration: @Sendable () throws -> PostgresConnection.Configuration
     private let logger: Logger
     private let state = Mutex(State())
-    /// Checks the signature of announced changes; until it is set, notices are bare signals.
+    /// The store's notice key: signs what its commits announce and checks the signature of announced
+    /// changes; until it is set, notices are bare signals and commits announce their sequence alone.
     let noticeKey = Mutex<String?>(nil)
     private let connectionIDs = Atomic<Int>(1_000_000)
 

@@ -109,19 +109,23 @@ enum PostgresStoreSchema {
     /// reads every change back. Not part of the versioned schema, so earlier TweakKit versions
     /// keep opening the store.
     static func noticeKey(_ connection: PostgresConnection, logger: Logger) async -> String? {
-        _ = try? await connection.query(
-            "CREATE TABLE IF NOT EXISTS tweakkit_notice_key (only_row boolean PRIMARY KEY CHECK (only_row), key text NOT NULL)",
-            logger: logger
-        )
-        _ = try? await connection.query(
-            """
-            INSERT INTO tweakkit_notice_key (only_row, key)
-            SELECT true, md5(gen_random_uuid()::text) || md5(gen_random_uuid()::text)
-            WHERE NOT EXISTS (SELECT 1 FROM tweakkit_notice_key)
-            ON CONFLICT (only_row) DO NOTHING
-            """,
-            logger: logger
-        )
+        // Under the migration lock: two first openers creating the table at once would otherwise
+        // collide in the catalog, and the loser would announce nothing for its lifetime.
+        _ = try? await PostgresTransaction.run(on: connection, logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLockKey))", logger: logger)
+            try await connection.query(
+                "CREATE TABLE IF NOT EXISTS tweakkit_notice_key (only_row boolean PRIMARY KEY CHECK (only_row), key text NOT NULL)",
+                logger: logger
+            )
+            try await connection.query(
+                """
+                INSERT INTO tweakkit_notice_key (only_row, key)
+                VALUES (true, md5(gen_random_uuid()::text) || md5(gen_random_uuid()::text))
+                ON CONFLICT (only_row) DO NOTHING
+                """,
+                logger: logger
+            )
+        }
         guard let rows = try? await connection.query("SELECT key FROM tweakkit_notice_key", logger: logger) else { return nil }
         var key: String?
         do {

@@ -33,9 +33,9 @@ public final class PostgresTweakStore: StoreChangeAnnouncing {
     /// The task running `client` when the store owns it (``connect(url:timeLimit:logger:)``).
     private let clientTask: Mutex<Task<Void, Never>?>
     private let closed = Atomic<Bool>(false)
+    /// Also keeps the notice key, which signs the changes this store's commits announce
+    /// (``PostgresStoreSchema/noticeKey(_:logger:)``).
     private let listener: PostgresChangeListener
-    /// Signs the changes this store's commits announce (``PostgresStoreSchema/noticeKey(_:logger:)``).
-    private let noticeKey = Mutex<String?>(nil)
     private let logger: Logger
     /// How long one call may take, waiting for a connection included, before it fails with
     /// ``SharedTweakStoreError/unavailable(_:)``. A write that timed out may still commit later.
@@ -111,7 +111,6 @@ public final class PostgresTweakStore: StoreChangeAnnouncing {
             do {
                 try await PostgresStoreSchema.migrate(connection, place: url.description, logger: logger)
                 let key = await PostgresStoreSchema.noticeKey(connection, logger: logger)
-                noticeKey.withLock { $0 = key }
                 listener.noticeKey.withLock { $0 = key }
             } catch {
                 try? await connection.close()
@@ -185,7 +184,7 @@ public final class PostgresTweakStore: StoreChangeAnnouncing {
                 throw SharedTweakStoreError.unavailable("\(url): \(write.feature).\(write.variable) cannot be stored: \(error)")
             }
         }
-        let plan = PostgresWritePlan(writes: writes, values: encoded, noticeKey: noticeKey.withLock { $0 })
+        let plan = PostgresWritePlan(writes: writes, values: encoded, noticeKey: listener.noticeKey.withLock { $0 })
         var attempt = 0
         while true {
             attempt += 1
