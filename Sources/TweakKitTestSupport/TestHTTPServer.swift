@@ -61,8 +61,9 @@ public final class TestHTTPServer: Sendable {
         // `executeThenClose` runs), even one accepted while the server stops: a connection
         // left unread in the server channel traps when it is released. So the accept loop is
         // never cancelled; it ends when the server channel closes, and only the serving tasks
-        // are cancelled after it.
-        self.serverTask = Task {
+        // are cancelled after it. Connections are served on a thread of their own (see
+        // `ServingThread`), so tests computing meanwhile do not delay the answers.
+        self.serverTask = Task(executorPreference: ServingThread.shared) {
             await withDiscardingTaskGroup { group in
                 try? await channel.executeThenClose { connections in
                     for try await connection in connections {

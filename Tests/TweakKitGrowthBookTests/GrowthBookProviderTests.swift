@@ -134,7 +134,8 @@ struct GrowthBookRemoteTests {
         let reply = Mutex<TestHTTPServer.Reply>(.response(.ok, headers: [("ETag", "\"v1\"")], body: GrowthBookFixtures.payload()))
         let server = try await TestHTTPServer.start { _ in reply.withLock { $0 } }
         defer { Task { await server.stop() } }
-        let configuration = RemoteConfiguration(url: server.url.appendingPathComponent("api/features/sdk-abc123"), documentFormat: .growthBook(), name: "growthbook")
+        var configuration = RemoteConfiguration(url: server.url.appendingPathComponent("api/features/sdk-abc123"), documentFormat: .growthBook(), name: "growthbook")
+        configuration.requestTimeout = .seconds(30)  // a busy CI machine; no test here is about timeouts
         let remote = RemoteTweakProvider(configuration: configuration)
         let manager = TweakManager(tweakProviders: [remote])
         let context: EvaluationContext = ["targetingKey": "user-1"]

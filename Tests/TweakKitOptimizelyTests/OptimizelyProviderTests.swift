@@ -123,6 +123,7 @@ struct OptimizelyRemoteTests {
         defer { Task { await server.stop() } }
         var configuration = RemoteConfiguration(url: server.url.appendingPathComponent("datafiles/auth/SDK_KEY.json"), documentFormat: .optimizely(), name: "optimizely")
         configuration.headerProvider = { OptimizelyDatafile.authorizationHeaders(accessToken: "secret-token") }
+        configuration.requestTimeout = .seconds(30)  // a busy CI machine; no test here is about timeouts
         let remote = RemoteTweakProvider(configuration: configuration)
         let manager = TweakManager(tweakProviders: [remote])
         let context: EvaluationContext = ["targetingKey": "user-1", "plan": "pro"]
