@@ -89,9 +89,11 @@ struct FirebaseConditionEvaluator {
             let actual = JavaScript.string(signal).utf16
             return !targets.contains { actual.contains($0.utf16) }
         case .stringExactlyMatches:
-            // Compared as UTF-16 code units, as JavaScript's `===` does (not by canonical equivalence).
-            let actual = Substring(JavaScript.trim(JavaScript.string(signal))).utf16
-            return targets.contains { Substring(JavaScript.trim($0)).utf16.elementsEqual(actual) }
+            // JavaScript's `===` compares UTF-16 code units (not canonical equivalence). A Swift
+            // string is valid Unicode, so equal UTF-8 bytes are equal UTF-16 code units, and the
+            // bytes are what a native string holds.
+            let actual = Substring(JavaScript.trim(JavaScript.string(signal))).utf8
+            return targets.contains { Substring(JavaScript.trim($0)).utf8.elementsEqual(actual) }
         case .stringContainsRegex:
             // JavaScript's `new RegExp(target).test(actual)`; a match over the step budget fails.
             let actual = JavaScript.string(signal)

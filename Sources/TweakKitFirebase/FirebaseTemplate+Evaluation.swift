@@ -25,8 +25,8 @@ extension FirebaseTemplate {
         var results = ConditionResults(template: self, context: context)
         var values: [String: FirebaseValue] = [:]
         for (key, value) in inAppDefaults { values[key] = FirebaseValue(source: .default, string: JavaScript.string(value)) }
-        for parameter in parameters {
-            switch resolve(parameter, with: &results) {
+        for (offset, parameter) in parameters.enumerated() {
+            switch resolve(parameterAt: offset, with: &results) {
             case .conditional(_, let string), .templateDefault(let string):
                 values[parameter.key] = FirebaseValue(source: .remote, string: string)
             case .inAppDefault:
@@ -39,9 +39,9 @@ extension FirebaseTemplate {
     /// One parameter's value for `context`, as `evaluate(context).getValue(key)` in Firebase:
     /// the template's value (`.remote`), else the in-app default (`.default`), else `.static`.
     public func value(forKey key: String, context: EvaluationContext = EvaluationContext(targetingKey: nil), inAppDefaults: [String: TweakContent] = [:]) -> FirebaseValue {
-        if let parameter = parameter(forKey: key) {
+        if let offset = parameterOffset(forKey: key) {
             var results = ConditionResults(template: self, context: context)
-            switch resolve(parameter, with: &results) {
+            switch resolve(parameterAt: offset, with: &results) {
             case .conditional(_, let string), .templateDefault(let string):
                 return FirebaseValue(source: .remote, string: string)
             case .inAppDefault:
@@ -51,22 +51,21 @@ extension FirebaseTemplate {
         return inAppDefaults[key].map { FirebaseValue(source: .default, string: JavaScript.string($0)) } ?? .static
     }
 
-    func resolve(_ parameter: FirebaseParameter, context: EvaluationContext) -> Resolution {
+    /// What the parameter at `offset` in ``parameters`` resolves to for `context`.
+    func resolve(parameterAt offset: Int, context: EvaluationContext) -> Resolution {
         var results = ConditionResults(template: self, context: context)
-        return resolve(parameter, with: &results)
+        return resolve(parameterAt: offset, with: &results)
     }
 
-    private func resolve(_ parameter: FirebaseParameter, with results: inout ConditionResults) -> Resolution {
-        if !parameter.conditionalValues.isEmpty {
-            for (offset, named) in conditions.enumerated() {
-                guard let value = parameter.conditionalValues[named.name], results.isTrue(offset) else { continue }
-                switch value {
-                case .value(let string): return .conditional(condition: named.name, string)
-                case .useInAppDefault: return .inAppDefault
-                }
+    private func resolve(parameterAt offset: Int, with results: inout ConditionResults) -> Resolution {
+        // The parameter's conditional values in condition order: the first whose condition is true.
+        for choice in choices[offset] where results.isTrue(choice.offset) {
+            switch choice.value {
+            case .value(let string): return .conditional(condition: choice.name, string)
+            case .useInAppDefault: return .inAppDefault
             }
         }
-        switch parameter.defaultValue {
+        switch parameters[offset].defaultValue {
         case .value(let string)?: return .templateDefault(string)
         case .useInAppDefault?, nil: return .inAppDefault
         }
@@ -81,7 +80,7 @@ extension FirebaseTemplate {
 /// Each condition evaluated at most once per evaluation. Conditions have no side effects, so
 /// evaluating only those a parameter needs gives the same answers as Firebase evaluating all first.
 struct ConditionResults {
-    let template: FirebaseTemplate
+    let conditions: [FirebaseNamedCondition]
     let evaluator: FirebaseConditionEvaluator
     /// For the first 64 conditions, bits: evaluated, and true (no array to allocate per evaluation).
     private var evaluated: UInt64 = 0
@@ -90,20 +89,20 @@ struct ConditionResults {
     private var more: [Int: Bool] = [:]
 
     init(template: FirebaseTemplate, context: EvaluationContext) {
-        self.template = template
+        self.conditions = template.conditions
         self.evaluator = FirebaseConditionEvaluator(context: context, regexes: template.regexes)
     }
 
     mutating func isTrue(_ offset: Int) -> Bool {
         guard offset < 64 else {
             if let result = more[offset] { return result }
-            let result = evaluator.evaluate(template.conditions[offset].condition)
+            let result = evaluator.evaluate(conditions[offset].condition)
             more[offset] = result
             return result
         }
         let bit: UInt64 = 1 << UInt64(offset)
         if evaluated & bit != 0 { return held & bit != 0 }
-        let result = evaluator.evaluate(template.conditions[offset].condition)
+        let result = evaluator.evaluate(conditions[offset].condition)
         evaluated |= bit
         if result { held |= bit }
         return result

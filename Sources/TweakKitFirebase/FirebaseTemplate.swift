@@ -24,6 +24,16 @@ public struct FirebaseTemplate: Sendable {
     let keyLocations: [String: SourceLocation]
     let regexes: FirebaseRegexCache
     private let parameterIndex: [String: Int]
+    /// For each parameter (by offset), its conditional values in condition order: resolving walks
+    /// this list instead of looking each condition's name up in the parameter's dictionary.
+    let choices: [[ConditionalChoice]]
+
+    /// A parameter's conditional value for the condition at `offset` in ``conditions``.
+    struct ConditionalChoice: Sendable {
+        let offset: Int
+        let name: String
+        let value: FirebaseParameterValue
+    }
 
     /// A template made in code: conditions in priority order, parameters in template order.
     public init(conditions: [FirebaseNamedCondition], parameters: [FirebaseParameter]) {
@@ -37,6 +47,11 @@ public struct FirebaseTemplate: Sendable {
         var index: [String: Int] = [:]
         for (offset, parameter) in parameters.enumerated() where index[parameter.key] == nil { index[parameter.key] = offset }
         self.parameterIndex = index
+        self.choices = parameters.map { parameter in
+            conditions.enumerated().compactMap { offset, named in
+                parameter.conditionalValues[named.name].map { ConditionalChoice(offset: offset, name: named.name, value: $0) }
+            }
+        }
         self.regexes = FirebaseRegexCache(patterns: conditions.flatMap { Self.regexPatterns(in: $0.condition) })
     }
 
@@ -44,6 +59,9 @@ public struct FirebaseTemplate: Sendable {
     public func parameter(forKey key: String) -> FirebaseParameter? {
         parameterIndex[key].map { parameters[$0] }
     }
+
+    /// The offset in ``parameters`` of the parameter named `key`.
+    func parameterOffset(forKey key: String) -> Int? { parameterIndex[key] }
 
     private static func regexPatterns(in condition: FirebaseCondition) -> [String] {
         switch condition {

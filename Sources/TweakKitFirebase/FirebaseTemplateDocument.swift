@@ -89,7 +89,7 @@ public struct FirebaseTemplateDocument: TweakDocument {
     /// custom signals); `nil` when the in-app default applies.
     public func evaluate(_ id: TweakID, context: EvaluationContext) -> TweakEvaluation? {
         guard let entry = entries[id] else { return nil }
-        switch template.resolve(template.parameters[entry.offset], context: context) {
+        switch template.resolve(parameterAt: entry.offset, context: context) {
         case .conditional(let condition, _):
             return TweakEvaluation(value: entry.typedConditional[condition], variant: condition, reason: .targetingMatch, flagMetadata: entry.metadata)
         case .templateDefault:

@@ -15,6 +15,11 @@ enum JavaScript {
     /// `string.trim()`.
     static func trim(_ string: String) -> Substring.UnicodeScalarView {
         let scalars = string.unicodeScalars
+        // Most strings start and end with a printable ASCII character: nothing to trim.
+        if let first = string.utf8.first, let last = string.utf8.last,
+           (0x21...0x7E).contains(first), (0x21...0x7E).contains(last) {
+            return scalars[...]
+        }
         guard let first = scalars.firstIndex(where: { !isWhitespace($0) }),
               let last = scalars.lastIndex(where: { !isWhitespace($0) })
         else { return Substring.UnicodeScalarView() }
