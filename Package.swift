@@ -210,7 +210,7 @@ let package = Package(
         // The code of JustTweak's README, as published, with `import TweakKit`.
         .testTarget(name: "JustTweakReadmeTests", dependencies: ["TweakKit"], resources: [.copy("Resources")]),
         .testTarget(name: "TweakKitCodegenTests", dependencies: ["TweakKitCodegen", "TweakKit"], resources: [.copy("Golden")]),
-        .testTarget(name: "TweakKitFlagdTests", dependencies: ["TweakKitFlagd", "TweakKit", "TweakKitTesting"]),
+        .testTarget(name: "TweakKitFlagdTests", dependencies: ["TweakKitFlagd", "TweakKit", "TweakKitTesting", "TweakKitTestSupport"]),
         .testTarget(
             name: "TweakKitConfigurationTests",
             dependencies: [

@@ -18,15 +18,14 @@ extension CompiledCheck.Test {
         case .emptyList(let notIn):
             return notIn
         case .text(let field, let op, let values, let ignoreCase):
-            guard var value = field.value(in: input) else { return false }
-            if ignoreCase { value = value.lowercased() }
-            let bytes = Array(value.utf8)
-            return values.contains { item in
-                let needle = Array(item.utf8)
-                switch op {
-                case .startsWith: return bytes.starts(with: needle)
-                case .endsWith: return bytes.count >= needle.count && bytes[(bytes.count - needle.count)...].elementsEqual(needle)
-                case .contains: return Self.contains(bytes, needle)
+            guard let value = field.value(in: input) else { return false }
+            return Self.withBytes(of: value, lowercased: ignoreCase) { bytes in
+                values.contains { needle in
+                    switch op {
+                    case .startsWith: bytes.starts(with: needle)
+                    case .endsWith: bytes.count >= needle.count && bytes[(bytes.count - needle.count)...].elementsEqual(needle)
+                    case .contains: Self.contains(bytes, needle)
+                    }
                 }
             }
         case .number(let field, let ordinal, let number):
@@ -60,7 +59,26 @@ extension CompiledCheck.Test {
         return Double(text)
     }
 
-    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+    /// `body` over the UTF-8 bytes of `text`, or of `text.lowercased()`: ASCII text is lowered
+    /// byte by byte in a temporary buffer (on the stack when small), anything else as Unleash's
+    /// engine lowers it (Unicode's lowercase mapping).
+    private static func withBytes(of text: String, lowercased: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        var text = text
+        guard lowercased else { return text.withUTF8(body) }
+        let count = text.utf8.count
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else {
+            var lowered = text.lowercased()
+            return lowered.withUTF8(body)
+        }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { buffer in
+            for (index, byte) in text.utf8.enumerated() {
+                buffer[index] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            }
+            return body(UnsafeBufferPointer(buffer))
+        }
+    }
+
+    private static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
         if needle.isEmpty { return true }
         guard haystack.count >= needle.count else { return false }
         for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {

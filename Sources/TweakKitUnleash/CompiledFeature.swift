@@ -91,7 +91,8 @@ struct CompiledCheck: Sendable {
         case constant(Bool)
         case list(ContextField, Set<String>, notIn: Bool)
         case emptyList(notIn: Bool)
-        case text(ContextField, TextOperator, [String], ignoreCase: Bool)
+        /// The values' UTF-8 bytes (lowercased when `ignoreCase`).
+        case text(ContextField, TextOperator, [[UInt8]], ignoreCase: Bool)
         case number(ContextField, Ordinal, Double)
         case date(ContextField, Ordinal, UnleashTime)
         case semver(ContextField, Ordinal, UnleashSemanticVersion)

@@ -25,6 +25,7 @@ struct IPAddress: Sendable, Hashable {
 
     /// Four decimal parts; `lenient` (network addresses) allows fewer parts, leading zeros and `+`.
     static func ipv4(_ text: Substring, lenient: Bool) -> [UInt8]? {
+        if !lenient { return strictIPv4(text) }
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard lenient ? (1...4).contains(parts.count) : parts.count == 4 else { return nil }
         var result: [UInt8] = [0, 0, 0, 0]
@@ -39,6 +40,34 @@ struct IPAddress: Sendable, Hashable {
             }
         }
         return result
+    }
+
+    /// Four parts of one to three digits, each at most 255 and without a leading zero, read from
+    /// the bytes (an address is parsed on every decision that reads one).
+    private static func strictIPv4(_ text: Substring) -> [UInt8]? {
+        var parts: (UInt8, UInt8, UInt8) = (0, 0, 0)
+        var part = 0, value = 0, digits = 0, leadingZero = false
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: ".") {
+                guard digits > 0, part < 3 else { return nil }
+                switch part {
+                case 0: parts.0 = UInt8(value)
+                case 1: parts.1 = UInt8(value)
+                default: parts.2 = UInt8(value)
+                }
+                part += 1
+                value = 0
+                digits = 0
+                continue
+            }
+            guard byte >= 0x30, byte <= 0x39, digits < 3, !(leadingZero && digits > 0) else { return nil }
+            if digits == 0 { leadingZero = byte == 0x30 }
+            value = value * 10 + Int(byte - 0x30)
+            guard value <= 255 else { return nil }
+            digits += 1
+        }
+        guard part == 3, digits > 0 else { return nil }
+        return [parts.0, parts.1, parts.2, UInt8(value)]
     }
 
     static func ipv6(_ text: Substring) -> [UInt8]? {

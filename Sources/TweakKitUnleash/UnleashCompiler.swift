@@ -109,7 +109,7 @@ struct UnleashCompiler {
             case "STR_ENDS_WITH": .endsWith
             default: .contains
             }
-            test = .text(field, op, constraint.caseInsensitive ? values.map { $0.lowercased() } : values, ignoreCase: constraint.caseInsensitive)
+            test = .text(field, op, values.map { Array((constraint.caseInsensitive ? $0.lowercased() : $0).utf8) }, ignoreCase: constraint.caseInsensitive)
         case "IN_CIDR":
             guard !values.isEmpty else { throw Refusal(message: "IN_CIDR has no values") }
             for value in values { try Self.requireQuotable(value) }

@@ -135,9 +135,15 @@ enum UnleashHash {
     static let variantSeed: UInt32 = 86_028_157
 
     static func normalized(group: String, identifier: String, modulus: UInt32, seed: UInt32 = 0) -> UInt32 {
-        var key = group
-        key.append(":")
-        key.append(identifier)
-        return MurmurHash3.hash32(key.utf8, seed: seed) % modulus + 1
+        // The hash of "<group>:<identifier>", joined in a temporary buffer (on the stack when
+        // small) rather than a new string.
+        let count = group.utf8.count + 1 + identifier.utf8.count
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { buffer in
+            var end = buffer.initialize(fromContentsOf: group.utf8)
+            buffer[end] = UInt8(ascii: ":")
+            end += 1
+            end = buffer[end...].initialize(fromContentsOf: identifier.utf8)
+            return MurmurHash3.hash32(UnsafeBufferPointer(rebasing: buffer[..<end]), seed: seed) % modulus + 1
+        }
     }
 }

@@ -21,6 +21,12 @@ struct UnleashSemanticVersion: Sendable, Comparable {
     }
 
     init?(_ text: String) {
+        guard let version = Self.plain(text) ?? Self(parsingFully: text) else { return nil }
+        self = version
+    }
+
+    /// The full grammar, pre-release and build included.
+    init?(parsingFully text: String) {
         var rest = Substring(text)
         var build: Substring?
         if let plus = rest.firstIndex(of: "+") {
@@ -52,6 +58,40 @@ struct UnleashSemanticVersion: Sendable, Comparable {
         if let build {
             for part in build.split(separator: ".", omittingEmptySubsequences: false) where !Self.isIdentifier(part) { return nil }
         }
+    }
+
+    init(major: UInt64, minor: UInt64, patch: UInt64) {
+        self.major = major
+        self.minor = minor
+        self.patch = patch
+        self.prerelease = []
+    }
+
+    /// The common `1.2.3`, read from the bytes with nothing split; `nil` leaves anything else
+    /// (a pre-release, an invalid version) to the full parser, which answers the same for these.
+    static func plain(_ text: String) -> UnleashSemanticVersion? {
+        var parts: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        var part = 0, value: UInt64 = 0, digits = 0, leadingZero = false
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: ".") {
+                guard digits > 0, part < 2 else { return nil }
+                if part == 0 { parts.0 = value } else { parts.1 = value }
+                part += 1
+                value = 0
+                digits = 0
+                continue
+            }
+            guard byte >= 0x30, byte <= 0x39, !(leadingZero && digits > 0) else { return nil }
+            if digits == 0 { leadingZero = byte == 0x30 }
+            let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = times.addingReportingOverflow(UInt64(byte - 0x30))
+            guard !overflow, !carry else { return nil }
+            value = sum
+            digits += 1
+        }
+        guard part == 2, digits > 0 else { return nil }
+        parts.2 = value
+        return UnleashSemanticVersion(major: parts.0, minor: parts.1, patch: parts.2)
     }
 
     /// Whether a constraint's value has the shape Unleash's rule grammar accepts as a version:

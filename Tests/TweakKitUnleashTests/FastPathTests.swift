@@ -1,0 +1,81 @@
+import Testing
+import TweakKit
+import TweakKitTestSupport
+import Foundation
+@testable import TweakKitUnleash
+
+/// The byte-level readers a decision uses (plain versions, IPv4 addresses, lowercased text)
+/// answer as the general ones.
+@Suite("Unleash fast paths")
+struct FastPathTests {
+    /// Version-like texts from a seed: digits (with leading zeros, past 64 bits), dots in every
+    /// position, pre-release and build parts, stray characters.
+    static func versionTexts(seed: UInt64, count: Int) -> [String] {
+        var random = SplitMix(seed: seed)
+        let pieces = ["0", "1", "2", "01", "00", "10", "255", "18446744073709551615", "18446744073709551616",
+                      ".", ".", ".", "", "-", "+", "rc", "-beta.1", "+build.5", "v", " ", "x", "é"]
+        let numbers = pieces[0..<9]
+        return (0..<count).map { _ in
+            if random.below(2) == 0 {  // three numbers, now and then with something more
+                var text = (0..<3).map { _ in numbers[random.below(numbers.count)] }.joined(separator: ".")
+                if random.below(3) == 0 { text += pieces[random.below(pieces.count)] }
+                return text
+            }
+            return (0..<(1 + random.below(7))).map { _ in pieces[random.below(pieces.count)] }.joined()
+        }
+    }
+
+    @Test("a plain version read from its bytes equals the full parser's reading; anything else is left to it")
+    func plainVersions() {
+        let fixed = ["1.2.3", "0.0.0", "01.2.3", "1.02.3", "1.2.03", "1.2", "1.2.3.4", "1..3", ".1.2", "1.2.3.", "",
+                     "18446744073709551615.0.0", "18446744073709551616.0.0", "1.2.3-rc.1", "1.2.3+b", "v1.2.3", " 1.2.3"]
+        var plainSeen = 0
+        for text in fixed + Self.versionTexts(seed: 7, count: 20_000) {
+            let full = UnleashSemanticVersion(parsingFully: text)
+            if let plain = UnleashSemanticVersion.plain(text) {
+                plainSeen += 1
+                #expect(plain == full, "\(text): plain \(plain), full \(String(describing: full))")
+            }
+            #expect(UnleashSemanticVersion(text) == full, "\(text)")
+        }
+        #expect(plainSeen > 1_000)
+        #expect(UnleashSemanticVersion.plain("1.2.3") == UnleashSemanticVersion(major: 1, minor: 2, patch: 3))
+        #expect(UnleashSemanticVersion.plain("01.2.3") == nil && UnleashSemanticVersion("01.2.3") == nil)
+    }
+
+    @Test("IPv4 addresses: four parts of 1–3 digits, each at most 255, no leading zero")
+    func ipv4() {
+        let valid: [(String, [UInt8])] = [("10.1.2.3", [10, 1, 2, 3]), ("0.0.0.0", [0, 0, 0, 0]), ("255.255.255.255", [255, 255, 255, 255]),
+                                           ("192.168.1.20", [192, 168, 1, 20])]
+        for (text, bytes) in valid {
+            #expect(IPAddress.ipv4(Substring(text), lenient: false) == bytes, "\(text)")
+        }
+        for text in ["256.1.1.1", "1.2.3", "1.2.3.4.", ".1.2.3", "1..2.3", "01.2.3.4", "1.2.3.04", "1.2.3.4 ", " 1.2.3.4",
+                     "1.2.3.1000", "0001.2.3.4", "a.b.c.d", "+1.2.3.4", "1.2.3.-4", "", "1.2.3.4/8", "١.2.3.4"] {
+            #expect(IPAddress.ipv4(Substring(text), lenient: false) == nil, "\(text)")
+        }
+        // Embedded in IPv6 the same rule applies.
+        #expect(IPAddress("::ffff:10.0.0.1") != nil)
+        #expect(IPAddress("::ffff:10.0.0.01") == nil)
+    }
+
+    @Test("case-insensitive text operators lower ASCII in place and other text by Unicode's mapping")
+    func caseInsensitiveText() throws {
+        func enabled(_ op: String, _ values: [String], _ email: String) throws -> Bool {
+            let values = values.map { "\"\($0)\"" }.joined(separator: ", ")
+            let payload = """
+            {"version": 2, "features": [{"name": "f", "enabled": true, "strategies": [{"name": "default",
+              "constraints": [{"contextName": "email", "operator": "\(op)", "values": [\(values)], "caseInsensitive": true}]}]}]}
+            """
+            let features = try UnleashFeatures(data: Data(payload.utf8), source: "test", hostname: nil)
+            return features.isEnabled("f", context: UnleashContext(properties: ["email": email]))
+        }
+        #expect(try enabled("STR_STARTS_WITH", ["qa-"], "QA-7@Example.com"))
+        #expect(try enabled("STR_ENDS_WITH", ["example.COM"], "qa@EXAMPLE.com"))
+        #expect(try enabled("STR_CONTAINS", ["@EX"], "qa@example.com"))
+        #expect(try !enabled("STR_CONTAINS", ["@ex"], "qa-example.com"))
+        #expect(try enabled("STR_STARTS_WITH", ["élan"], "ÉLAN@example.com"))
+        #expect(try enabled("STR_ENDS_WITH", ["ß"], "STRASSE-ß"))
+        #expect(try enabled("STR_CONTAINS", [""], ""))
+    }
+}
