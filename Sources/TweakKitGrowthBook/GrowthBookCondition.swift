@@ -39,6 +39,13 @@ struct ConditionEvaluator {
         var result: ConditionResult = true
         for entry in entries {
             let r: ConditionResult
+            // Most keys are attribute names: only a key starting with "$" can be an operator.
+            if entry.key.utf8.first != UInt8(ascii: "$") {
+                r = value(entry.value, attributes.path(entry.key))
+                if r == false { return false }
+                if r == nil { result = nil }
+                continue
+            }
             switch entry.key {
             case "$or": r = or(attributes, entry.value)
             case "$nor": r = not(or(attributes, entry.value))
@@ -99,7 +106,7 @@ struct ConditionEvaluator {
     }
 
     mutating func value(_ expected: GrowthBookValue, _ actual: GrowthBookValue, insensitive: Bool = false) -> ConditionResult {
-        if case .object(let operators) = expected, operators.allSatisfy({ $0.key.hasPrefix("$") }) {
+        if case .object(let operators) = expected, operators.allSatisfy({ $0.key.utf8.first == UInt8(ascii: "$") }) {
             var result: ConditionResult = true
             for entry in operators {
                 let r = operation(entry.key, actual, entry.value)
@@ -296,7 +303,7 @@ extension GrowthBookValue {
     /// The value at a dot-separated path (`"user.plan"`, `"tags.0"`, `"tags.length"`); `.null` when absent.
     public func path(_ path: String) -> GrowthBookValue {
         var current = self
-        if !path.contains(".") { return current[path] ?? .null }
+        if !path.utf8.contains(UInt8(ascii: ".")) { return current[path] ?? .null }
         for segment in path.split(separator: ".", omittingEmptySubsequences: false) {
             switch current {
             case .object:

@@ -19,8 +19,9 @@ public struct GrowthBookEvaluator: Sendable {
     public private(set) var changedStickyBucketDocuments: [String: GrowthBookStickyAssignmentsDocument] = [:]
     /// Every experiment that put the user in a variation by hashing, in order (`trackingCallback`).
     public private(set) var exposures: [(experiment: GrowthBookExperiment, result: GrowthBookExperimentResult)] = []
-    /// Features being evaluated on the current prerequisite path (cycle guard).
-    private var stack: Set<String> = []
+    /// Features being evaluated on the current prerequisite path (cycle guard): a few at most,
+    /// and none for a feature without prerequisites (nothing to allocate then).
+    private var stack: [String] = []
 
     /// An evaluator for `user`; sticky bucketing is on when `user.stickyBucketAssignmentDocs` is set.
     public init(payload: GrowthBookPayload, user: GrowthBookUserContext) {
@@ -39,36 +40,51 @@ public struct GrowthBookEvaluator: Sendable {
     private mutating func feature(_ key: String) -> GrowthBookFeatureResult {
         guard let feature = payload.features[key] else { return GrowthBookFeatureResult(value: .null, source: .unknownFeature) }
         if stack.contains(key) { return GrowthBookFeatureResult(value: .null, source: .cyclicPrerequisite) }
-        stack.insert(key)
+        if feature.rules.contains(where: { $0.parentConditions != nil }) { stack.append(key) }
         let evaluated = stack
-        for rule in feature.rules {
+        // Each rule is passed borrowed from the array (a rule is large; a copy per rule showed up
+        // as a sixth of an evaluation's time).
+        for index in feature.rules.indices {
             stack = evaluated
-            if let parents = rule.parentConditions {
-                switch prerequisites(parents) {
-                case .pass: break
-                case .fail: continue
-                case .gate: return GrowthBookFeatureResult(value: .null, source: .prerequisite)
-                case .cyclic: return GrowthBookFeatureResult(value: .null, source: .cyclicPrerequisite)
-                }
+            switch apply(feature.rules[index], featureKey: key) {
+            case .next: continue
+            case .decided(let result): return result
             }
-            if let condition = rule.condition, !conditionPasses(condition) { continue }
-            if let filters = rule.filters, isFilteredOut(filters) { continue }
-            if let force = rule.force {
-                let fallback = user.stickyBucketing && !rule.disableStickyBucketing ? rule.fallbackAttribute : nil
-                guard isIncludedInRollout(seed: rule.seed ?? key, hashAttribute: rule.hashAttribute, fallbackAttribute: fallback,
-                                          range: rule.range, coverage: rule.coverage, hashVersion: rule.hashVersion) else { continue }
-                return GrowthBookFeatureResult(value: force, source: .force, ruleID: rule.id ?? "")
-            }
-            guard let variations = rule.contextualVariations ?? rule.variations else { continue }
-            var experiment = rule.experiment(featureKey: key, variations: variations)
-            if let reference = rule.contextualBanditRef { applyBandit(reference, to: &experiment) }
-            let result = run(experiment: &experiment, featureID: key)
-            if experiment.contextualBandit != nil && !(result.hashUsed && result.inExperiment) { experiment.contextualBandit = nil }
-            guard result.inExperiment, !result.passthrough else { continue }
-            return GrowthBookFeatureResult(value: result.value, source: .experiment, ruleID: rule.id ?? "",
-                                           experiment: experiment, experimentResult: result)
         }
         return GrowthBookFeatureResult(value: feature.defaultValue, source: .defaultValue)
+    }
+
+    private enum RuleOutcome {
+        /// The rule does not apply; the next one is tried.
+        case next
+        case decided(GrowthBookFeatureResult)
+    }
+
+    private mutating func apply(_ rule: GrowthBookRule, featureKey key: String) -> RuleOutcome {
+        if let parents = rule.parentConditions {
+            switch prerequisites(parents) {
+            case .pass: break
+            case .fail: return .next
+            case .gate: return .decided(GrowthBookFeatureResult(value: .null, source: .prerequisite))
+            case .cyclic: return .decided(GrowthBookFeatureResult(value: .null, source: .cyclicPrerequisite))
+            }
+        }
+        if let condition = rule.condition, !conditionPasses(condition) { return .next }
+        if let filters = rule.filters, isFilteredOut(filters) { return .next }
+        if let force = rule.force {
+            let fallback = user.stickyBucketing && !rule.disableStickyBucketing ? rule.fallbackAttribute : nil
+            guard isIncludedInRollout(seed: rule.seed ?? key, hashAttribute: rule.hashAttribute, fallbackAttribute: fallback,
+                                      range: rule.range, coverage: rule.coverage, hashVersion: rule.hashVersion) else { return .next }
+            return .decided(GrowthBookFeatureResult(value: force, source: .force, ruleID: rule.id ?? ""))
+        }
+        guard let variations = rule.contextualVariations ?? rule.variations else { return .next }
+        var experiment = rule.experiment(featureKey: key, variations: variations)
+        if let reference = rule.contextualBanditRef { applyBandit(reference, to: &experiment) }
+        let result = run(experiment: &experiment, featureID: key)
+        if experiment.contextualBandit != nil && !(result.hashUsed && result.inExperiment) { experiment.contextualBandit = nil }
+        guard result.inExperiment, !result.passthrough else { return .next }
+        return .decided(GrowthBookFeatureResult(value: result.value, source: .experiment, ruleID: rule.id ?? "",
+                                                experiment: experiment, experimentResult: result))
     }
 
     private enum PrerequisiteOutcome { case pass, fail, gate, cyclic }

@@ -358,7 +358,7 @@ public final class OFREPTweakProvider: ContextualTweakProvider {
     /// `enabled` (and the value a Bool, or none) or `value` (and the value not a Bool).
     static func lookup(_ id: TweakID, in flags: [String: TweakEvaluation]) -> TweakEvaluation? {
         if let found = flags[id.description] { return found }
-        guard let bare = flags[id.feature], !id.feature.contains(".") else { return nil }
+        guard let bare = flags[id.feature], !id.feature.utf8.contains(UInt8(ascii: ".")) else { return nil }
         let isBool = bare.value.map { $0.kind == .bool }
         switch id.variable {
         case Tweak.enabledVariable where isBool != false: return bare
