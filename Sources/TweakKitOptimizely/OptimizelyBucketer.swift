@@ -8,7 +8,7 @@ enum OptimizelyBucketer {
 
     /// `floor(hash × 10000 / 2^32)`.
     static func bucket(bucketingID: String, entityID: String) -> Int {
-        let hash = MurmurHash3.hash32((bucketingID + entityID).utf8, seed: seed)
+        let hash = MurmurHash3.hash32(joining: bucketingID, entityID, seed: seed)
         return Int((UInt64(hash) * maximumTraffic) >> 32)
     }
 

@@ -155,7 +155,9 @@ public struct OptimizelyDocument: TweakDocument {
         case .forcedDecision?, .whitelist?: .targetingMatch
         case .bucketing?: .split
         }
-        var metadata: [String: TweakContent] = ["flagKey": .string(flag.key)]
+        // Room for every entry at once: growing the dictionary twice cost more than filling it.
+        var metadata = [String: TweakContent](minimumCapacity: 6)
+        metadata["flagKey"] = .string(flag.key)
         if let choice {
             metadata["decisionSource"] = .string(choice.source.rawValue)
             metadata["variationID"] = .string(choice.variation.id)

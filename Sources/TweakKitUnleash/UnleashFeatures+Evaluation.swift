@@ -135,15 +135,6 @@ enum UnleashHash {
     static let variantSeed: UInt32 = 86_028_157
 
     static func normalized(group: String, identifier: String, modulus: UInt32, seed: UInt32 = 0) -> UInt32 {
-        // The hash of "<group>:<identifier>", joined in a temporary buffer (on the stack when
-        // small) rather than a new string.
-        let count = group.utf8.count + 1 + identifier.utf8.count
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { buffer in
-            var end = buffer.initialize(fromContentsOf: group.utf8)
-            buffer[end] = UInt8(ascii: ":")
-            end += 1
-            end = buffer[end...].initialize(fromContentsOf: identifier.utf8)
-            return MurmurHash3.hash32(UnsafeBufferPointer(rebasing: buffer[..<end]), seed: seed) % modulus + 1
-        }
+        MurmurHash3.hash32(joining: group, identifier, separator: UInt8(ascii: ":"), seed: seed) % modulus + 1
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import TweakKitTestSupport
 import TweakKit
 @testable import TweakKitFlagd
 
@@ -30,6 +31,20 @@ struct FractionalTests {
     ])
     func murmur(input: String, expected: UInt32) {
         #expect(MurmurHash3.hash32(input.utf8) == expected)
+    }
+
+    @Test("hashing two strings joined in a buffer equals hashing the joined string")
+    func murmurJoining() {
+        var random = SplitMix(seed: 11)
+        let pieces = ["", "a", "user-42", "é", "日本", "😀", "abc", "exp_1", "\u{0}", String(repeating: "x", count: 300)]
+        for _ in 0..<2_000 {
+            let first = (0..<random.below(4)).map { _ in pieces[random.below(pieces.count)] }.joined()
+            let second = (0..<random.below(4)).map { _ in pieces[random.below(pieces.count)] }.joined()
+            let seed = UInt32(truncatingIfNeeded: random.next())
+            #expect(MurmurHash3.hash32(joining: first, second, seed: seed) == MurmurHash3.hash32((first + second).utf8, seed: seed))
+            #expect(MurmurHash3.hash32(joining: first, second, separator: UInt8(ascii: ":"), seed: seed)
+                    == MurmurHash3.hash32((first + ":" + second).utf8, seed: seed))
+        }
     }
 
     @Test("flagd's four-suit split puts each name where flagd's test suite expects", arguments: [

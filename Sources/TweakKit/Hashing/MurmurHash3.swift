@@ -1,6 +1,22 @@
 /// MurmurHash3, x86 32-bit variant (Austin Appleby's public-domain algorithm): the bucketing hash
 /// of flagd's `fractional` (seed 0) and of Optimizely's SDKs (seed 1). Shared by the package's targets.
 package enum MurmurHash3 {
+    /// The hash of `first`, then `separator` (when given), then `second`, joined in a temporary
+    /// buffer (on the stack when small) instead of a new string: bucketing hashes such a join on
+    /// every decision.
+    package static func hash32(joining first: String, _ second: String, separator: UInt8? = nil, seed: UInt32 = 0) -> UInt32 {
+        let count = first.utf8.count + (separator == nil ? 0 : 1) + second.utf8.count
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { buffer in
+            var end = buffer.initialize(fromContentsOf: first.utf8)
+            if let separator {
+                buffer[end] = separator
+                end += 1
+            }
+            end = buffer[end...].initialize(fromContentsOf: second.utf8)
+            return hash32(UnsafeBufferPointer(rebasing: buffer[..<end]), seed: seed)
+        }
+    }
+
     package static func hash32<Bytes: Collection<UInt8>>(_ bytes: Bytes, seed: UInt32 = 0) -> UInt32 {
         // Native strings' UTF-8 and arrays are contiguous: hash the buffer, with O(1) indexing.
         if let hash = bytes.withContiguousStorageIfAvailable({ hash32Contiguous($0, seed: seed) }) {
