@@ -163,17 +163,9 @@ class Report:
         print(f"target {name}: {shown} (goal {goal}) {'PASS' if passed(measured) else 'MISS'}")
 
     def print_engine_targets(self):
-        """Each decision engine's time per decision against a flagd evaluation measured in the same
-        run (flagd's evaluator is the reference: three conditions and a fractional split)."""
-        for name, label, goal in (
-                ("Optimizely.Decide", "Optimizely decide (reasons, 6 variables)", 2.0),
-                ("Unleash.IsEnabled", "Unleash isEnabled", 1.0),
-                ("Unleash.Variant", "Unleash getVariant", 1.0),
-                ("GrowthBook.Evaluate", "GrowthBook feature evaluation", 2.0)):
-            decision, flagd = self.time_per_op(name), self.time_per_op("Flagd.Evaluate")
-            ratio = None if decision is None or flagd is None else decision / flagd
-            self.target(f"{label}, time per decision vs a flagd evaluation", ratio, f"<= {goal:.2f}x",
-                        lambda r, goal=goal: r <= goal, needs=(name,))  # run without Flagd.*: n/a, a MISS
+        """Each engine through the manager, on one core. (Each engine's time against a flagd
+        evaluation is printed with its rate above, as information: the per-second goals below are
+        the targets.)"""
         for engine, label, goal in (("Optimizely", "Optimizely", 100_000), ("Unleash", "Unleash", 100_000),
                                     ("GrowthBook", "GrowthBook", 100_000)):
             time = self.time_per_op(f"{engine}.ManagerFeatureEnabled")
