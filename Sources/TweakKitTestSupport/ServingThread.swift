@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A task executor with one thread of its own, for the in-process servers of TweakKit's tests.
 ///
@@ -20,6 +25,7 @@ public final class ServingThread: TaskExecutor, @unchecked Sendable {
     // Guarded by `condition`.
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
+    private var thread: pthread_t?
 
     private init(name: String) {
         let thread = Thread { [unowned self] in self.run() }
@@ -35,7 +41,17 @@ public final class ServingThread: TaskExecutor, @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Whether the caller runs on this executor's thread (what a server's tests check).
+    public var isCurrentThread: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+    }
+
     private func run() {
+        condition.lock()
+        thread = pthread_self()
+        condition.unlock()
         let executor = asUnownedTaskExecutor()
         while true {
             condition.lock()

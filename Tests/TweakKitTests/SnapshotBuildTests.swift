@@ -1,0 +1,77 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import TweakKit
+
+@Suite("Snapshot builds under a stream of changes")
+struct SnapshotBuildTests {
+    /// 10,000 tweaks that change as fast as a thread can change them, counting how often the
+    /// manager lists them (once per snapshot build).
+    final class BusyProvider: TweakProvider, Sendable {
+        let name = "busy"
+        let notifier = TweakChangeNotifier()
+        let values = Mutex<[Int]>(Array(repeating: 0, count: 10_000))
+        let listings = Atomic<Int>(0)
+
+        func allTweaks() -> [Tweak] {
+            listings.add(1, ordering: .relaxed)
+            return values.withLock { $0 }.enumerated().map { Tweak(feature: "f\($0.offset)", variable: "v", content: .int($0.element)) }
+        }
+
+        func tweakWith(feature: String, variable: String) throws -> Tweak {
+            guard variable == "v", feature.hasPrefix("f"), let index = Int(feature.dropFirst()), (0..<10_000).contains(index) else {
+                throw TweakError.notFound(feature: feature, variable: variable)
+            }
+            return Tweak(feature: feature, variable: variable, content: .int(values.withLock { $0[index] }))
+        }
+
+        func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
+            notifier.observe(handler)
+        }
+
+        func change(_ index: Int, to value: Int) {
+            values.withLock { $0[index] = value }
+            notifier.post(.reloaded, from: self)
+        }
+    }
+
+    @Test("while another thread keeps changing a provider, lookups read the providers instead of rebuilding the snapshot each time")
+    func lookupsDuringChanges() async throws {
+        let provider = BusyProvider()
+        let manager = TweakManager(tweakProviders: [provider])
+        #expect(manager.value(for: TweakKey("f1", "v", default: -1)) == 0)
+        let stop = Atomic<Bool>(false)
+        let changes = Atomic<Int>(0)
+        let writerDone = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            var round = 1
+            while !stop.load(ordering: .relaxed) {
+                provider.change(round % 10_000, to: round)
+                changes.add(1, ordering: .relaxed)
+                round += 1
+            }
+            writerDone.signal()
+        }
+        while changes.load(ordering: .relaxed) < 100 { try await Task.sleep(for: .milliseconds(1)) }
+        let listedBefore = provider.listings.load(ordering: .relaxed)
+        var answered = 0
+        for lookup in 0..<300 where (try? manager.tweakWith(feature: "f\(lookup * 31 % 10_000)", variable: "v")) != nil {
+            answered += 1
+        }
+        let builds = provider.listings.load(ordering: .relaxed) - listedBefore
+        stop.store(true, ordering: .relaxed)
+        writerDone.wait()
+        #expect(answered == 300)
+        // Each build is overtaken by a change; rebuilding on every lookup would list ~300 times.
+        #expect(builds <= 60, "\(builds) snapshot builds for 300 lookups during \(changes.load(ordering: .relaxed)) changes")
+        // A change is still visible to the next lookup.
+        provider.change(7, to: -7)
+        #expect(try manager.tweakWith(feature: "f7", variable: "v").content == .int(-7))
+        // Once the changes stop, lookups are served from a snapshot again (built after the pause).
+        try await Task.sleep(for: .milliseconds(200))
+        _ = try manager.tweakWith(feature: "f8", variable: "v")
+        let settled = provider.listings.load(ordering: .relaxed)
+        for lookup in 0..<100 { _ = try manager.tweakWith(feature: "f\(lookup)", variable: "v") }
+        #expect(provider.listings.load(ordering: .relaxed) == settled)
+    }
+}
