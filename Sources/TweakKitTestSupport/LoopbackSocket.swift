@@ -36,3 +36,19 @@ public func connectedSocket(port: Int) throws -> Int32 {
     }
     return handle
 }
+
+/// A socket connected to 127.0.0.1:`port` that has sent `request` (raw HTTP) and gives up a read
+/// after `receiveTimeout` seconds without data; the caller reads the answer and closes it.
+///
+/// ```swift
+/// let handle = try sentRequest("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", port: server.port, receiveTimeout: 5)
+/// defer { close(handle) }
+/// ```
+public func sentRequest(_ request: String, port: Int, receiveTimeout: Int) throws -> Int32 {
+    let handle = try connectedSocket(port: port)
+    var wait = timeval(tv_sec: receiveTimeout, tv_usec: 0)
+    setsockopt(handle, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+    let bytes = Array(request.utf8)
+    _ = bytes.withUnsafeBytes { write(handle, $0.baseAddress, $0.count) }
+    return handle
+}

@@ -8,12 +8,8 @@ import TweakKitPostgresTestSupport
 /// appears in it or `timeout` passes; returns what was read.
 /// Blocking: call it through ``offThePool(_:)``.
 func readEvents(port: Int, path: String, until wanted: String, timeout: TimeInterval, afterConnecting: () throws -> Void) throws -> String {
-    let handle = try connectedSocket(port: port)
+    let handle = try sentRequest("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n\r\n", port: port, receiveTimeout: 1)
     defer { close(handle) }
-    var wait = timeval(tv_sec: 1, tv_usec: 0)
-    setsockopt(handle, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-    let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n\r\n".utf8)
-    _ = request.withUnsafeBytes { write(handle, $0.baseAddress, $0.count) }
     var received: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4_096)
     let deadline = Date().addingTimeInterval(timeout)

@@ -33,12 +33,8 @@ struct TestServerLivenessTests {
     /// `GET /` over a plain socket, blocking (on a thread of its own): the response, read until
     /// its body has come (the server keeps the connection open).
     static func get(port: Int) throws -> String {
-        let handle = try connectedSocket(port: port)
+        let handle = try sentRequest("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", port: port, receiveTimeout: 20)
         defer { close(handle) }
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(handle, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let request = Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
-        _ = request.withUnsafeBytes { write(handle, $0.baseAddress, $0.count) }
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1_024)
         while !["serving thread", "elsewhere"].contains(where: { String(decoding: received, as: UTF8.self).hasSuffix($0) }) {
