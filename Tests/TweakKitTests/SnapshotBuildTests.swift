@@ -41,37 +41,47 @@ struct SnapshotBuildTests {
         let manager = TweakManager(tweakProviders: [provider])
         #expect(manager.value(for: TweakKey("f1", "v", default: -1)) == 0)
         let stop = Atomic<Bool>(false)
+        let stopped = Atomic<Bool>(false)
         let changes = Atomic<Int>(0)
-        let writerDone = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             var round = 1
             while !stop.load(ordering: .relaxed) {
-                provider.change(round % 10_000, to: round)
+                provider.change(100 + round % 9_000, to: round)  // not f0...f99, which this test changes
                 changes.add(1, ordering: .relaxed)
                 round += 1
             }
-            writerDone.signal()
+            stopped.store(true, ordering: .releasing)
         }
         while changes.load(ordering: .relaxed) < 100 { try await Task.sleep(for: .milliseconds(1)) }
         let listedBefore = provider.listings.load(ordering: .relaxed)
-        var answered = 0
-        for lookup in 0..<300 where (try? manager.tweakWith(feature: "f\(lookup * 31 % 10_000)", variable: "v")) != nil {
-            answered += 1
+        var answered = 0, ownWritesSeen = 0
+        for lookup in 0..<300 {
+            if (try? manager.tweakWith(feature: "f\(lookup * 31 % 10_000)", variable: "v")) != nil { answered += 1 }
+            // This thread's own change is visible to its next lookup, snapshot or not.
+            if lookup % 10 == 0 {
+                provider.change(lookup / 10, to: -lookup)
+                if (try? manager.tweakWith(feature: "f\(lookup / 10)", variable: "v"))?.content == .int(-lookup) { ownWritesSeen += 1 }
+            }
         }
         let builds = provider.listings.load(ordering: .relaxed) - listedBefore
         stop.store(true, ordering: .relaxed)
-        writerDone.wait()
+        while !stopped.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(1)) }
         #expect(answered == 300)
+        #expect(ownWritesSeen == 30)
         // Each build is overtaken by a change; rebuilding on every lookup would list ~300 times.
         #expect(builds <= 60, "\(builds) snapshot builds for 300 lookups during \(changes.load(ordering: .relaxed)) changes")
-        // A change is still visible to the next lookup.
-        provider.change(7, to: -7)
-        #expect(try manager.tweakWith(feature: "f7", variable: "v").content == .int(-7))
-        // Once the changes stop, lookups are served from a snapshot again (built after the pause).
-        try await Task.sleep(for: .milliseconds(200))
-        _ = try manager.tweakWith(feature: "f8", variable: "v")
-        let settled = provider.listings.load(ordering: .relaxed)
-        for lookup in 0..<100 { _ = try manager.tweakWith(feature: "f\(lookup)", variable: "v") }
-        #expect(provider.listings.load(ordering: .relaxed) == settled)
+        // Once the changes stop, lookups are served from a snapshot again: within the pause (at
+        // most 100 ms) one lookup builds it, and then 100 lookups list nothing.
+        let deadline = ContinuousClock.now + .seconds(10)
+        var servedFromSnapshot = false
+        while !servedFromSnapshot, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            _ = try manager.tweakWith(feature: "f8", variable: "v")
+            let settled = provider.listings.load(ordering: .relaxed)
+            for lookup in 0..<100 { _ = try manager.tweakWith(feature: "f\(lookup)", variable: "v") }
+            servedFromSnapshot = provider.listings.load(ordering: .relaxed) == settled
+        }
+        #expect(servedFromSnapshot)
+        #expect(try manager.tweakWith(feature: "f7", variable: "v").content == .int(-70))
     }
 }

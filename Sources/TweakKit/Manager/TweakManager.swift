@@ -15,8 +15,9 @@ import Synchronization
 /// ```
 ///
 /// Reads go through an immutable snapshot that merges all providers; it is rebuilt after any
-/// provider reports a change, so a lookup never walks the providers and never sees a stale value:
-/// a change is visible to every lookup that starts after the change returned.
+/// provider reports a change, so a lookup never sees a stale value: a change is visible to every
+/// lookup that starts after the change returned. While the snapshot is being rebuilt, or while
+/// changes keep coming faster than it can be, lookups ask the providers for their one tweak.
 /// No lock is held while provider code, the decryption closure or observers run.
 public final class TweakManager: Sendable {
     /// The providers, highest priority first.
@@ -99,12 +100,12 @@ public final class TweakManager: Sendable {
     /// `NSDictionary`), lookups ask the providers whatever this says.
     public var useCache: Bool {
         get { state.withLock { $0.useCache } }
-        set { invalidate { $0.useCache = newValue } }
+        set { invalidate { $0.useCache = newValue; $0.nextBuild = nil } }
     }
 
     /// Drops the snapshot; the next lookup rebuilds it from the providers.
     public func resetCache() {
-        invalidate()
+        invalidate { $0.nextBuild = nil }
     }
 
     /// Preprocesses every tweak whose `Encrypted` flag is set, e.g. to decrypt it.
@@ -271,7 +272,8 @@ public final class TweakManager: Sendable {
         return evaluatedTweak(key.id, context: nil, slot: slot).tweak?.content
     }
 
-    /// Asks each provider directly (used when ``useCache`` is off).
+    /// Asks each provider directly: when ``useCache`` is off, a provider lists no tweaks, or no
+    /// snapshot is ready (see `buildOrFetchSnapshot()`).
     func walkProviders(for id: TweakID) -> ResolvedTweak {
         let decrypt = state.withLock { $0.decryptionClosure }
         var builder = ResolvedTweakBuilder(id: id)
@@ -290,60 +292,6 @@ public final class TweakManager: Sendable {
             }
         }
         return builder.resolved
-    }
-
-    /// Runs `body` on the current snapshot; `nil` when caching is off.
-    ///
-    /// The fast path takes no lock and retains nothing: the thread's own cache holds the snapshot.
-    @inline(__always)
-    func withCurrentSnapshot<Result>(_ body: (TweakSnapshot) -> Result) -> Result? {
-        let generation = publishedGeneration.load(ordering: .acquiring)
-        let cache = ThreadSnapshotCache.current
-        if let snapshot = cache._withUnsafeGuaranteedRef({ $0.snapshot(manager: id, generation: generation) }) {
-            return snapshot._withUnsafeGuaranteedRef(body)
-        }
-        guard let snapshot = buildOrFetchSnapshot() else { return nil }
-        cache._withUnsafeGuaranteedRef { $0.store(snapshot, manager: id) }
-        return body(snapshot)
-    }
-
-    /// The current snapshot, building it if a change dropped it; `nil` when caching is off.
-    func currentSnapshot() -> TweakSnapshot? {
-        withCurrentSnapshot { $0 }
-    }
-
-    /// The current snapshot, or one this reader builds; `nil` sends the lookup to the providers
-    /// themselves (always correct, and cheap for one tweak):
-    /// - when caching is off, or a provider lists no tweaks;
-    /// - while another reader builds the snapshot (one build at a time);
-    /// - for a while after a build that a change overtook (the change dropped it before it could
-    ///   serve): as long again as that build took. Under a stream of changes — a shared store
-    ///   another process keeps writing — readers would otherwise rebuild on every lookup, each
-    ///   build overtaken by the next change, and a lookup of a 10,000-tweak store took 63 ms.
-    private func buildOrFetchSnapshot() -> TweakSnapshot? {
-        let now = ContinuousClock.now
-        let (snapshot, generation, builds, decrypt) = state.withLock { state in
-            let builds = state.snapshot == nil && state.useCache && !state.isBuilding && state.nextBuild.map { now >= $0 } ?? true
-            if builds { state.isBuilding = true }
-            return (state.snapshot, state.generation, builds, state.decryptionClosure)
-        }
-        // A provider that lists no tweaks is asked on every lookup: no snapshot serves lookups.
-        if let snapshot { return snapshot.lookupOnlyProviders.isEmpty ? snapshot : nil }
-        guard builds else { return nil }
-        let built = TweakSnapshot.build(providers: tweakProviders, decrypt: decrypt, generation: generation, slots: slots, logger: logger)
-        let finished = ContinuousClock.now
-        state.withLock { state in
-            state.isBuilding = false
-            state.lookupOnlyProviders = built.lookupOnlyProviders
-            // Install only if no change happened while building; otherwise build again later.
-            if state.generation == generation, state.snapshot == nil {
-                state.snapshot = built
-                state.nextBuild = nil
-            } else {
-                state.nextBuild = finished + (finished - now)
-            }
-        }
-        return built.lookupOnlyProviders.isEmpty ? built : nil
     }
 
     /// The providers that list no tweaks: those using the default ``TweakProvider/allTweaks()``,
