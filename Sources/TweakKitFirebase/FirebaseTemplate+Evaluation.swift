@@ -61,7 +61,7 @@ extension FirebaseTemplate {
         // The parameter's conditional values in condition order: the first whose condition is true.
         for choice in choices[offset] where results.isTrue(choice.offset) {
             switch choice.value {
-            case .value(let string): return .conditional(condition: choice.name, string)
+            case .value(let string): return .conditional(condition: conditions[choice.offset].name, string)
             case .useInAppDefault: return .inAppDefault
             }
         }
@@ -69,11 +69,6 @@ extension FirebaseTemplate {
         case .value(let string)?: return .templateDefault(string)
         case .useInAppDefault?, nil: return .inAppDefault
         }
-    }
-
-    /// Whether any template condition names a conditional value of `parameter` (else its value is static).
-    func hasApplicableConditionalValues(_ parameter: FirebaseParameter) -> Bool {
-        !parameter.conditionalValues.isEmpty && conditions.contains { parameter.conditionalValues[$0.name] != nil }
     }
 }
 

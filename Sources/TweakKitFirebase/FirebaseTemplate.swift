@@ -31,7 +31,6 @@ public struct FirebaseTemplate: Sendable {
     /// A parameter's conditional value for the condition at `offset` in ``conditions``.
     struct ConditionalChoice: Sendable {
         let offset: Int
-        let name: String
         let value: FirebaseParameterValue
     }
 
@@ -49,7 +48,7 @@ public struct FirebaseTemplate: Sendable {
         self.parameterIndex = index
         self.choices = parameters.map { parameter in
             conditions.enumerated().compactMap { offset, named in
-                parameter.conditionalValues[named.name].map { ConditionalChoice(offset: offset, name: named.name, value: $0) }
+                parameter.conditionalValues[named.name].map { ConditionalChoice(offset: offset, value: $0) }
             }
         }
         self.regexes = FirebaseRegexCache(patterns: conditions.flatMap { Self.regexPatterns(in: $0.condition) })

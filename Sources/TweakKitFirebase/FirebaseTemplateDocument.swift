@@ -57,7 +57,7 @@ public struct FirebaseTemplateDocument: TweakDocument {
             }
             entries[id] = Entry(
                 offset: offset, typedDefault: typedDefault, typedConditional: typedConditional,
-                isStatic: !template.hasApplicableConditionalValues(parameter),
+                isStatic: template.choices[offset].isEmpty,
                 defersToApp: parameter.conditionalValues.values.contains(.useInAppDefault),
                 metadata: ["source": .string(FirebaseValueSource.remote.rawValue), "parameterKey": .string(parameter.key)]
             )

@@ -81,20 +81,9 @@ enum Fractional {
         (UInt64(MurmurHash3.hash32(value.utf8)) * total) >> 32
     }
 
-    /// The bucket of `prefix + suffix` among `total` buckets, without building the joined string
-    /// (the bytes are joined in a temporary buffer, on the stack when small).
+    /// The bucket of `prefix + suffix` among `total` buckets, without building the joined string.
     static func bucket(_ prefix: String, _ suffix: String, total: UInt64) -> UInt64 {
-        var prefix = prefix, suffix = suffix
-        return prefix.withUTF8 { head in
-            suffix.withUTF8 { tail in
-                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: head.count + tail.count) { buffer in
-                    _ = buffer.initialize(fromContentsOf: head)
-                    _ = buffer[head.count...].initialize(fromContentsOf: tail)
-                    defer { buffer.deinitialize() }
-                    return (UInt64(MurmurHash3.hash32(UnsafeBufferPointer(buffer))) * total) >> 32
-                }
-            }
-        }
+        (UInt64(MurmurHash3.hash32(joining: prefix, suffix)) * total) >> 32
     }
 
     /// The sum of the weights when it is a valid total (1 to 2³¹−1).
