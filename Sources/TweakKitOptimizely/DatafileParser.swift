@@ -57,35 +57,36 @@ struct DatafileParser {
             rollouts[id] = rules
         }
 
-        var flags: [String: OptimizelyDatafile.Flag] = [:]
+        var flags: [String: Shared<OptimizelyDatafile.Flag>] = [:]
         var flagKeys: [String] = []
         for node in try reader.optionalArray(root, "featureFlags", in: "the datafile") {
             let flag = try parseFlag(node, experiments: experimentsByID, rollouts: rollouts)
             guard flags[flag.key] == nil else { throw reader.error(node, "flag \"\(flag.key)\" is defined twice") }
-            flags[flag.key] = flag
+            flags[flag.key] = Shared(flag)
             flagKeys.append(flag.key)
         }
 
         // Every holdout of "holdouts" applies to every flag: current SDKs ignore the
         // "includedFlags"/"excludedFlags" of older datafiles. Only running holdouts count.
-        var holdouts: [Experiment] = []
+        var holdouts: [Shared<Experiment>] = []
         for node in try reader.optionalArray(root, "holdouts", in: "the datafile") {
             var holdout = try parseExperiment(node, what: "a holdout")
             holdout.excludesTargetedDeliveries = try reader.optionalBool(node, "excludeTargetedDeliveries", in: "holdout \(holdout.key)") ?? false
-            holdouts.append(holdout)
+            holdouts.append(Shared(holdout))
         }
 
         var ruleIDs = Set(experimentsByID.keys)
         for rules in rollouts.values { ruleIDs.formUnion(rules.map(\.id)) }
-        var localHoldouts: [String: [Experiment]] = [:]
+        var localHoldouts: [String: [Shared<Experiment>]] = [:]
         for node in try reader.optionalArray(root, "localHoldouts", in: "the datafile") {
             var holdout = try parseExperiment(node, what: "a local holdout")
             holdout.includedRules = try reader.strings(node, "includedRules", in: "local holdout \(holdout.key)")
+            let shared = Shared(holdout)
             for ruleID in holdout.includedRules {
                 guard ruleIDs.contains(ruleID) else {
                     throw reader.error(node, "local holdout \(holdout.key) names rule id \(ruleID), which the datafile does not define")
                 }
-                localHoldouts[ruleID, default: []].append(holdout)
+                localHoldouts[ruleID, default: []].append(shared)
             }
         }
 
@@ -311,6 +312,7 @@ struct DatafileParser {
                     }
                     converted.typedValues[variableID] = OptimizelyDatafile.convert(text, to: variable, flagKey: key)
                 }
+                converted.decidedVariables = OptimizelyDatafile.decidedVariables(variables, flagKey: key, variation: converted)
                 rule.variations[variationID] = converted
             }
             return rule
@@ -327,8 +329,9 @@ struct DatafileParser {
                 variationsByKey[variation.key] = variation
             }
         }
-        return .init(id: id, key: key, experiments: flagExperiments, rolloutRules: rules, rolloutID: rolloutID, variables: variables,
-                     variablesByKey: variablesByKey, variationsByKey: variationsByKey)
+        return .init(id: id, key: key, experiments: flagExperiments.map(Shared.init), rolloutRules: rules.map(Shared.init), rolloutID: rolloutID, variables: variables,
+                     variablesByKey: variablesByKey, variationsByKey: variationsByKey,
+                     defaultVariables: OptimizelyDatafile.decidedVariables(variables, flagKey: key, variation: nil))
     }
 
     /// A feature rollout (`"type": "fr"`) serves the rollout's "Everyone Else" variation to the

@@ -22,25 +22,22 @@ extension OptimizelyDatafile {
     /// rule's audiences but misses its traffic goes straight to "Everyone Else").
     public func decide(flagKey: String, user: OptimizelyUser, forcedDecisions: OptimizelyForcedDecisions? = nil) -> OptimizelyDecision {
         guard let flag = flags[flagKey] else {
-            return OptimizelyDecision(
-                flagKey: flagKey, userID: user.id, enabled: false, variables: [:],
-                reasons: ["No flag was found for key \"\(flagKey)\"."], isImpression: false
-            )
+            var reasons = DecisionReasons(recording: true, userID: user.id)
+            reasons.append(.flagNotFound(flag: flagKey))
+            return OptimizelyDecision(flagKey: flagKey, userID: user.id, enabled: false, variables: [:], reasonLog: reasons, isImpression: false)
         }
-        var reasons = DecisionReasons(recording: true)
+        var reasons = DecisionReasons(recording: true, userID: user.id)
         let choice = choose(flag, user: user, forced: forcedDecisions, reasons: &reasons)
-        var variables: [String: TweakContent] = [:]
-        for variable in flag.variables {
-            switch typedValue(of: variable, in: flag, variation: choice?.variation) {
-            case .success(let value): variables[variable.key] = value
-            case .failure(let problem): reasons.append(problem.message)
-            }
-        }
+        // Converted at load for the flag's own variations and for no variation; a holdout's
+        // variation (holdouts belong to no flag) is converted here.
+        let decided = choice.map { $0.variation.decidedVariables ?? Self.decidedVariables(flag.variables, flagKey: flag.key, variation: $0.variation) }
+            ?? flag.defaultVariables
+        for problem in decided.problems { reasons.append(.text(problem)) }
         return OptimizelyDecision(
             flagKey: flagKey, userID: user.id, enabled: choice?.variation.featureEnabled ?? false,
             variationKey: choice?.variation.key, variationID: choice?.variation.id,
             ruleKey: choice?.ruleKey, ruleID: choice?.ruleID, source: choice?.source,
-            variables: variables, reasons: reasons.messages,
+            variables: decided.values, reasonLog: reasons,
             // As the SDKs: experiments always; with sendFlagDecisions every decision, even none.
             isImpression: choice?.source == .featureTest || sendFlagDecisions
         )
@@ -51,7 +48,7 @@ extension OptimizelyDatafile {
         flagKeys.map { decide(flagKey: $0, user: user, forcedDecisions: forcedDecisions) }
     }
 
-    func choose(_ flag: Flag, user: OptimizelyUser, forced: OptimizelyForcedDecisions?, reasons: inout DecisionReasons) -> Choice? {
+    func choose(_ flag: Shared<Flag>, user: OptimizelyUser, forced: OptimizelyForcedDecisions?, reasons: inout DecisionReasons) -> Choice? {
         let bucketingID = user.bucketingID(reasons: &reasons)
         if let variation = forcedVariation(flag, rule: nil, user: user, forced: forced, reasons: &reasons) {
             return Choice(ruleKey: nil, ruleID: nil, variation: variation, source: .featureTest, method: .forcedDecision)
@@ -60,19 +57,17 @@ extension OptimizelyDatafile {
         // delivery experiments (`"type": "td"`) and delivery rules still serve; when none does,
         // the user gets no variation (the holdout is not served either), as the SDKs decide.
         var heldOut = false
-        // Indices into `holdouts`, so that none is copied.
-        for index in holdouts.indices {
-            guard let variation = decideHoldout(holdouts[index], flag: flag, user: user, bucketingID: bucketingID, reasons: &reasons) else { continue }
-            guard holdouts[index].excludesTargetedDeliveries else {
-                return Choice(ruleKey: holdouts[index].key, ruleID: holdouts[index].id, variation: variation, source: .holdout, method: .bucketing)
+        for holdout in holdouts {
+            guard let variation = decideHoldout(holdout, flag: flag, user: user, bucketingID: bucketingID, reasons: &reasons) else { continue }
+            guard holdout.excludesTargetedDeliveries else {
+                return Choice(ruleKey: holdout.key, ruleID: holdout.id, variation: variation, source: .holdout, method: .bucketing)
             }
-            reasons.append("Holdout '\(holdouts[index].key)' excludes targeted deliveries. Targeted delivery rules will be evaluated.")
+            reasons.append(.holdoutExcludesTargetedDeliveries(holdout: holdout.key))
             heldOut = true
             break
         }
-        // Rules are passed by index, so that none is copied.
-        for index in flag.experiments.indices where !heldOut || flag.experiments[index].type == "td" {
-            if let choice = decideExperimentRule(flag.experiments[index], flag: flag, user: user, bucketingID: bucketingID, forced: forced, reasons: &reasons) {
+        for experiment in flag.experiments where !heldOut || experiment.type == "td" {
+            if let choice = decideExperimentRule(experiment, flag: flag, user: user, bucketingID: bucketingID, forced: forced, reasons: &reasons) {
                 return choice
             }
         }
@@ -81,19 +76,18 @@ extension OptimizelyDatafile {
 
     // MARK: - Steps
 
-    private func forcedVariation(_ flag: Flag, rule: Experiment?, user: OptimizelyUser, forced: OptimizelyForcedDecisions?, reasons: inout DecisionReasons) -> Variation? {
+    private func forcedVariation(_ flag: Shared<Flag>, rule: Shared<Experiment>?, user: OptimizelyUser, forced: OptimizelyForcedDecisions?, reasons: inout DecisionReasons) -> Variation? {
         guard let forced, let key = forced.variationKey(flagKey: flag.key, ruleKey: rule?.key, userID: user.id) else { return nil }
-        let target = rule.map { "flag (\(flag.key)), rule (\($0.key))" } ?? "flag (\(flag.key))"
         guard let variation = flag.variationsByKey[key] else {
-            reasons.append("Invalid variation is mapped to \(target) and user (\(user.id)) in the forced decision map.")
+            reasons.append(.invalidForcedVariation(flag: flag.key, rule: rule?.key))
             return nil
         }
-        reasons.append("Variation (\(key)) is mapped to \(target) and user (\(user.id)) in the forced decision map.")
+        reasons.append(.forcedVariation(variation: key, flag: flag.key, rule: rule?.key))
         return variation
     }
 
     private func decideExperimentRule(
-        _ experiment: Experiment, flag: Flag, user: OptimizelyUser, bucketingID: String, forced: OptimizelyForcedDecisions?, reasons: inout DecisionReasons
+        _ experiment: Shared<Experiment>, flag: Shared<Flag>, user: OptimizelyUser, bucketingID: String, forced: OptimizelyForcedDecisions?, reasons: inout DecisionReasons
     ) -> Choice? {
         if let variation = forcedVariation(flag, rule: experiment, user: user, forced: forced, reasons: &reasons) {
             return Choice(ruleKey: experiment.key, ruleID: experiment.id, variation: variation, source: .featureTest, method: .forcedDecision)
@@ -107,26 +101,26 @@ extension OptimizelyDatafile {
         return nil
     }
 
-    private func decideHoldout(_ holdout: Experiment, flag: Flag, user: OptimizelyUser, bucketingID: String, reasons: inout DecisionReasons) -> Variation? {
+    private func decideHoldout(_ holdout: Shared<Experiment>, flag: Shared<Flag>, user: OptimizelyUser, bucketingID: String, reasons: inout DecisionReasons) -> Variation? {
         guard holdout.status == "Running" else {
-            reasons.append("Holdout '\(holdout.key)' is not running.")
+            reasons.append(.holdoutNotRunning(holdout: holdout.key))
             return nil
         }
         guard meetsAudience(holdout, user: user) else {
-            reasons.append("User '\(user.id)' does not meet the conditions for holdout '\(holdout.key)'.")
+            reasons.append(.holdoutAudiencesNotMet(holdout: holdout.key))
             return nil
         }
         guard let variation = bucket(holdout, bucketingID: bucketingID, reasons: &reasons) else {
-            reasons.append("User '\(user.id)' is not bucketed into any variation for holdout '\(holdout.key)'.")
+            reasons.append(.holdoutNotBucketed(holdout: holdout.key))
             return nil
         }
-        reasons.append("The user '\(user.id)' is bucketed into variation '\(variation.key)' of holdout '\(holdout.key)'.")
-        reasons.append("The user '\(user.id)' is bucketed into holdout '\(holdout.key)' for feature flag '\(flag.key)'.")
+        reasons.append(.holdoutVariation(variation: variation.key, holdout: holdout.key))
+        reasons.append(.heldOut(holdout: holdout.key, flag: flag.key))
         return variation
     }
 
     /// The rule-level holdouts (`localHoldouts`) naming `rule`, checked before the rule's own checks.
-    private func decideLocalHoldouts(of rule: Experiment, flag: Flag, user: OptimizelyUser, bucketingID: String, reasons: inout DecisionReasons) -> Choice? {
+    private func decideLocalHoldouts(of rule: Shared<Experiment>, flag: Shared<Flag>, user: OptimizelyUser, bucketingID: String, reasons: inout DecisionReasons) -> Choice? {
         guard !localHoldouts.isEmpty, let ruleHoldouts = localHoldouts[rule.id] else { return nil }
         for holdout in ruleHoldouts {
             if let variation = decideHoldout(holdout, flag: flag, user: user, bucketingID: bucketingID, reasons: &reasons) {
@@ -136,52 +130,52 @@ extension OptimizelyDatafile {
         return nil
     }
 
-    private func decideExperiment(_ experiment: Experiment, user: OptimizelyUser, bucketingID: String, reasons: inout DecisionReasons) -> (Variation, DecisionMethod)? {
+    private func decideExperiment(_ experiment: Shared<Experiment>, user: OptimizelyUser, bucketingID: String, reasons: inout DecisionReasons) -> (Variation, DecisionMethod)? {
         guard experiment.status == "Running" else {
-            reasons.append("Experiment \"\(experiment.key)\" is not running.")
+            reasons.append(.experimentNotRunning(experiment: experiment.key))
             return nil
         }
         guard !experiment.isContextualBandit else {
-            reasons.append("Experiment \"\(experiment.key)\" is a contextual multi-armed bandit, which needs Optimizely's decision service; skipped.")
+            reasons.append(.contextualBandit(experiment: experiment.key))
             return nil
         }
         if let variationKey = experiment.forcedVariations[user.id] {
             if let id = experiment.variationKeys[variationKey], let variation = experiment.variations[id] {
-                reasons.append("User \"\(user.id)\" is forced in variation \"\(variationKey)\".")
+                reasons.append(.whitelisted(variation: variationKey))
                 return (variation, .whitelist)
             }
-            reasons.append("Variation key \"\(variationKey)\" is not in datafile.")
+            reasons.append(.whitelistedVariationMissing(variation: variationKey))
         }
         let matches = meetsAudience(experiment, user: user)
-        reasons.append("Audiences for experiment \"\(experiment.key)\" collectively evaluated to \(matches ? "TRUE" : "FALSE").")
+        reasons.append(.experimentAudiences(experiment: experiment.key, met: matches))
         guard matches else {
-            reasons.append("User \"\(user.id)\" does not meet conditions to be in experiment \"\(experiment.key)\".")
+            reasons.append(.experimentAudiencesNotMet(experiment: experiment.key))
             return nil
         }
         if let groupID = experiment.groupID, let group = groups[groupID], group.policy == "random" {
             let bucket = OptimizelyBucketer.bucket(bucketingID: bucketingID, entityID: group.id)
             let chosen = OptimizelyBucketer.entity(for: bucket, in: group.trafficAllocation) ?? ""
             if chosen.isEmpty {
-                reasons.append("User \"\(user.id)\" is in no experiment.")
+                reasons.append(.inNoGroupExperiment)
                 return nil
             }
             guard chosen == experiment.id else {
-                reasons.append("User \"\(user.id)\" is not in experiment \"\(experiment.key)\" of group \(group.id).")
+                reasons.append(.inOtherGroupExperiment(experiment: experiment.key, group: group.id))
                 return nil
             }
-            reasons.append("User \"\(user.id)\" is in experiment \(experiment.key) of group \(group.id).")
+            reasons.append(.inGroupExperiment(experiment: experiment.key, group: group.id))
         }
         guard let variation = bucket(experiment, bucketingID: bucketingID, reasons: &reasons) else {
-            reasons.append("User \"\(user.id)\" is in no variation.")
+            reasons.append(.inNoVariation)
             return nil
         }
-        reasons.append("User \"\(user.id)\" is in variation \"\(variation.key)\" of experiment \(experiment.key).")
+        reasons.append(.experimentVariation(variation: variation.key, experiment: experiment.key))
         return (variation, .bucketing)
     }
 
-    private func decideRollout(_ flag: Flag, user: OptimizelyUser, bucketingID: String, forced: OptimizelyForcedDecisions?, reasons: inout DecisionReasons) -> Choice? {
+    private func decideRollout(_ flag: Shared<Flag>, user: OptimizelyUser, bucketingID: String, forced: OptimizelyForcedDecisions?, reasons: inout DecisionReasons) -> Choice? {
         guard !flag.rolloutRules.isEmpty else {
-            if let rolloutID = flag.rolloutID { reasons.append("Rollout \(rolloutID) has no experiments.") }
+            if let rolloutID = flag.rolloutID { reasons.append(.rolloutWithoutRules(rollout: rolloutID)) }
             return nil
         }
         var index = 0
@@ -201,7 +195,7 @@ extension OptimizelyDatafile {
     }
 
     private func decideDeliveryRule(
-        _ rule: Experiment, index: Int, flag: Flag, user: OptimizelyUser, bucketingID: String, forced: OptimizelyForcedDecisions?, reasons: inout DecisionReasons
+        _ rule: Shared<Experiment>, index: Int, flag: Shared<Flag>, user: OptimizelyUser, bucketingID: String, forced: OptimizelyForcedDecisions?, reasons: inout DecisionReasons
     ) -> DeliveryRuleOutcome {
         if let variation = forcedVariation(flag, rule: rule, user: user, forced: forced, reasons: &reasons) {
             return .decided(Choice(ruleKey: rule.key, ruleID: rule.id, variation: variation, source: .rollout, method: .forcedDecision))
@@ -210,34 +204,34 @@ extension OptimizelyDatafile {
             return .decided(held)
         }
         let isEveryoneElse = index == flag.rolloutRules.count - 1
-        let name = isEveryoneElse ? "Everyone Else" : String(index + 1)
+        let name: DeliveryRuleName = isEveryoneElse ? .everyoneElse : .number(index + 1)
         let matches = meetsAudience(rule, user: user)
-        reasons.append("Audiences for rule \(name) collectively evaluated to \(matches ? "TRUE" : "FALSE").")
+        reasons.append(.ruleAudiences(rule: name, met: matches))
         guard matches else {
-            reasons.append("User \"\(user.id)\" does not meet audience conditions for targeting rule \(name).")
+            reasons.append(.ruleAudiencesNotMet(rule: name))
             return .nextRule
         }
-        reasons.append("User \"\(user.id)\" meets audience conditions for targeting rule \(name).")
+        reasons.append(.ruleAudiencesMet(rule: name))
         if let variation = bucket(rule, bucketingID: bucketingID, reasons: &reasons) {
-            reasons.append("User \"\(user.id)\" bucketed into a targeting rule \(name).")
+            reasons.append(.ruleBucketed(rule: name))
             return .decided(Choice(ruleKey: rule.key, ruleID: rule.id, variation: variation, source: .rollout, method: .bucketing))
         }
         guard !isEveryoneElse else { return .done }
-        reasons.append("User \"\(user.id)\" not bucketed into a targeting rule \(name). Checking \"Everyone Else\" rule now.")
+        reasons.append(.ruleNotBucketed(rule: name))
         return .everyoneElse
     }
 
     /// An unknown result counts as not meeting the audiences.
-    private func meetsAudience(_ experiment: Experiment, user: OptimizelyUser) -> Bool {
+    private func meetsAudience(_ experiment: Shared<Experiment>, user: OptimizelyUser) -> Bool {
         guard let conditions = experiment.audience.conditions else { return true }
         return conditions.evaluate(user.attributes) ?? false
     }
 
-    private func bucket(_ experiment: Experiment, bucketingID: String, reasons: inout DecisionReasons) -> Variation? {
+    private func bucket(_ experiment: Shared<Experiment>, bucketingID: String, reasons: inout DecisionReasons) -> Variation? {
         let bucket = OptimizelyBucketer.bucket(bucketingID: bucketingID, entityID: experiment.id)
         guard let entity = OptimizelyBucketer.entity(for: bucket, in: experiment.trafficAllocation) else { return nil }
         guard !entity.isEmpty else {
-            reasons.append("Bucketed into an empty traffic range. Returning nil.")
+            reasons.append(.emptyTrafficRange)
             return nil
         }
         return experiment.variations[entity]

@@ -20,10 +20,35 @@ extension OptimizelyDatafile {
     /// ``Variation/typedValues``); only an enabled holdout variation that sets a variable (holdouts
     /// belong to no flag, so they are not typed at load) is converted here.
     func typedValue(of variable: Variable, in flag: Flag, variation: Variation?) -> Result<TweakContent, VariableProblem> {
+        Self.typedValue(of: variable, flagKey: flag.key, variation: variation)
+    }
+
+    static func typedValue(of variable: Variable, flagKey: String, variation: Variation?) -> Result<TweakContent, VariableProblem> {
         if let variation, variation.featureEnabled, let text = variation.variableValues[variable.id] {
-            return variation.typedValues[variable.id] ?? Self.convert(text, to: variable, flagKey: flag.key)
+            return variation.typedValues[variable.id] ?? convert(text, to: variable, flagKey: flagKey)
         }
         return variable.typedDefault
+    }
+
+    /// Every variable of a flag for one decision, as ``OptimizelyDecision/variables`` holds them,
+    /// with the message of each value that did not convert (left out), in the flag's order.
+    struct DecidedVariables: Sendable {
+        var values: [String: TweakContent]
+        var problems: [String] = []
+    }
+
+    /// `variables` (a flag's, in order) as decided for `variation` (`nil`: no rule decided).
+    /// Computed at load for each of the flag's variations and for none, so that a decision
+    /// copies them instead of building a dictionary.
+    static func decidedVariables(_ variables: [Variable], flagKey: String, variation: Variation?) -> DecidedVariables {
+        var decided = DecidedVariables(values: .init(minimumCapacity: variables.count))
+        for variable in variables {
+            switch typedValue(of: variable, flagKey: flagKey, variation: variation) {
+            case .success(let value): decided.values[variable.key] = value
+            case .failure(let problem): decided.problems.append(problem.message)
+            }
+        }
+        return decided
     }
 
     static func convert(_ text: String, to variable: Variable, flagKey: String) -> Result<TweakContent, VariableProblem> {

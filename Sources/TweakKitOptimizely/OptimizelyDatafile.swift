@@ -30,13 +30,13 @@ public struct OptimizelyDatafile: Sendable {
     /// Every flag key, in datafile order.
     public let flagKeys: [String]
 
-    let flags: [String: Flag]
+    let flags: [String: Shared<Flag>]
     let groups: [String: Group]
     /// Holdouts in datafile order. Every holdout applies to every flag, as in Optimizely's current
     /// SDKs (`includedFlags` and `excludedFlags` are ignored).
-    let holdouts: [Experiment]
+    let holdouts: [Shared<Experiment>]
     /// Rule-level holdouts (`localHoldouts`), by the id of each rule they name.
-    let localHoldouts: [String: [Experiment]]
+    let localHoldouts: [String: [Shared<Experiment>]]
     /// The file or URL it came from, for messages.
     let source: String
 
@@ -76,8 +76,8 @@ public struct OptimizelyDatafile: Sendable {
 
     init(
         version: String, revision: String, projectID: String, accountID: String, sendFlagDecisions: Bool,
-        flagKeys: [String], flags: [String: Flag], groups: [String: Group],
-        holdouts: [Experiment], localHoldouts: [String: [Experiment]], source: String
+        flagKeys: [String], flags: [String: Shared<Flag>], groups: [String: Group],
+        holdouts: [Shared<Experiment>], localHoldouts: [String: [Shared<Experiment>]], source: String
     ) {
         self.version = version
         self.revision = revision
@@ -94,7 +94,7 @@ public struct OptimizelyDatafile: Sendable {
 
     /// A flag's variable keys and types, in datafile order; `nil` for an unknown flag.
     public func variables(ofFlag flagKey: String) -> [(key: String, type: OptimizelyVariableType)]? {
-        flags[flagKey].map { $0.variables.map { ($0.key, $0.type) } }
+        flags[flagKey].map { $0.value.variables.map { ($0.key, $0.type) } }
     }
 }
 
@@ -129,14 +129,16 @@ extension OptimizelyDatafile {
         var id: String
         var key: String
         /// Experiment rules, in order.
-        var experiments: [Experiment]
+        var experiments: [Shared<Experiment>]
         /// Rollout rules (delivery rules), "Everyone Else" last.
-        var rolloutRules: [Experiment]
+        var rolloutRules: [Shared<Experiment>]
         var rolloutID: String?
         var variables: [Variable]
         var variablesByKey: [String: Int]
         /// Every variation of every rule, by key (first wins), for forced decisions.
         var variationsByKey: [String: Variation]
+        /// The variables when no rule decides: every default.
+        var defaultVariables: DecidedVariables
     }
 
     struct Variable: Sendable {
@@ -182,6 +184,9 @@ extension OptimizelyDatafile {
         var variableValues: [String: String]
         /// The values converted to their variables' types (filled in at load, per flag).
         var typedValues: [String: Result<TweakContent, VariableProblem>] = [:]
+        /// All of the flag's variables as a decision for this variation returns them (filled in
+        /// at load, per flag; `nil` for a holdout's variation).
+        var decidedVariables: DecidedVariables?
     }
 
     struct TrafficRange: Sendable {

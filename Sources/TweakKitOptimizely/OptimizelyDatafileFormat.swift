@@ -113,7 +113,7 @@ public struct OptimizelyDocument: TweakDocument {
 
     /// Every flag off with its variables' defaults: what a user no rule decides for sees.
     public func tweaks(source: String) -> [Tweak] {
-        datafile.flagKeys.compactMap { datafile.flags[$0] }.flatMap { flag in
+        datafile.flagKeys.compactMap { datafile.flags[$0]?.value }.flatMap { flag in
             var tweaks: [Tweak] = []
             if flag.variablesByKey[Tweak.enabledVariable] == nil {
                 tweaks.append(Tweak(feature: flag.key, variable: Tweak.enabledVariable, content: .bool(false),
@@ -132,7 +132,7 @@ public struct OptimizelyDocument: TweakDocument {
 
     /// Every flag's `enabled` and each of its variables: all decided per lookup.
     public var evaluatedTweakIDs: [TweakID] {
-        datafile.flagKeys.compactMap { datafile.flags[$0] }.flatMap { flag in
+        datafile.flagKeys.compactMap { datafile.flags[$0]?.value }.flatMap { flag in
             (flag.variablesByKey[Tweak.enabledVariable] == nil ? [TweakID(feature: flag.key, variable: Tweak.enabledVariable)] : [])
                 + flag.variables.map { TweakID(feature: flag.key, variable: $0.key) }
         }
@@ -148,7 +148,7 @@ public struct OptimizelyDocument: TweakDocument {
             return TweakEvaluation(value: nil, reason: .error, errorCode: .targetingKeyMissing,
                                    errorMessage: "an Optimizely decision needs a user id: set the evaluation context's targetingKey")
         }
-        var reasons = DecisionReasons(recording: false)
+        var reasons = DecisionReasons(recording: false, userID: user.id)
         let choice = datafile.choose(flag, user: user, forced: forcedDecisions, reasons: &reasons)
         let reason: EvaluationReason = switch choice?.method {
         case nil: .default
@@ -171,7 +171,7 @@ public struct OptimizelyDocument: TweakDocument {
         guard let variable else {
             return TweakEvaluation(value: .bool(choice?.variation.featureEnabled ?? false), variant: variant, reason: reason, flagMetadata: metadata)
         }
-        switch datafile.typedValue(of: variable, in: flag, variation: choice?.variation) {
+        switch OptimizelyDatafile.typedValue(of: variable, flagKey: flag.key, variation: choice?.variation) {
         case .success(let value):
             return TweakEvaluation(value: value, variant: variant, reason: reason, flagMetadata: metadata)
         case .failure(let problem):

@@ -31,8 +31,14 @@ public struct OptimizelyDecision: Sendable, Hashable {
     /// Every variable of the flag, typed: the variation's value when enabled, else the default.
     /// A value that does not convert to its type is left out, with a reason.
     public var variables: [String: TweakContent]
-    /// Why, step by step, in the SDKs' wording.
-    public var reasons: [String]
+    /// Why, step by step, in the SDKs' wording. Put into words when read: a decision whose
+    /// reasons nobody reads builds none of these strings.
+    public var reasons: [String] {
+        get { reasonLog.messages }
+        set { reasonLog = DecisionReasons(messages: newValue) }
+    }
+    /// The steps behind ``reasons``; equal decisions have equal messages.
+    var reasonLog: DecisionReasons
     /// Whether Optimizely would send an impression for it: experiments always, delivery rules
     /// when the datafile's `sendFlagDecisions` is on.
     public var isImpression: Bool

@@ -35,7 +35,7 @@ public struct OptimizelyUser: Sendable, Hashable {
         case .string(let bucketingID)?: return bucketingID
         case nil: return id
         default:
-            reasons.append("Bucketing ID attribute is not a string. Defaulted to user_id.")
+            reasons.append(.bucketingIDNotString)
             return id
         }
     }

@@ -190,4 +190,21 @@ struct DecisionTests {
         #expect(decision.variables.isEmpty)
         #expect(decision.reasons == [#"No flag was found for key "nope"."#])
     }
+
+    @Test("reasons read, set and compare as their words: equal words make equal decisions")
+    func reasonsAsWords() {
+        let decision = decide("checkout_redesign", "user-1", ["plan": "pro"])
+        var rewritten = decision
+        rewritten.reasons = decision.reasons
+        #expect(rewritten.reasons == decision.reasons)
+        #expect(rewritten == decision)
+        #expect(rewritten.hashValue == decision.hashValue)
+        #expect(Set([decision, rewritten]).count == 1)
+        rewritten.reasons.append("one more")
+        #expect(rewritten != decision)
+        #expect(rewritten.reasons.last == "one more")
+        // The same steps for another user are other words.
+        let other = decide("checkout_redesign", "user-2", ["plan": "pro"])
+        #expect(other.reasons != decision.reasons)
+    }
 }
