@@ -16,57 +16,97 @@ struct AttributeCondition: Sendable {
         case invalid(String)
     }
 
+    /// What the condition does, read once from its `type` and `match`.
+    enum Operation: Sendable {
+        /// An unknown condition type or match type: always unknown.
+        case unknown
+        case exists, qualified, exact, substring
+        case greaterThan, greaterOrEqual, lessThan, lessOrEqual
+        case semanticVersion(SemanticVersionOperator)
+    }
+
+    enum SemanticVersionOperator: Sendable {
+        case equal, greaterOrEqual, greater, lessOrEqual, less
+    }
+
     var name: String
-    var type: String
-    /// `nil` in legacy audiences: exact.
-    var match: String?
     var value: Value
+    let operation: Operation
+
+    /// `match` is `nil` in legacy audiences: exact.
+    init(name: String, type: String, match: String?, value: Value) {
+        self.name = name
+        self.value = value
+        guard type == "custom_attribute" || type == "third_party_dimension" else {
+            operation = .unknown
+            return
+        }
+        operation = switch match ?? "exact" {
+        case "exists": .exists
+        case "qualified": .qualified
+        case "exact": .exact
+        case "substring": .substring
+        case "gt": .greaterThan
+        case "ge": .greaterOrEqual
+        case "lt": .lessThan
+        case "le": .lessOrEqual
+        case "semver_eq": .semanticVersion(.equal)
+        case "semver_ge": .semanticVersion(.greaterOrEqual)
+        case "semver_gt": .semanticVersion(.greater)
+        case "semver_le": .semanticVersion(.lessOrEqual)
+        case "semver_lt": .semanticVersion(.less)
+        default: .unknown
+        }
+    }
 
     static let maximumSafeNumber = 9_007_199_254_740_992.0  // 2^53
 
     func evaluate(_ attributes: [String: TweakContent]) -> Bool? {
-        guard type == "custom_attribute" || type == "third_party_dimension" else { return nil }
-        let match = match ?? "exact"
-        if match == "exists" { return attributes[name] != nil }
-        if match == "qualified" {
+        switch operation {
+        case .unknown: return nil
+        case .exists: return attributes[name] != nil
+        case .qualified:
             // ODP audience segments: TweakKit fetches none, so the user qualifies for no segment.
             guard case .string = value else { return nil }
             return false
+        default: break
         }
         guard let attribute = attributes[name] else { return nil }
-        switch match {
-        case "exact": return exact(attribute)
-        case "substring":
+        switch operation {
+        case .exact: return exact(attribute)
+        case .substring:
             guard case .string(let condition) = value, case .string(let user) = attribute else { return nil }
             // By Unicode scalar, as the SDKs compare code points (not canonical equivalence).
             return user.unicodeScalars.contains(condition.unicodeScalars)
-        case "gt", "ge", "lt", "le":
+        case .greaterThan, .greaterOrEqual, .lessThan, .lessOrEqual:
             guard case .number(let condition) = value, Self.isFinite(condition), let user = Self.number(attribute), Self.isFinite(user) else { return nil }
-            switch match {
-            case "gt": return user > condition
-            case "ge": return user >= condition
-            case "lt": return user < condition
+            switch operation {
+            case .greaterThan: return user > condition
+            case .greaterOrEqual: return user >= condition
+            case .lessThan: return user < condition
             default: return user <= condition
             }
-        case "semver_eq", "semver_ge", "semver_gt", "semver_le", "semver_lt":
+        case .semanticVersion(let comparison):
             guard case .string(let target) = value, case .string(let user) = attribute,
                   let order = OptimizelySemanticVersion.compare(target: target, user: user)
             else { return nil }
-            switch match {
-            case "semver_eq": return order == 0
-            case "semver_ge": return order >= 0
-            case "semver_gt": return order > 0
-            case "semver_le": return order <= 0
-            default: return order < 0
+            switch comparison {
+            case .equal: return order == 0
+            case .greaterOrEqual: return order >= 0
+            case .greater: return order > 0
+            case .lessOrEqual: return order <= 0
+            case .less: return order < 0
             }
-        default:
+        case .unknown, .exists, .qualified:
             return nil
         }
     }
 
     private func exact(_ attribute: TweakContent) -> Bool? {
         switch (value, attribute) {
-        case (.string(let condition), .string(let user)): return condition.unicodeScalars.elementsEqual(user.unicodeScalars)
+        // Code point by code point, as the SDKs compare (not canonical equivalence): the same
+        // code points are the same UTF-8 bytes.
+        case (.string(let condition), .string(let user)): return condition.utf8.elementsEqual(user.utf8)
         case (.bool(let condition), .bool(let user)): return condition == user
         case (.number(let condition), _):
             guard Self.isFinite(condition), let user = Self.number(attribute), Self.isFinite(user) else { return nil }

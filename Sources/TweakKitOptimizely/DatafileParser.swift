@@ -179,7 +179,7 @@ struct DatafileParser {
         let key = try reader.string(node, "key", in: what)
         let kind = what.hasPrefix("an ") ? what.dropFirst(3) : what.hasPrefix("a ") ? what.dropFirst(2) : Substring(what)
         let name = "\(kind) \(key)"
-        var variations: [String: OptimizelyDatafile.Variation] = [:]
+        var variations: [String: Shared<OptimizelyDatafile.Variation>] = [:]
         var variationKeys: [String: String] = [:]
         var variationOrder: [String] = []
         for variationNode in try reader.optionalArray(node, "variations", in: name) {
@@ -190,11 +190,11 @@ struct DatafileParser {
                 let variableID = try reader.string(usage, "id", in: "a variable of variation \(variationKey)")
                 values[variableID] = try reader.string(usage, "value", in: "variable \(variableID) of variation \(variationKey)")
             }
-            variations[variationID] = OptimizelyDatafile.Variation(
+            variations[variationID] = Shared(OptimizelyDatafile.Variation(
                 id: variationID, key: variationKey,
                 featureEnabled: try reader.optionalBool(variationNode, "featureEnabled", in: "variation \(variationKey)") ?? false,
                 variableValues: values
-            )
+            ))
             variationKeys[variationKey] = variationKeys[variationKey] ?? variationID
             variationOrder.append(variationID)
         }
@@ -213,6 +213,7 @@ struct DatafileParser {
             audience: try parseAudienceRule(node, in: name), variations: variations, variationKeys: variationKeys, variationOrder: variationOrder,
             trafficAllocation: allocation, forcedVariations: forced, groupID: nil
         )
+        experiment.linkTraffic()
         if let cmab = node["cmab"], !cmab.isNull { experiment.isContextualBandit = true }
         if let type = node["type"], case .string(let text) = type.kind { experiment.type = text }
         return experiment
@@ -305,16 +306,17 @@ struct DatafileParser {
         func typed(_ rule: Experiment) throws(TweakFileError) -> Experiment {
             var rule = rule
             for (variationID, variation) in rule.variations {
-                var converted = variation
+                var converted = variation.value
                 for (variableID, text) in variation.variableValues {
                     guard let variable = variablesByID[variableID] else {
                         throw reader.error(node, "variation \(variation.key) of rule \(rule.key) sets variable id \(variableID), which \(name) does not define")
                     }
                     converted.typedValues[variableID] = OptimizelyDatafile.convert(text, to: variable, flagKey: key)
                 }
-                converted.decidedVariables = OptimizelyDatafile.decidedVariables(variables, flagKey: key, variation: converted)
-                rule.variations[variationID] = converted
+                converted.decidedVariables = OptimizelyDatafile.decidedVariables(variables, flagKey: key, variation: Shared(converted))
+                rule.variations[variationID] = Shared(converted)
             }
+            rule.linkTraffic()
             return rule
         }
         var typedExperiments: [Experiment] = []
@@ -323,7 +325,7 @@ struct DatafileParser {
         for rule in rules { typedRules.append(try typed(rule)) }
         flagExperiments = typedExperiments
         rules = typedRules
-        var variationsByKey: [String: OptimizelyDatafile.Variation] = [:]
+        var variationsByKey: [String: Shared<OptimizelyDatafile.Variation>] = [:]
         for rule in flagExperiments + rules {
             for variation in rule.variationOrder.compactMap({ rule.variations[$0] }) where variationsByKey[variation.key] == nil {
                 variationsByKey[variation.key] = variation
@@ -337,10 +339,10 @@ struct DatafileParser {
     /// A feature rollout (`"type": "fr"`) serves the rollout's "Everyone Else" variation to the
     /// traffic its own allocation leaves: the variation joins the experiment with a range ending
     /// at 10000, as the SDKs add it at load.
-    private static func addEveryoneElse(_ variation: OptimizelyDatafile.Variation, to experiment: inout Experiment) {
+    private static func addEveryoneElse(_ variation: Shared<OptimizelyDatafile.Variation>, to experiment: inout Experiment) {
         if experiment.variations[variation.id] == nil { experiment.variationOrder.append(variation.id) }
         experiment.variations[variation.id] = variation
         experiment.variationKeys[variation.key] = variation.id
-        experiment.trafficAllocation.append(.init(entityID: variation.id, endOfRange: 10_000))
+        experiment.trafficAllocation.append(.init(entityID: variation.id, endOfRange: 10_000, variation: variation))
     }
 }

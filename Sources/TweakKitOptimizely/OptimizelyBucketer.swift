@@ -14,6 +14,11 @@ enum OptimizelyBucketer {
 
     /// The entity of the first range with `bucket < endOfRange`; `""` is a hole in the traffic.
     static func entity(for bucket: Int, in ranges: [OptimizelyDatafile.TrafficRange]) -> String? {
-        ranges.first { bucket < $0.endOfRange }?.entityID
+        range(for: bucket, in: ranges)?.entityID
+    }
+
+    /// The first range with `bucket < endOfRange`.
+    static func range(for bucket: Int, in ranges: [OptimizelyDatafile.TrafficRange]) -> OptimizelyDatafile.TrafficRange? {
+        ranges.first { bucket < $0.endOfRange }
     }
 }

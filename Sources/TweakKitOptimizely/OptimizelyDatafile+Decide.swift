@@ -10,7 +10,7 @@ extension OptimizelyDatafile {
         /// The experiment, delivery rule or holdout that decided (`nil` for a flag-level forced decision).
         var ruleKey: String?
         var ruleID: String?
-        var variation: Variation
+        var variation: Shared<Variation>
         var source: OptimizelyDecision.Source
         var method: DecisionMethod
     }
@@ -28,10 +28,14 @@ extension OptimizelyDatafile {
         }
         var reasons = DecisionReasons(recording: true, userID: user.id)
         let choice = choose(flag, user: user, forced: forcedDecisions, reasons: &reasons)
-        // Converted at load for the flag's own variations and for no variation; a holdout's
-        // variation (holdouts belong to no flag) is converted here.
-        let decided = choice.map { $0.variation.decidedVariables ?? Self.decidedVariables(flag.variables, flagKey: flag.key, variation: $0.variation) }
-            ?? flag.defaultVariables
+        // Converted at load for the flag's own variations and for none (every default, as a
+        // variation that is not enabled serves); an enabled holdout variation (holdouts belong
+        // to no flag) is converted here.
+        let decided = if let variation = choice?.variation, variation.featureEnabled {
+            variation.decidedVariables ?? Self.decidedVariables(flag.variables, flagKey: flag.key, variation: variation)
+        } else {
+            flag.defaultVariables
+        }
         for problem in decided.problems { reasons.append(.text(problem)) }
         return OptimizelyDecision(
             flagKey: flagKey, userID: user.id, enabled: choice?.variation.featureEnabled ?? false,
@@ -76,7 +80,7 @@ extension OptimizelyDatafile {
 
     // MARK: - Steps
 
-    private func forcedVariation(_ flag: Shared<Flag>, rule: Shared<Experiment>?, user: OptimizelyUser, forced: OptimizelyForcedDecisions?, reasons: inout DecisionReasons) -> Variation? {
+    private func forcedVariation(_ flag: Shared<Flag>, rule: Shared<Experiment>?, user: OptimizelyUser, forced: OptimizelyForcedDecisions?, reasons: inout DecisionReasons) -> Shared<Variation>? {
         guard let forced, let key = forced.variationKey(flagKey: flag.key, ruleKey: rule?.key, userID: user.id) else { return nil }
         guard let variation = flag.variationsByKey[key] else {
             reasons.append(.invalidForcedVariation(flag: flag.key, rule: rule?.key))
@@ -101,7 +105,7 @@ extension OptimizelyDatafile {
         return nil
     }
 
-    private func decideHoldout(_ holdout: Shared<Experiment>, flag: Shared<Flag>, user: OptimizelyUser, bucketingID: String, reasons: inout DecisionReasons) -> Variation? {
+    private func decideHoldout(_ holdout: Shared<Experiment>, flag: Shared<Flag>, user: OptimizelyUser, bucketingID: String, reasons: inout DecisionReasons) -> Shared<Variation>? {
         guard holdout.status == "Running" else {
             reasons.append(.holdoutNotRunning(holdout: holdout.key))
             return nil
@@ -130,7 +134,7 @@ extension OptimizelyDatafile {
         return nil
     }
 
-    private func decideExperiment(_ experiment: Shared<Experiment>, user: OptimizelyUser, bucketingID: String, reasons: inout DecisionReasons) -> (Variation, DecisionMethod)? {
+    private func decideExperiment(_ experiment: Shared<Experiment>, user: OptimizelyUser, bucketingID: String, reasons: inout DecisionReasons) -> (Shared<Variation>, DecisionMethod)? {
         guard experiment.status == "Running" else {
             reasons.append(.experimentNotRunning(experiment: experiment.key))
             return nil
@@ -223,17 +227,18 @@ extension OptimizelyDatafile {
 
     /// An unknown result counts as not meeting the audiences.
     private func meetsAudience(_ experiment: Shared<Experiment>, user: OptimizelyUser) -> Bool {
-        guard let conditions = experiment.audience.conditions else { return true }
+        // In place: through `experiment.audience` the conditions' arrays would be copied out.
+        guard let conditions = experiment.value.audience.conditions else { return true }
         return conditions.evaluate(user.attributes) ?? false
     }
 
-    private func bucket(_ experiment: Shared<Experiment>, bucketingID: String, reasons: inout DecisionReasons) -> Variation? {
+    private func bucket(_ experiment: Shared<Experiment>, bucketingID: String, reasons: inout DecisionReasons) -> Shared<Variation>? {
         let bucket = OptimizelyBucketer.bucket(bucketingID: bucketingID, entityID: experiment.id)
-        guard let entity = OptimizelyBucketer.entity(for: bucket, in: experiment.trafficAllocation) else { return nil }
-        guard !entity.isEmpty else {
+        guard let range = OptimizelyBucketer.range(for: bucket, in: experiment.trafficAllocation) else { return nil }
+        guard !range.entityID.isEmpty else {
             reasons.append(.emptyTrafficRange)
             return nil
         }
-        return experiment.variations[entity]
+        return range.variation
     }
 }

@@ -19,11 +19,11 @@ extension OptimizelyDatafile {
     /// Values of the flag's rules are converted once, when the datafile loads (``Variable/typedDefault``,
     /// ``Variation/typedValues``); only an enabled holdout variation that sets a variable (holdouts
     /// belong to no flag, so they are not typed at load) is converted here.
-    func typedValue(of variable: Variable, in flag: Flag, variation: Variation?) -> Result<TweakContent, VariableProblem> {
+    func typedValue(of variable: Variable, in flag: Flag, variation: Shared<Variation>?) -> Result<TweakContent, VariableProblem> {
         Self.typedValue(of: variable, flagKey: flag.key, variation: variation)
     }
 
-    static func typedValue(of variable: Variable, flagKey: String, variation: Variation?) -> Result<TweakContent, VariableProblem> {
+    static func typedValue(of variable: Variable, flagKey: String, variation: Shared<Variation>?) -> Result<TweakContent, VariableProblem> {
         if let variation, variation.featureEnabled, let text = variation.variableValues[variable.id] {
             return variation.typedValues[variable.id] ?? convert(text, to: variable, flagKey: flagKey)
         }
@@ -40,7 +40,7 @@ extension OptimizelyDatafile {
     /// `variables` (a flag's, in order) as decided for `variation` (`nil`: no rule decided).
     /// Computed at load for each of the flag's variations and for none, so that a decision
     /// copies them instead of building a dictionary.
-    static func decidedVariables(_ variables: [Variable], flagKey: String, variation: Variation?) -> DecidedVariables {
+    static func decidedVariables(_ variables: [Variable], flagKey: String, variation: Shared<Variation>?) -> DecidedVariables {
         var decided = DecidedVariables(values: .init(minimumCapacity: variables.count))
         for variable in variables {
             switch typedValue(of: variable, flagKey: flagKey, variation: variation) {

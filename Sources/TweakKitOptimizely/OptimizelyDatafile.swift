@@ -136,7 +136,7 @@ extension OptimizelyDatafile {
         var variables: [Variable]
         var variablesByKey: [String: Int]
         /// Every variation of every rule, by key (first wins), for forced decisions.
-        var variationsByKey: [String: Variation]
+        var variationsByKey: [String: Shared<Variation>]
         /// The variables when no rule decides: every default.
         var defaultVariables: DecidedVariables
     }
@@ -156,7 +156,7 @@ extension OptimizelyDatafile {
         var key: String
         var status: String
         var audience: AudienceRule
-        var variations: [String: Variation]
+        var variations: [String: Shared<Variation>]
         var variationKeys: [String: String]
         /// Variation ids in datafile order.
         var variationOrder: [String]
@@ -174,6 +174,13 @@ extension OptimizelyDatafile {
         var excludesTargetedDeliveries = false
         /// Local holdouts only: the rule ids it applies to.
         var includedRules: [String] = []
+
+        /// Points each traffic range at its variation; again after the variations change.
+        mutating func linkTraffic() {
+            for index in trafficAllocation.indices {
+                trafficAllocation[index].variation = variations[trafficAllocation[index].entityID]
+            }
+        }
     }
 
     struct Variation: Sendable {
@@ -192,6 +199,9 @@ extension OptimizelyDatafile {
     struct TrafficRange: Sendable {
         var entityID: String
         var endOfRange: Int
+        /// An experiment's range: the variation `entityID` names (linked at load, so that
+        /// bucketing looks up nothing); `nil` in a group's ranges and for a hole (`""`).
+        var variation: Shared<Variation>? = nil
     }
 
     struct Group: Sendable {
