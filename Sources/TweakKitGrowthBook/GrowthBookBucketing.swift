@@ -10,21 +10,54 @@ import Foundation
 public enum GrowthBookBucketing {
     /// 32-bit FNV-1a over UTF-16 code units, as the JavaScript SDK's `charCodeAt` loop hashes.
     public static func fnv1a32(_ text: String) -> UInt32 {
-        var hash: UInt32 = 0x811C_9DC5
-        for unit in text.utf16 {
-            hash = (hash ^ UInt32(unit)) &* 0x0100_0193
-        }
-        return hash
+        fnv1a32(text, continuing: fnvOffsetBasis)
     }
 
     /// A number in [0, 1): version 1 `(fnv(value + seed) % 1000) / 1000`, version 2
     /// `(fnv(String(fnv(seed + value))) % 10000) / 10000`; `nil` for another version.
+    ///
+    /// No string is built: FNV-1a of `a + b` is FNV-1a of `b` continued from that of `a`, and
+    /// the decimal digits of version 2's inner hash are hashed as they are computed.
     public static func hash(seed: String, value: String, version: Int) -> Double? {
         switch version {
-        case 2: Double(fnv1a32(String(fnv1a32(seed + value))) % 10000) / 10000
-        case 1: Double(fnv1a32(value + seed) % 1000) / 1000
+        case 2: Double(fnv1a32(decimalDigitsOf: fnv1a32(value, continuing: fnv1a32(seed))) % 10000) / 10000
+        case 1: Double(fnv1a32(seed, continuing: fnv1a32(value)) % 1000) / 1000
         default: nil
         }
+    }
+
+    static let fnvOffsetBasis: UInt32 = 0x811C_9DC5
+    static let fnvPrime: UInt32 = 0x0100_0193
+
+    /// FNV-1a of `text`'s UTF-16 code units, continuing from `hash`. ASCII text is read as its
+    /// UTF-8 bytes, which are its UTF-16 code units.
+    static func fnv1a32(_ text: String, continuing start: UInt32) -> UInt32 {
+        let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> UInt32? in
+            var hash = start
+            for byte in bytes {
+                guard byte < 0x80 else { return nil }
+                hash = (hash ^ UInt32(byte)) &* fnvPrime
+            }
+            return hash
+        }
+        if let ascii = ascii ?? nil { return ascii }
+        var hash = start
+        for unit in text.utf16 {
+            hash = (hash ^ UInt32(unit)) &* fnvPrime
+        }
+        return hash
+    }
+
+    /// `fnv1a32(String(number))`, without the string.
+    static func fnv1a32(decimalDigitsOf number: UInt32) -> UInt32 {
+        var divisor: UInt32 = 1
+        while number / divisor >= 10 { divisor *= 10 }
+        var hash = fnvOffsetBasis
+        while divisor > 0 {
+            hash = (hash ^ (UInt32(UInt8(ascii: "0")) + number / divisor % 10)) &* fnvPrime
+            divisor /= 10
+        }
+        return hash
     }
 
     /// Whether `userID` falls in the namespace's `[start, end)` slice (hash version 1, seed `__<name>`).

@@ -1,3 +1,5 @@
+import TweakKit
+
 /// One feature of the SDK payload: a default value and rules tried in order.
 public struct GrowthBookFeature: Sendable, Hashable {
     /// The feature's key.
@@ -5,7 +7,36 @@ public struct GrowthBookFeature: Sendable, Hashable {
     /// The value when no rule decides; `null` when the payload has none.
     public var defaultValue: GrowthBookValue
     /// Rules tried in order; the first that applies decides.
-    public var rules: [GrowthBookRule]
+    public var rules: [GrowthBookRule] {
+        didSet { (sharedRules, hasParentConditions) = Self.evaluationForm(of: rules) }
+    }
+
+    /// ``rules`` as an evaluation reads them: each behind one reference, so that trying a rule
+    /// retains one object instead of copying its two dozen fields.
+    private(set) var sharedRules: [Shared<GrowthBookRule>]
+    /// Whether a rule has prerequisites (the evaluation then guards against cycles).
+    private(set) var hasParentConditions: Bool
+
+    init(key: String, defaultValue: GrowthBookValue, rules: [GrowthBookRule]) {
+        self.key = key
+        self.defaultValue = defaultValue
+        self.rules = rules
+        (sharedRules, hasParentConditions) = Self.evaluationForm(of: rules)
+    }
+
+    private static func evaluationForm(of rules: [GrowthBookRule]) -> ([Shared<GrowthBookRule>], Bool) {
+        (rules.map(Shared.init), rules.contains { $0.parentConditions != nil })
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.key == rhs.key && lhs.defaultValue == rhs.defaultValue && lhs.rules == rhs.rules
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(key)
+        hasher.combine(defaultValue)
+        hasher.combine(rules)
+    }
 }
 
 /// One rule of a feature. With `force` it is a force or rollout rule; with `variations` (or a

@@ -307,9 +307,9 @@ struct DatafileParser {
             var rule = rule
             for (variationID, variation) in rule.variations {
                 var converted = variation.value
-                for (variableID, text) in variation.variableValues {
+                for (variableID, text) in variation.value.variableValues {
                     guard let variable = variablesByID[variableID] else {
-                        throw reader.error(node, "variation \(variation.key) of rule \(rule.key) sets variable id \(variableID), which \(name) does not define")
+                        throw reader.error(node, "variation \(variation.value.key) of rule \(rule.key) sets variable id \(variableID), which \(name) does not define")
                     }
                     converted.typedValues[variableID] = OptimizelyDatafile.convert(text, to: variable, flagKey: key)
                 }
@@ -327,8 +327,8 @@ struct DatafileParser {
         rules = typedRules
         var variationsByKey: [String: Shared<OptimizelyDatafile.Variation>] = [:]
         for rule in flagExperiments + rules {
-            for variation in rule.variationOrder.compactMap({ rule.variations[$0] }) where variationsByKey[variation.key] == nil {
-                variationsByKey[variation.key] = variation
+            for variation in rule.variationOrder.compactMap({ rule.variations[$0] }) where variationsByKey[variation.value.key] == nil {
+                variationsByKey[variation.value.key] = variation
             }
         }
         return .init(id: id, key: key, experiments: flagExperiments.map(Shared.init), rolloutRules: rules.map(Shared.init), rolloutID: rolloutID, variables: variables,
@@ -340,9 +340,9 @@ struct DatafileParser {
     /// traffic its own allocation leaves: the variation joins the experiment with a range ending
     /// at 10000, as the SDKs add it at load.
     private static func addEveryoneElse(_ variation: Shared<OptimizelyDatafile.Variation>, to experiment: inout Experiment) {
-        if experiment.variations[variation.id] == nil { experiment.variationOrder.append(variation.id) }
-        experiment.variations[variation.id] = variation
-        experiment.variationKeys[variation.key] = variation.id
-        experiment.trafficAllocation.append(.init(entityID: variation.id, endOfRange: 10_000, variation: variation))
+        if experiment.variations[variation.value.id] == nil { experiment.variationOrder.append(variation.value.id) }
+        experiment.variations[variation.value.id] = variation
+        experiment.variationKeys[variation.value.key] = variation.value.id
+        experiment.trafficAllocation.append(.init(entityID: variation.value.id, endOfRange: 10_000, variation: variation))
     }
 }

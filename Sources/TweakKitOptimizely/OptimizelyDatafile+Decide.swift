@@ -31,15 +31,15 @@ extension OptimizelyDatafile {
         // Converted at load for the flag's own variations and for none (every default, as a
         // variation that is not enabled serves); an enabled holdout variation (holdouts belong
         // to no flag) is converted here.
-        let decided = if let variation = choice?.variation, variation.featureEnabled {
-            variation.decidedVariables ?? Self.decidedVariables(flag.variables, flagKey: flag.key, variation: variation)
+        let decided = if let variation = choice?.variation, variation.value.featureEnabled {
+            variation.value.decidedVariables ?? Self.decidedVariables(flag.value.variables, flagKey: flag.value.key, variation: variation)
         } else {
-            flag.defaultVariables
+            flag.value.defaultVariables
         }
         for problem in decided.problems { reasons.append(.text(problem)) }
         return OptimizelyDecision(
-            flagKey: flagKey, userID: user.id, enabled: choice?.variation.featureEnabled ?? false,
-            variationKey: choice?.variation.key, variationID: choice?.variation.id,
+            flagKey: flagKey, userID: user.id, enabled: choice?.variation.value.featureEnabled ?? false,
+            variationKey: choice?.variation.value.key, variationID: choice?.variation.value.id,
             ruleKey: choice?.ruleKey, ruleID: choice?.ruleID, source: choice?.source,
             variables: decided.values, reasonLog: reasons,
             // As the SDKs: experiments always; with sendFlagDecisions every decision, even none.
@@ -63,14 +63,14 @@ extension OptimizelyDatafile {
         var heldOut = false
         for holdout in holdouts {
             guard let variation = decideHoldout(holdout, flag: flag, user: user, bucketingID: bucketingID, reasons: &reasons) else { continue }
-            guard holdout.excludesTargetedDeliveries else {
-                return Choice(ruleKey: holdout.key, ruleID: holdout.id, variation: variation, source: .holdout, method: .bucketing)
+            guard holdout.value.excludesTargetedDeliveries else {
+                return Choice(ruleKey: holdout.value.key, ruleID: holdout.value.id, variation: variation, source: .holdout, method: .bucketing)
             }
-            reasons.append(.holdoutExcludesTargetedDeliveries(holdout: holdout.key))
+            reasons.append(.holdoutExcludesTargetedDeliveries(holdout: holdout.value.key))
             heldOut = true
             break
         }
-        for experiment in flag.experiments where !heldOut || experiment.type == "td" {
+        for experiment in flag.value.experiments where !heldOut || experiment.value.type == "td" {
             if let choice = decideExperimentRule(experiment, flag: flag, user: user, bucketingID: bucketingID, forced: forced, reasons: &reasons) {
                 return choice
             }
@@ -81,12 +81,12 @@ extension OptimizelyDatafile {
     // MARK: - Steps
 
     private func forcedVariation(_ flag: Shared<Flag>, rule: Shared<Experiment>?, user: OptimizelyUser, forced: OptimizelyForcedDecisions?, reasons: inout DecisionReasons) -> Shared<Variation>? {
-        guard let forced, let key = forced.variationKey(flagKey: flag.key, ruleKey: rule?.key, userID: user.id) else { return nil }
-        guard let variation = flag.variationsByKey[key] else {
-            reasons.append(.invalidForcedVariation(flag: flag.key, rule: rule?.key))
+        guard let forced, let key = forced.variationKey(flagKey: flag.value.key, ruleKey: rule?.value.key, userID: user.id) else { return nil }
+        guard let variation = flag.value.variationsByKey[key] else {
+            reasons.append(.invalidForcedVariation(flag: flag.value.key, rule: rule?.value.key))
             return nil
         }
-        reasons.append(.forcedVariation(variation: key, flag: flag.key, rule: rule?.key))
+        reasons.append(.forcedVariation(variation: key, flag: flag.value.key, rule: rule?.value.key))
         return variation
     }
 
@@ -94,100 +94,100 @@ extension OptimizelyDatafile {
         _ experiment: Shared<Experiment>, flag: Shared<Flag>, user: OptimizelyUser, bucketingID: String, forced: OptimizelyForcedDecisions?, reasons: inout DecisionReasons
     ) -> Choice? {
         if let variation = forcedVariation(flag, rule: experiment, user: user, forced: forced, reasons: &reasons) {
-            return Choice(ruleKey: experiment.key, ruleID: experiment.id, variation: variation, source: .featureTest, method: .forcedDecision)
+            return Choice(ruleKey: experiment.value.key, ruleID: experiment.value.id, variation: variation, source: .featureTest, method: .forcedDecision)
         }
         if let held = decideLocalHoldouts(of: experiment, flag: flag, user: user, bucketingID: bucketingID, reasons: &reasons) {
             return held
         }
         if let (variation, method) = decideExperiment(experiment, user: user, bucketingID: bucketingID, reasons: &reasons) {
-            return Choice(ruleKey: experiment.key, ruleID: experiment.id, variation: variation, source: .featureTest, method: method)
+            return Choice(ruleKey: experiment.value.key, ruleID: experiment.value.id, variation: variation, source: .featureTest, method: method)
         }
         return nil
     }
 
     private func decideHoldout(_ holdout: Shared<Experiment>, flag: Shared<Flag>, user: OptimizelyUser, bucketingID: String, reasons: inout DecisionReasons) -> Shared<Variation>? {
-        guard holdout.status == "Running" else {
-            reasons.append(.holdoutNotRunning(holdout: holdout.key))
+        guard holdout.value.status == "Running" else {
+            reasons.append(.holdoutNotRunning(holdout: holdout.value.key))
             return nil
         }
         guard meetsAudience(holdout, user: user) else {
-            reasons.append(.holdoutAudiencesNotMet(holdout: holdout.key))
+            reasons.append(.holdoutAudiencesNotMet(holdout: holdout.value.key))
             return nil
         }
         guard let variation = bucket(holdout, bucketingID: bucketingID, reasons: &reasons) else {
-            reasons.append(.holdoutNotBucketed(holdout: holdout.key))
+            reasons.append(.holdoutNotBucketed(holdout: holdout.value.key))
             return nil
         }
-        reasons.append(.holdoutVariation(variation: variation.key, holdout: holdout.key))
-        reasons.append(.heldOut(holdout: holdout.key, flag: flag.key))
+        reasons.append(.holdoutVariation(variation: variation.value.key, holdout: holdout.value.key))
+        reasons.append(.heldOut(holdout: holdout.value.key, flag: flag.value.key))
         return variation
     }
 
     /// The rule-level holdouts (`localHoldouts`) naming `rule`, checked before the rule's own checks.
     private func decideLocalHoldouts(of rule: Shared<Experiment>, flag: Shared<Flag>, user: OptimizelyUser, bucketingID: String, reasons: inout DecisionReasons) -> Choice? {
-        guard !localHoldouts.isEmpty, let ruleHoldouts = localHoldouts[rule.id] else { return nil }
+        guard !localHoldouts.isEmpty, let ruleHoldouts = localHoldouts[rule.value.id] else { return nil }
         for holdout in ruleHoldouts {
             if let variation = decideHoldout(holdout, flag: flag, user: user, bucketingID: bucketingID, reasons: &reasons) {
-                return Choice(ruleKey: holdout.key, ruleID: holdout.id, variation: variation, source: .holdout, method: .bucketing)
+                return Choice(ruleKey: holdout.value.key, ruleID: holdout.value.id, variation: variation, source: .holdout, method: .bucketing)
             }
         }
         return nil
     }
 
     private func decideExperiment(_ experiment: Shared<Experiment>, user: OptimizelyUser, bucketingID: String, reasons: inout DecisionReasons) -> (Shared<Variation>, DecisionMethod)? {
-        guard experiment.status == "Running" else {
-            reasons.append(.experimentNotRunning(experiment: experiment.key))
+        guard experiment.value.status == "Running" else {
+            reasons.append(.experimentNotRunning(experiment: experiment.value.key))
             return nil
         }
-        guard !experiment.isContextualBandit else {
-            reasons.append(.contextualBandit(experiment: experiment.key))
+        guard !experiment.value.isContextualBandit else {
+            reasons.append(.contextualBandit(experiment: experiment.value.key))
             return nil
         }
-        if let variationKey = experiment.forcedVariations[user.id] {
-            if let id = experiment.variationKeys[variationKey], let variation = experiment.variations[id] {
+        if let variationKey = experiment.value.forcedVariations[user.id] {
+            if let id = experiment.value.variationKeys[variationKey], let variation = experiment.value.variations[id] {
                 reasons.append(.whitelisted(variation: variationKey))
                 return (variation, .whitelist)
             }
             reasons.append(.whitelistedVariationMissing(variation: variationKey))
         }
         let matches = meetsAudience(experiment, user: user)
-        reasons.append(.experimentAudiences(experiment: experiment.key, met: matches))
+        reasons.append(.experimentAudiences(experiment: experiment.value.key, met: matches))
         guard matches else {
-            reasons.append(.experimentAudiencesNotMet(experiment: experiment.key))
+            reasons.append(.experimentAudiencesNotMet(experiment: experiment.value.key))
             return nil
         }
-        if let groupID = experiment.groupID, let group = groups[groupID], group.policy == "random" {
+        if let groupID = experiment.value.groupID, let group = groups[groupID], group.policy == "random" {
             let bucket = OptimizelyBucketer.bucket(bucketingID: bucketingID, entityID: group.id)
             let chosen = OptimizelyBucketer.entity(for: bucket, in: group.trafficAllocation) ?? ""
             if chosen.isEmpty {
                 reasons.append(.inNoGroupExperiment)
                 return nil
             }
-            guard chosen == experiment.id else {
-                reasons.append(.inOtherGroupExperiment(experiment: experiment.key, group: group.id))
+            guard chosen == experiment.value.id else {
+                reasons.append(.inOtherGroupExperiment(experiment: experiment.value.key, group: group.id))
                 return nil
             }
-            reasons.append(.inGroupExperiment(experiment: experiment.key, group: group.id))
+            reasons.append(.inGroupExperiment(experiment: experiment.value.key, group: group.id))
         }
         guard let variation = bucket(experiment, bucketingID: bucketingID, reasons: &reasons) else {
             reasons.append(.inNoVariation)
             return nil
         }
-        reasons.append(.experimentVariation(variation: variation.key, experiment: experiment.key))
+        reasons.append(.experimentVariation(variation: variation.value.key, experiment: experiment.value.key))
         return (variation, .bucketing)
     }
 
     private func decideRollout(_ flag: Shared<Flag>, user: OptimizelyUser, bucketingID: String, forced: OptimizelyForcedDecisions?, reasons: inout DecisionReasons) -> Choice? {
-        guard !flag.rolloutRules.isEmpty else {
-            if let rolloutID = flag.rolloutID { reasons.append(.rolloutWithoutRules(rollout: rolloutID)) }
+        guard !flag.value.rolloutRules.isEmpty else {
+            if let rolloutID = flag.value.rolloutID { reasons.append(.rolloutWithoutRules(rollout: rolloutID)) }
             return nil
         }
         var index = 0
-        while index < flag.rolloutRules.count {
-            switch decideDeliveryRule(flag.rolloutRules[index], index: index, flag: flag, user: user, bucketingID: bucketingID, forced: forced, reasons: &reasons) {
+        while index < flag.value.rolloutRules.count {
+            switch decideDeliveryRule(flag.value.rolloutRules[index], index: index, flag: flag, user: user, bucketingID: bucketingID, forced: forced, reasons: &reasons) {
             case .decided(let choice): return choice
             case .nextRule: index += 1
-            case .everyoneElse: index = flag.rolloutRules.count - 1
+            case .everyoneElse: index = flag.value.rolloutRules.count - 1
             case .done: return nil
             }
         }
@@ -202,12 +202,12 @@ extension OptimizelyDatafile {
         _ rule: Shared<Experiment>, index: Int, flag: Shared<Flag>, user: OptimizelyUser, bucketingID: String, forced: OptimizelyForcedDecisions?, reasons: inout DecisionReasons
     ) -> DeliveryRuleOutcome {
         if let variation = forcedVariation(flag, rule: rule, user: user, forced: forced, reasons: &reasons) {
-            return .decided(Choice(ruleKey: rule.key, ruleID: rule.id, variation: variation, source: .rollout, method: .forcedDecision))
+            return .decided(Choice(ruleKey: rule.value.key, ruleID: rule.value.id, variation: variation, source: .rollout, method: .forcedDecision))
         }
         if let held = decideLocalHoldouts(of: rule, flag: flag, user: user, bucketingID: bucketingID, reasons: &reasons) {
             return .decided(held)
         }
-        let isEveryoneElse = index == flag.rolloutRules.count - 1
+        let isEveryoneElse = index == flag.value.rolloutRules.count - 1
         let name: DeliveryRuleName = isEveryoneElse ? .everyoneElse : .number(index + 1)
         let matches = meetsAudience(rule, user: user)
         reasons.append(.ruleAudiences(rule: name, met: matches))
@@ -218,7 +218,7 @@ extension OptimizelyDatafile {
         reasons.append(.ruleAudiencesMet(rule: name))
         if let variation = bucket(rule, bucketingID: bucketingID, reasons: &reasons) {
             reasons.append(.ruleBucketed(rule: name))
-            return .decided(Choice(ruleKey: rule.key, ruleID: rule.id, variation: variation, source: .rollout, method: .bucketing))
+            return .decided(Choice(ruleKey: rule.value.key, ruleID: rule.value.id, variation: variation, source: .rollout, method: .bucketing))
         }
         guard !isEveryoneElse else { return .done }
         reasons.append(.ruleNotBucketed(rule: name))
@@ -227,14 +227,13 @@ extension OptimizelyDatafile {
 
     /// An unknown result counts as not meeting the audiences.
     private func meetsAudience(_ experiment: Shared<Experiment>, user: OptimizelyUser) -> Bool {
-        // In place: through `experiment.audience` the conditions' arrays would be copied out.
         guard let conditions = experiment.value.audience.conditions else { return true }
         return conditions.evaluate(user.attributes) ?? false
     }
 
     private func bucket(_ experiment: Shared<Experiment>, bucketingID: String, reasons: inout DecisionReasons) -> Shared<Variation>? {
-        let bucket = OptimizelyBucketer.bucket(bucketingID: bucketingID, entityID: experiment.id)
-        guard let range = OptimizelyBucketer.range(for: bucket, in: experiment.trafficAllocation) else { return nil }
+        let bucket = OptimizelyBucketer.bucket(bucketingID: bucketingID, entityID: experiment.value.id)
+        guard let range = OptimizelyBucketer.range(for: bucket, in: experiment.value.trafficAllocation) else { return nil }
         guard !range.entityID.isEmpty else {
             reasons.append(.emptyTrafficRange)
             return nil

@@ -24,8 +24,8 @@ extension OptimizelyDatafile {
     }
 
     static func typedValue(of variable: Variable, flagKey: String, variation: Shared<Variation>?) -> Result<TweakContent, VariableProblem> {
-        if let variation, variation.featureEnabled, let text = variation.variableValues[variable.id] {
-            return variation.typedValues[variable.id] ?? convert(text, to: variable, flagKey: flagKey)
+        if let variation, variation.value.featureEnabled, let text = variation.value.variableValues[variable.id] {
+            return variation.value.typedValues[variable.id] ?? convert(text, to: variable, flagKey: flagKey)
         }
         return variable.typedDefault
     }

@@ -142,7 +142,7 @@ public struct OptimizelyDocument: TweakDocument {
     /// attributes); `nil` for a flag or variable the datafile lacks.
     public func evaluate(_ id: TweakID, context: EvaluationContext) -> TweakEvaluation? {
         guard let flag = datafile.flags[id.feature] else { return nil }
-        let variable = flag.variablesByKey[id.variable].map { flag.variables[$0] }
+        let variable = flag.value.variablesByKey[id.variable].map { flag.value.variables[$0] }
         guard variable != nil || id.variable == Tweak.enabledVariable else { return nil }
         guard let user = OptimizelyUser(context) else {
             return TweakEvaluation(value: nil, reason: .error, errorCode: .targetingKeyMissing,
@@ -157,21 +157,21 @@ public struct OptimizelyDocument: TweakDocument {
         }
         // Room for every entry at once: growing the dictionary twice cost more than filling it.
         var metadata = [String: TweakContent](minimumCapacity: 6)
-        metadata["flagKey"] = .string(flag.key)
+        metadata["flagKey"] = .string(flag.value.key)
         if let choice {
             metadata["decisionSource"] = .string(choice.source.rawValue)
-            metadata["variationID"] = .string(choice.variation.id)
+            metadata["variationID"] = .string(choice.variation.value.id)
             if let ruleKey = choice.ruleKey, let ruleID = choice.ruleID {
                 metadata["ruleKey"] = .string(ruleKey)
                 metadata["ruleID"] = .string(ruleID)
             }
         }
         metadata["impression"] = .bool(choice?.source == .featureTest || datafile.sendFlagDecisions)
-        let variant = choice?.variation.key
+        let variant = choice?.variation.value.key
         guard let variable else {
-            return TweakEvaluation(value: .bool(choice?.variation.featureEnabled ?? false), variant: variant, reason: reason, flagMetadata: metadata)
+            return TweakEvaluation(value: .bool(choice?.variation.value.featureEnabled ?? false), variant: variant, reason: reason, flagMetadata: metadata)
         }
-        switch OptimizelyDatafile.typedValue(of: variable, flagKey: flag.key, variation: choice?.variation) {
+        switch OptimizelyDatafile.typedValue(of: variable, flagKey: flag.value.key, variation: choice?.variation) {
         case .success(let value):
             return TweakEvaluation(value: value, variant: variant, reason: reason, flagMetadata: metadata)
         case .failure(let problem):
