@@ -38,26 +38,38 @@ struct UnleashSemanticVersion: Sendable, Comparable {
             pre = rest[rest.index(after: dash)...]
             rest = rest[..<dash]
         }
-        let core = rest.split(separator: ".", omittingEmptySubsequences: false)
-        guard core.count == 3, let major = Self.number(core[0]), let minor = Self.number(core[1]), let patch = Self.number(core[2]) else { return nil }
-        self.major = major
-        self.minor = minor
-        self.patch = patch
-        prerelease = []
+        // The core reads as a plain version does: three numbers, nothing split.
+        guard let core = Self.plain(rest) else { return nil }
+        self = core
         if let pre {
-            for part in pre.split(separator: ".", omittingEmptySubsequences: false) {
-                guard Self.isIdentifier(part) else { return nil }
+            var identifiers: [Identifier] = []
+            let valid = Self.forEachPart(of: pre) { part in
+                guard Self.isIdentifier(part) else { return false }
                 if part.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
-                    guard let value = Self.number(part) else { return nil }
-                    prerelease.append(.numeric(value))
+                    guard let value = Self.number(part) else { return false }
+                    identifiers.append(.numeric(value))
                 } else {
-                    prerelease.append(.alphanumeric(String(part)))
+                    identifiers.append(.alphanumeric(String(part)))
                 }
+                return true
             }
+            guard valid else { return nil }
+            prerelease = identifiers
         }
         if let build {
-            for part in build.split(separator: ".", omittingEmptySubsequences: false) where !Self.isIdentifier(part) { return nil }
+            guard Self.forEachPart(of: build, Self.isIdentifier) else { return nil }
         }
+    }
+
+    /// Calls `body` with each dot-separated part of `text` (empty parts included) until it
+    /// returns `false`; whether every call returned `true`. Nothing is allocated.
+    private static func forEachPart(of text: Substring, _ body: (Substring) -> Bool) -> Bool {
+        var start = text.startIndex
+        while let dot = text[start...].firstIndex(of: ".") {
+            guard body(text[start..<dot]) else { return false }
+            start = text.index(after: dot)
+        }
+        return body(text[start...])
     }
 
     init(major: UInt64, minor: UInt64, patch: UInt64) {
@@ -69,7 +81,7 @@ struct UnleashSemanticVersion: Sendable, Comparable {
 
     /// The common `1.2.3`, read from the bytes with nothing split; `nil` leaves anything else
     /// (a pre-release, an invalid version) to the full parser, which answers the same for these.
-    static func plain(_ text: String) -> UnleashSemanticVersion? {
+    static func plain(_ text: some StringProtocol) -> UnleashSemanticVersion? {
         var parts: (UInt64, UInt64, UInt64) = (0, 0, 0)
         var part = 0, value: UInt64 = 0, digits = 0, leadingZero = false
         for byte in text.utf8 {

@@ -43,6 +43,44 @@ struct FastPathTests {
         #expect(UnleashSemanticVersion.plain("01.2.3") == nil && UnleashSemanticVersion("01.2.3") == nil)
     }
 
+    /// SemVer 2.0.0's published grammar as a regular expression (ASCII digits), numbers within 64 bits.
+    static func referenceVersion(_ text: String) -> UnleashSemanticVersion? {
+        let numeric = "0|[1-9][0-9]*", identifier = "0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*"
+        let pattern = "^(\(numeric))\\.(\(numeric))\\.(\(numeric))(?:-((?:\(identifier))(?:\\.(?:\(identifier)))*))?(?:\\+([0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*))?$"
+        guard let regex = try? NSRegularExpression(pattern: pattern),
+              let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else { return nil }
+        func group(_ index: Int) -> String? {
+            Range(match.range(at: index), in: text).map { String(text[$0]) }
+        }
+        guard let major = group(1).flatMap({ UInt64($0) }), let minor = group(2).flatMap({ UInt64($0) }),
+              let patch = group(3).flatMap({ UInt64($0) }) else { return nil }
+        var version = UnleashSemanticVersion(major: major, minor: minor, patch: patch)
+        for part in group(4)?.split(separator: ".", omittingEmptySubsequences: false) ?? [] {
+            if part.allSatisfy(\.isASCII) && part.allSatisfy(\.isNumber) {
+                guard let value = UInt64(part) else { return nil }
+                version.prerelease.append(.numeric(value))
+            } else {
+                version.prerelease.append(.alphanumeric(String(part)))
+            }
+        }
+        return version
+    }
+
+    @Test("versions read as SemVer 2.0.0's grammar (a regular expression) reads them, pre-release and build included")
+    func versionsMatchTheGrammar() {
+        var random = SplitMix(seed: 11)
+        let tails = ["", "-rc.1", "-beta.1", "-0", "-00", "-0a", "-a-b.c", "-1.2.3", "-", "-.", "-a..b", "-é", "+b", "+b.5", "+",
+                     "-rc+b", "-rc.01", "-18446744073709551616", "+0.00", "-x.7.z.92"]
+        var accepted = 0
+        for core in Self.versionTexts(seed: 13, count: 10_000) {
+            let text = core + tails[random.below(tails.count)]
+            let reference = Self.referenceVersion(text)
+            if reference != nil { accepted += 1 }
+            #expect(UnleashSemanticVersion(text) == reference, "\(text)")
+        }
+        #expect(accepted > 500)
+    }
+
     @Test("IPv4 addresses: four parts of 1–3 digits, each at most 255, no leading zero")
     func ipv4() {
         let valid: [(String, [UInt8])] = [("10.1.2.3", [10, 1, 2, 3]), ("0.0.0.0", [0, 0, 0, 0]), ("255.255.255.255", [255, 255, 255, 255]),
