@@ -313,7 +313,9 @@ struct DatafileParser {
                     }
                     converted.typedValues[variableID] = OptimizelyDatafile.convert(text, to: variable, flagKey: key)
                 }
-                converted.decidedVariables = OptimizelyDatafile.decidedVariables(variables, flagKey: key, variation: Shared(converted))
+                if converted.featureEnabled {
+                    converted.decidedVariables = OptimizelyDatafile.decidedVariables(variables, flagKey: key, variation: Shared(converted))
+                }
                 rule.variations[variationID] = Shared(converted)
             }
             rule.linkTraffic()

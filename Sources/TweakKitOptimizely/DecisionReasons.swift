@@ -42,7 +42,7 @@ struct DecisionReasons: Sendable, Hashable {
 }
 
 /// A delivery rule as the reasons name it: its position, or "Everyone Else" for the last one.
-enum DeliveryRuleName: Sendable {
+enum DeliveryRuleName: Sendable, CustomStringConvertible {
     case number(Int)
     case everyoneElse
 

@@ -19,10 +19,6 @@ extension OptimizelyDatafile {
     /// Values of the flag's rules are converted once, when the datafile loads (``Variable/typedDefault``,
     /// ``Variation/typedValues``); only an enabled holdout variation that sets a variable (holdouts
     /// belong to no flag, so they are not typed at load) is converted here.
-    func typedValue(of variable: Variable, in flag: Flag, variation: Shared<Variation>?) -> Result<TweakContent, VariableProblem> {
-        Self.typedValue(of: variable, flagKey: flag.key, variation: variation)
-    }
-
     static func typedValue(of variable: Variable, flagKey: String, variation: Shared<Variation>?) -> Result<TweakContent, VariableProblem> {
         if let variation, variation.value.featureEnabled, let text = variation.value.variableValues[variable.id] {
             return variation.value.typedValues[variable.id] ?? convert(text, to: variable, flagKey: flagKey)

@@ -156,6 +156,8 @@ extension OptimizelyDatafile {
         var key: String
         var status: String
         var audience: AudienceRule
+        /// After changing these, call ``linkTraffic()``: bucketing serves the variation a range
+        /// points at.
         var variations: [String: Shared<Variation>]
         var variationKeys: [String: String]
         /// Variation ids in datafile order.
@@ -192,7 +194,8 @@ extension OptimizelyDatafile {
         /// The values converted to their variables' types (filled in at load, per flag).
         var typedValues: [String: Result<TweakContent, VariableProblem>] = [:]
         /// All of the flag's variables as a decision for this variation returns them (filled in
-        /// at load, per flag; `nil` for a holdout's variation).
+        /// at load, per flag, for an enabled variation; `nil` for a holdout's variation and for
+        /// one that is not enabled, which serves the flag's defaults).
         var decidedVariables: DecidedVariables?
     }
 

@@ -120,7 +120,7 @@ public struct OptimizelyDocument: TweakDocument {
                                     title: "\(flag.key) enabled", group: "Optimizely", source: source))
             }
             for variable in flag.variables {
-                guard case .success(let value) = datafile.typedValue(of: variable, in: flag, variation: nil) else { continue }
+                guard case .success(let value) = variable.typedDefault else { continue }
                 tweaks.append(Tweak(feature: flag.key, variable: variable.key, content: value, group: "Optimizely", source: source))
             }
             return tweaks

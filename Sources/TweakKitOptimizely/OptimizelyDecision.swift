@@ -31,8 +31,9 @@ public struct OptimizelyDecision: Sendable, Hashable {
     /// Every variable of the flag, typed: the variation's value when enabled, else the default.
     /// A value that does not convert to its type is left out, with a reason.
     public var variables: [String: TweakContent]
-    /// Why, step by step, in the SDKs' wording. Put into words when read: a decision whose
-    /// reasons nobody reads builds none of these strings.
+    /// Why, step by step, in the SDKs' wording. Put into words when read (each read builds the
+    /// array anew: keep it in a local to read it more than once); a decision whose reasons
+    /// nobody reads builds none of these strings.
     public var reasons: [String] {
         get { reasonLog.messages }
         set { reasonLog = DecisionReasons(messages: newValue) }

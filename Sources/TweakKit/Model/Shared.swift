@@ -1,6 +1,7 @@
 /// An immutable value behind one reference. A decision engine's flags and rules are read by
-/// every decision and never change; kept in a `Shared`, handing one to a step of the decision
-/// retains one object instead of copying (and retaining) each of its many fields.
+/// every decision; kept in a `Shared`, handing one to a step of the decision retains one object
+/// instead of copying (and retaining) each of its many fields. The value never changes: whoever
+/// owns the box replaces it with a new one.
 ///
 /// Read its members through ``value`` (`rule.value.key`): a field of an immutable stored
 /// property is read in place, where binding the value (`let experiment = rule.value`) or
