@@ -27,17 +27,7 @@ struct UnleashSemanticVersion: Sendable, Comparable {
 
     /// The full grammar, pre-release and build included.
     init?(parsingFully text: String) {
-        var rest = Substring(text)
-        var build: Substring?
-        if let plus = rest.firstIndex(of: "+") {
-            build = rest[rest.index(after: plus)...]
-            rest = rest[..<plus]
-        }
-        var pre: Substring?
-        if let dash = rest.firstIndex(of: "-") {
-            pre = rest[rest.index(after: dash)...]
-            rest = rest[..<dash]
-        }
+        let (rest, pre, build) = Self.sections(of: text)
         // The core reads as a plain version does: three numbers, nothing split.
         guard let core = Self.plain(rest) else { return nil }
         self = core
@@ -109,6 +99,19 @@ struct UnleashSemanticVersion: Sendable, Comparable {
     /// Whether a constraint's value has the shape Unleash's rule grammar accepts as a version:
     /// `digits.digits.digits`, then optional `-pre` and `+build` of `[0-9A-Za-z-]` dot-separated parts.
     static func matchesConstraintGrammar(_ text: String) -> Bool {
+        let (core, pre, build) = sections(of: text)
+        var coreParts = 0
+        let digitsOnly = forEachPart(of: core) { part in
+            coreParts += 1
+            return !part.isEmpty && part.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+        }
+        guard digitsOnly, coreParts == 3 else { return false }
+        for part in [pre, build].compactMap({ $0 }) where !forEachPart(of: part, isIdentifier) { return false }
+        return true
+    }
+
+    /// `core-pre+build`: the text before the first `+` is split at its first `-`.
+    private static func sections(of text: String) -> (core: Substring, pre: Substring?, build: Substring?) {
         var rest = Substring(text)
         var build: Substring?
         if let plus = rest.firstIndex(of: "+") {
@@ -120,12 +123,7 @@ struct UnleashSemanticVersion: Sendable, Comparable {
             pre = rest[rest.index(after: dash)...]
             rest = rest[..<dash]
         }
-        let core = rest.split(separator: ".", omittingEmptySubsequences: false)
-        guard core.count == 3, core.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }) else { return false }
-        for part in [pre, build].compactMap({ $0 }) {
-            guard part.split(separator: ".", omittingEmptySubsequences: false).allSatisfy(isIdentifier) else { return false }
-        }
-        return true
+        return (rest, pre, build)
     }
 
     private static func isIdentifier(_ part: Substring) -> Bool {

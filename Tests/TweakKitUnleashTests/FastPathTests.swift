@@ -81,6 +81,31 @@ struct FastPathTests {
         #expect(accepted > 500)
     }
 
+    @Test("a constraint's version grammar: digits.digits.digits (leading zeros allowed), then -pre and +build parts")
+    func constraintGrammar() {
+        // The grammar written with splits, as the rule compiler first had it.
+        func reference(_ text: String) -> Bool {
+            let build = text.firstIndex(of: "+").map { text[text.index(after: $0)...] }
+            let beforeBuild = text.firstIndex(of: "+").map { text[..<$0] } ?? Substring(text)
+            let pre = beforeBuild.firstIndex(of: "-").map { beforeBuild[beforeBuild.index(after: $0)...] }
+            let core = (beforeBuild.firstIndex(of: "-").map { beforeBuild[..<$0] } ?? beforeBuild).split(separator: ".", omittingEmptySubsequences: false)
+            let identifier: (Substring) -> Bool = { !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } }
+            guard core.count == 3, core.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { return false }
+            return [pre, build].compactMap { $0 }.allSatisfy { $0.split(separator: ".", omittingEmptySubsequences: false).allSatisfy(identifier) }
+        }
+        var random = SplitMix(seed: 17)
+        let tails = ["", "-rc.1", "-", "-a..b", "+", "+b.5", "-x+y", "-é", "+0.00", ".", "-rc.", "+a+b"]
+        var accepted = 0
+        for core in Self.versionTexts(seed: 19, count: 10_000) {
+            let text = core + tails[random.below(tails.count)]
+            if reference(text) { accepted += 1 }
+            #expect(UnleashSemanticVersion.matchesConstraintGrammar(text) == reference(text), "\(text)")
+        }
+        #expect(accepted > 500)
+        #expect(UnleashSemanticVersion.matchesConstraintGrammar("01.2.3-rc.1+b"))
+        #expect(!UnleashSemanticVersion.matchesConstraintGrammar("1.2"))
+    }
+
     @Test("IPv4 addresses: four parts of 1–3 digits, each at most 255, no leading zero")
     func ipv4() {
         let valid: [(String, [UInt8])] = [("10.1.2.3", [10, 1, 2, 3]), ("0.0.0.0", [0, 0, 0, 0]), ("255.255.255.255", [255, 255, 255, 255]),
