@@ -22,7 +22,7 @@ struct FirebaseConditionEvaluator {
     /// The custom signal `key`, read in place: the attributes, with the targeting key as `randomizationId`.
     func signal(_ key: String) -> TweakContent? {
         if let targetingKey = context.targetingKey, key == "randomizationId" { return .string(targetingKey) }
-        return context.attributes[key]
+        return context.attributes.value(forFewKeys: key)
     }
 
     func evaluate(_ condition: FirebaseCondition, level: Int = 0) -> Bool {

@@ -80,6 +80,21 @@ struct CompiledLogicTests {
             Issue.record("a split with a computed weight must take the general route")
             return
         }
+        guard case .affix(let affix) = try compiler.compile(LogicValue(json: #"{"ends_with": [{"var": "email"}, "@example.com"]}"#)),
+              case .membership(let membership) = try compiler.compile(LogicValue(json: #"{"in": [{"var": "country"}, ["NL", "BE"]]}"#))
+        else {
+            Issue.record("starts_with/ends_with with a literal affix and in with a literal array compile to their tests")
+            return
+        }
+        #expect(affix.affix == "@example.com" && !affix.isPrefix)
+        #expect(membership.members == [.string("NL"), .string("BE")])
+        for general in [#"{"starts_with": [{"var": "email"}, {"var": "prefix"}]}"#, #"{"starts_with": [{"var": "email"}, "a", "b"]}"#,
+                        #"{"in": ["NL", "NLBE"]}"#, #"{"in": [{"var": "country"}, {"var": "list"}]}"#] {
+            guard case .operation = try compiler.compile(LogicValue(json: general)) else {
+                Issue.record("\(general) must take the general route")
+                continue
+            }
+        }
     }
 
     // MARK: - Generation

@@ -108,7 +108,7 @@ enum Fractional {
 }
 
 /// A `fractional` whose distributions are literals, checked once at load.
-struct FractionalSplit: Sendable {
+final class FractionalSplit: Sendable {
     /// The first argument when it is not a distribution: evaluated, a string is the bucketing
     /// value and `null` is skipped; `nil` when the split buckets by flag and targeting key.
     let bucketBy: LogicExpression?
@@ -127,7 +127,7 @@ struct FractionalSplit: Sendable {
             rest = rest.dropFirst()
         case .literal, .array:
             bucketBy = nil  // a distribution (or a value that makes the split null)
-        case .operation, .variable, .fractional, .semanticVersion:
+        case .operation, .variable, .fractional, .semanticVersion, .affix, .membership:
             bucketBy = first
             rest = rest.dropFirst()
         }

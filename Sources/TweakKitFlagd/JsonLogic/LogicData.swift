@@ -69,11 +69,11 @@ struct LogicContext {
         switch root {
         case .targetingKey:
             if let targetingKey = context.targetingKey { return .string(targetingKey) }
-            return context.attributes["targetingKey"].map(LogicValue.init)
+            return context.attributes.value(forFewKeys: "targetingKey").map(LogicValue.init)
         case .flagd:
             return flagd
         case .attribute(let key):
-            return context.attributes[key].map(LogicValue.init)
+            return context.attributes.value(forFewKeys: key).map(LogicValue.init)
         }
     }
 
@@ -99,8 +99,9 @@ struct LogicContext {
 }
 
 /// The keys of a `var` path, with its first key sorted out once: a flag's context serves
-/// `targetingKey` and `$flagd` itself, any other name from its attributes.
-struct VariablePath: Sendable {
+/// `targetingKey` and `$flagd` itself, any other name from its attributes. A class, so that a
+/// rule's `var` hands its path on with one retain rather than one per key.
+final class VariablePath: Sendable {
     enum Root: Sendable {
         case targetingKey, flagd
         case attribute(String)

@@ -39,6 +39,10 @@ struct LogicEvaluator {
             return try fractional(split, in: data)
         case .semanticVersion(let test):
             return test.result(try evaluate(test.version, in: data))
+        case .affix(let test):
+            return test.result(try evaluate(test.text, in: data))
+        case .membership(let test):
+            return test.result(try evaluate(test.element, in: data))
         case .operation(let op, let arguments):
             return try apply(op, arguments, in: data)
         }

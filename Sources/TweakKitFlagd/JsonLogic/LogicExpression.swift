@@ -10,6 +10,10 @@ indirect enum LogicExpression: Sendable {
     case fractional(FractionalSplit)
     /// `sem_ver` with a literal operator and plain version, parsed at load.
     case semanticVersion(SemanticVersionTest)
+    /// `starts_with`/`ends_with` with a literal affix.
+    case affix(AffixTest)
+    /// `in` with a literal array.
+    case membership(MembershipTest)
 
     /// The value of an expression that reads no data: a literal (the compiler folds an array of
     /// literals into one literal, so a constant array is a literal too).
@@ -34,6 +38,10 @@ indirect enum LogicExpression: Sendable {
             return FractionalSplit(arguments).map(LogicExpression.fractional) ?? .operation(op, arguments)
         case .semVer:
             return SemanticVersionTest(arguments).map(LogicExpression.semanticVersion) ?? .operation(op, arguments)
+        case .startsWith, .endsWith:
+            return AffixTest(op, arguments).map(LogicExpression.affix) ?? .operation(op, arguments)
+        case .in:
+            return MembershipTest(arguments).map(LogicExpression.membership) ?? .operation(op, arguments)
         default:
             return .operation(op, arguments)
         }

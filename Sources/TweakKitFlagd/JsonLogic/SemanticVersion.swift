@@ -193,7 +193,7 @@ extension Character {
 /// `{"sem_ver": [<version>, "<op>", "<plain version>"]}` with a literal operator and version,
 /// compiled at load: the literal is parsed once, the version read is compared as numbers when it
 /// is plain too, and anything else takes the general route (same answers).
-struct SemanticVersionTest: Sendable {
+final class SemanticVersionTest: Sendable {
     let version: LogicExpression
     let comparison: SemanticVersion.Comparison
     let literal: String
