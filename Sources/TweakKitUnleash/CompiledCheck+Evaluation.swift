@@ -1,3 +1,5 @@
+import TweakKit
+
 extension CompiledCheck {
     /// Whether the check holds for the decision's input (inverted when the constraint says so).
     func holds(_ input: UnleashFeatures.Input) -> Bool {
@@ -12,9 +14,7 @@ extension CompiledCheck.Test {
             return value
         case .list(let field, let values, let notIn):
             guard let value = field.value(in: input) else { return notIn }
-            // Unleash compares bytes; Swift's `==` would also match canonically equivalent text.
-            let found = values.firstIndex(of: value).map { values[$0].utf8.elementsEqual(value.utf8) } ?? false
-            return found != notIn
+            return values.contains(value) != notIn
         case .emptyList(let notIn):
             return notIn
         case .text(let field, let op, let values, let ignoreCase):
@@ -48,8 +48,12 @@ extension CompiledCheck.Test {
             guard let hostname = input.hostname else { return false }
             return names.contains(hostname.lowercased())
         case .rollout(let percentage, let stickiness, let groupID):
-            guard let identifier = stickiness.lazy.compactMap({ $0.value(in: input) }).first else { return false }
-            return UnleashHash.normalized(group: groupID ?? input.toggleName, identifier: identifier, modulus: 100) <= UInt32(percentage)
+            // A loop, not a lazy map: its stored closure would copy the whole input.
+            for field in stickiness {
+                guard let identifier = field.value(in: input) else { continue }
+                return UnleashHash.normalized(group: groupID ?? input.toggleName, identifier: identifier, modulus: 100) <= UInt32(percentage)
+            }
+            return false
         }
     }
 
@@ -90,18 +94,19 @@ extension CompiledCheck.Test {
 
 extension ContextField {
     /// The field's text for this decision; the current time when `currentTime` is not given.
+    /// Each member is read from the input in place: binding the context first would copy (and
+    /// retain) every field of it on every read.
     func value(in input: UnleashFeatures.Input) -> String? {
-        let context = input.context
         switch self {
-        case .userId: return context.userId
-        case .sessionId: return context.sessionId
-        case .remoteAddress: return context.remoteAddress
-        case .appName: return context.appName
-        case .environment: return context.environment
+        case .userId: return input.context.userId
+        case .sessionId: return input.context.sessionId
+        case .remoteAddress: return input.context.remoteAddress
+        case .appName: return input.context.appName
+        case .environment: return input.context.environment
         case .currentTime:
-            if let time = context.currentTime { return time }
+            if let time = input.context.currentTime { return time }
             return UnleashTime(seconds: UnleashTime.now().seconds, nanoseconds: 0).utcText
-        case .property(let name): return context.properties[name]
+        case .property(let name): return input.context.properties.value(forFewKeys: name)
         case .random(let upperBound): return String(Int.random(in: 1..<upperBound))
         }
     }

@@ -82,6 +82,28 @@ final class UnleashRegex: @unchecked Sendable {
     }
 }
 
+/// The values of an `IN` list or a user-id list, matched as Unleash's engine matches them: byte
+/// for byte (Swift's `==` would also match canonically equivalent text). A few values (up to 16)
+/// are compared one by one, without hashing; more are found through a set.
+struct ByteList: Sendable {
+    private let few: [String]?
+    private let set: Set<String>
+
+    init(_ values: [String]) {
+        few = values.count <= 16 ? values : nil
+        set = few == nil ? Set(values) : []
+    }
+
+    /// Whether `value` is one of the values, byte for byte.
+    func contains(_ value: String) -> Bool {
+        if let few {
+            let count = value.utf8.count
+            return few.contains { $0.utf8.count == count && $0.utf8.elementsEqual(value.utf8) }
+        }
+        return set.firstIndex(of: value).map { set[$0].utf8.elementsEqual(value.utf8) } ?? false
+    }
+}
+
 /// One condition of a strategy, possibly inverted.
 struct CompiledCheck: Sendable {
     var test: Test
@@ -89,7 +111,7 @@ struct CompiledCheck: Sendable {
 
     indirect enum Test: Sendable {
         case constant(Bool)
-        case list(ContextField, Set<String>, notIn: Bool)
+        case list(ContextField, ByteList, notIn: Bool)
         case emptyList(notIn: Bool)
         /// The values' UTF-8 bytes (lowercased when `ignoreCase`).
         case text(ContextField, TextOperator, [[UInt8]], ignoreCase: Bool)

@@ -1,31 +1,47 @@
 import Foundation
 
-/// An IPv4 or IPv6 address as 16 bytes (IPv4 in the first four), strictly parsed.
+/// An IPv4 or IPv6 address as 128 bits, most significant first (IPv4 in the top 32), strictly
+/// parsed. Two integers, not an array: an address read per decision allocates nothing.
 struct IPAddress: Sendable, Hashable {
-    var bytes: [UInt8]
+    var high: UInt64
+    var low: UInt64
     var isIPv4: Bool
 
+    /// The address of 4 (IPv4) or 16 bytes, most significant first.
     init(bytes: [UInt8], isIPv4: Bool) {
-        self.bytes = bytes
-        self.isIPv4 = isIPv4
+        var high: UInt64 = 0, low: UInt64 = 0
+        for (index, byte) in bytes.prefix(16).enumerated() {
+            if index < 8 { high |= UInt64(byte) << (56 - 8 * index) } else { low |= UInt64(byte) << (120 - 8 * index) }
+        }
+        (self.high, self.low, self.isIPv4) = (high, low, isIPv4)
     }
 
     /// `192.168.0.1` or an IPv6 address (`2001:db8::1`, `::ffff:10.0.0.1`); no zone, no leading zeros in IPv4 parts.
     init?(_ text: String) {
-        if let v4 = Self.ipv4(Substring(text), lenient: false) {
-            bytes = v4
-            isIPv4 = true
+        if let v4 = Self.strictIPv4(Substring(text)) {
+            self.init(bits: v4)
         } else if let v6 = Self.ipv6(Substring(text)) {
-            bytes = v6
-            isIPv4 = false
+            self.init(bytes: v6, isIPv4: false)
         } else {
             return nil
         }
     }
 
+    /// The IPv4 address whose four bytes are `bits`, most significant first.
+    private init(bits: UInt32) {
+        (high, low, isIPv4) = (UInt64(bits) << 32, 0, true)
+    }
+
+    /// The 16 bytes (an IPv4 address's four, then zeros).
+    var bytes: [UInt8] {
+        (0..<16).map { index in UInt8(truncatingIfNeeded: index < 8 ? high >> (56 - 8 * index) : low >> (120 - 8 * index)) }
+    }
+
     /// Four decimal parts; `lenient` (network addresses) allows fewer parts, leading zeros and `+`.
     static func ipv4(_ text: Substring, lenient: Bool) -> [UInt8]? {
-        if !lenient { return strictIPv4(text) }
+        if !lenient {
+            return strictIPv4(text).map { value in (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
+        }
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard lenient ? (1...4).contains(parts.count) : parts.count == 4 else { return nil }
         var result: [UInt8] = [0, 0, 0, 0]
@@ -43,8 +59,8 @@ struct IPAddress: Sendable, Hashable {
     }
 
     /// Four parts of one to three digits, each at most 255 and without a leading zero, read from
-    /// the bytes (an address is parsed on every decision that reads one).
-    private static func strictIPv4(_ text: Substring) -> [UInt8]? {
+    /// the bytes (an address is parsed on every decision that reads one), as one 32-bit number.
+    private static func strictIPv4(_ text: Substring) -> UInt32? {
         var parts: (UInt8, UInt8, UInt8) = (0, 0, 0)
         var part = 0, value = 0, digits = 0, leadingZero = false
         for byte in text.utf8 {
@@ -67,7 +83,7 @@ struct IPAddress: Sendable, Hashable {
             digits += 1
         }
         guard part == 3, digits > 0 else { return nil }
-        return [parts.0, parts.1, parts.2, UInt8(value)]
+        return UInt32(parts.0) << 24 | UInt32(parts.1) << 16 | UInt32(parts.2) << 8 | UInt32(value)
     }
 
     static func ipv6(_ text: Substring) -> [UInt8]? {
@@ -156,13 +172,9 @@ struct IPNetwork: Sendable {
 
     func contains(_ other: IPAddress) -> Bool {
         guard other.isIPv4 == address.isIPv4 else { return false }
-        var remaining = prefix
-        for index in 0..<(address.isIPv4 ? 4 : 16) {
-            guard remaining > 0 else { return true }
-            let mask: UInt8 = remaining >= 8 ? 0xFF : ~(0xFF >> UInt8(remaining))
-            if address.bytes[index] & mask != other.bytes[index] & mask { return false }
-            remaining -= 8
-        }
-        return true
+        // The first `prefix` bits (of 32 or 128) of each address, compared.
+        let highMask: UInt64 = prefix <= 0 ? 0 : prefix >= 64 ? .max : .max << UInt64(64 - prefix)
+        let lowMask: UInt64 = prefix <= 64 ? 0 : prefix >= 128 ? .max : .max << UInt64(128 - prefix)
+        return address.high & highMask == other.high & highMask && address.low & lowMask == other.low & lowMask
     }
 }

@@ -54,7 +54,7 @@ struct UnleashCompiler {
             guard let ids = parameters["userIds"] else { return check(.constant(false)) }
             let list = ids.split(separator: ",", omittingEmptySubsequences: false).map { Self.trimmed(String($0)) }
             for id in list { try Self.requireQuotable(id) }
-            return check(.list(.userId, Set(list), notIn: false))
+            return check(.list(.userId, ByteList(list), notIn: false))
         case "gradualRolloutUserId", "gradualRolloutSessionId":
             guard let percentage = Self.rolloutTarget(parameters["percentage"]), let group = parameters["groupId"] else {
                 return check(.constant(false))
@@ -100,7 +100,7 @@ struct UnleashCompiler {
         case "IN", "NOT_IN":
             for value in values { try Self.requireQuotable(value) }
             let notIn = constraint.operator == "NOT_IN"
-            test = values.isEmpty ? .emptyList(notIn: notIn) : .list(field, Set(values), notIn: notIn)
+            test = values.isEmpty ? .emptyList(notIn: notIn) : .list(field, ByteList(values), notIn: notIn)
         case "STR_STARTS_WITH", "STR_ENDS_WITH", "STR_CONTAINS":
             guard !values.isEmpty else { throw Refusal(message: "\(constraint.operator) has no values") }
             for value in values { try Self.requireQuotable(value) }

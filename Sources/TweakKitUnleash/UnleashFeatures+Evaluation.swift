@@ -9,7 +9,7 @@ extension UnleashFeatures {
     /// ```
     public func isEnabled(_ name: String, context: UnleashContext) -> Bool {
         guard let feature = features[name] else { return false }
-        return enabled(feature, Input(context: context, toggleName: name, hostname: hostname))
+        return enabled(feature.value, Input(context: context, toggleName: name, hostname: hostname))
     }
 
     /// Unleash's `getVariant`: the first matching strategy's variants if it has any, else the
@@ -23,9 +23,9 @@ extension UnleashFeatures {
     public func variant(_ name: String, context: UnleashContext) -> UnleashVariant {
         guard let feature = features[name] else { return .disabled(featureEnabled: false) }
         let input = Input(context: context, toggleName: name, hostname: hostname)
-        let (enabled, matched) = variantEnabled(feature, input)
+        let (enabled, matched) = variantEnabled(feature.value, input)
         guard enabled else { return .disabled(featureEnabled: false) }
-        guard let variant = choose(feature, input, matched) else { return .disabled(featureEnabled: true) }
+        guard let variant = choose(feature.value, input, matched) else { return .disabled(featureEnabled: true) }
         return UnleashVariant(name: variant.name, payload: variant.payload, enabled: true, featureEnabled: true)
     }
 
@@ -50,10 +50,10 @@ extension UnleashFeatures {
     /// variants are required, the parent's variant is one of them.
     private func parentsSatisfied(_ feature: CompiledFeature, _ input: Input) -> Bool {
         feature.dependencies.allSatisfy { dependency in
-            guard let parent = features[dependency.feature], parent.dependencies.isEmpty else { return false }
-            let parentEnabled = enabled(parent, input)
+            guard let parent = features[dependency.feature], parent.value.dependencies.isEmpty else { return false }
+            let parentEnabled = enabled(parent.value, input)
             if let expected = dependency.variants, !expected.isEmpty,
-               let actual = choose(parent, input, matchingStrategy(parent, input)), !expected.contains(actual.name) {
+               let actual = choose(parent.value, input, matchingStrategy(parent.value, input)), !expected.contains(actual.name) {
                 return false
             }
             return parentEnabled == (dependency.enabled ?? true)

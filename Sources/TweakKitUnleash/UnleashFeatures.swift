@@ -18,7 +18,9 @@ public struct UnleashFeatures: Sendable {
     public let featureNames: [String]
     /// The host name `applicationHostname` strategies compare with.
     public let hostname: String?
-    let features: [String: CompiledFeature]
+    /// Each behind one reference: a decision looks a feature up and hands it on with one retain,
+    /// not a copy of each of its fields.
+    let features: [String: Shared<CompiledFeature>]
     let definitions: UnleashDefinitions
     /// Where the payload came from, for messages.
     public let source: String
@@ -45,9 +47,9 @@ public struct UnleashFeatures: Sendable {
 
     init(definitions: UnleashDefinitions, source: String, hostname: String?) {
         let compiler = UnleashCompiler(segments: definitions.segments)
-        var features: [String: CompiledFeature] = [:]
+        var features: [String: Shared<CompiledFeature>] = [:]
         for definition in definitions.features {
-            features[definition.name] = compiler.compile(definition)
+            features[definition.name] = Shared(compiler.compile(definition))
         }
         self.definitions = definitions
         self.features = features
@@ -86,5 +88,5 @@ public struct UnleashFeatures: Sendable {
     public func contains(_ name: String) -> Bool { features[name] != nil }
 
     /// The feature's `impressionData` flag (whether the SDKs emit impression events for it).
-    public func impressionData(_ name: String) -> Bool { features[name]?.impressionData ?? false }
+    public func impressionData(_ name: String) -> Bool { features[name]?.value.impressionData ?? false }
 }

@@ -122,6 +122,62 @@ struct FastPathTests {
         #expect(IPAddress("::ffff:10.0.0.01") == nil)
     }
 
+    @Test("a network holds an address as a byte-by-byte prefix comparison says, for seeded IPv4 and IPv6 addresses")
+    func networkContains() throws {
+        // The reference: the first `prefix` bits compared byte by byte, as bytes.
+        func reference(_ network: [UInt8], _ prefix: Int, _ address: [UInt8]) -> Bool {
+            var remaining = prefix
+            for index in network.indices {
+                guard remaining > 0 else { return true }
+                let mask: UInt8 = remaining >= 8 ? 0xFF : ~(0xFF >> UInt8(remaining))
+                if network[index] & mask != address[index] & mask { return false }
+                remaining -= 8
+            }
+            return true
+        }
+        var random = SplitMix(seed: 21)
+        var held = 0
+        for _ in 0..<4_000 {
+            let isIPv4 = random.below(2) == 0
+            let count = isIPv4 ? 4 : 16
+            let base = (0..<count).map { _ in UInt8(random.below(4) == 0 ? 255 : random.below(3)) }
+            // An address near the network's: a few bits changed, so that some prefixes hold.
+            var bytes = base
+            for _ in 0..<random.below(3) { bytes[random.below(count)] ^= UInt8(1) << UInt8(random.below(8)) }
+            let prefix = random.below(count * 8 + 1)
+            let text = isIPv4 ? bytes.map(String.init).joined(separator: ".")
+                : stride(from: 0, to: 16, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }.joined(separator: ":")
+            let networkText = (isIPv4 ? base.map(String.init).joined(separator: ".")
+                : stride(from: 0, to: 16, by: 2).map { String(UInt16(base[$0]) << 8 | UInt16(base[$0 + 1]), radix: 16) }.joined(separator: ":")) + "/\(prefix)"
+            let network = try #require(IPNetwork(networkText), "\(networkText)")
+            let address = try #require(IPAddress(text), "\(text)")
+            #expect(address.bytes.prefix(count).elementsEqual(bytes), "\(text)")
+            let expected = reference(base, prefix, bytes)
+            #expect(network.contains(address) == expected, "\(networkText) holds \(text)")
+            if expected { held += 1 }
+        }
+        #expect(held > 1_000 && held < 3_500, "the seeded addresses must fall on both sides: \(held) held")
+        // An IPv4 address is never in an IPv6 network, nor the other way round.
+        #expect(try #require(IPNetwork("::/0")).contains(try #require(IPAddress("10.0.0.1"))) == false)
+        #expect(try #require(IPNetwork("0.0.0.0/0")).contains(try #require(IPAddress("::1"))) == false)
+    }
+
+    @Test("IN lists match byte for byte, with few values and with many")
+    func byteLists() {
+        let composed = "\u{E9}", decomposed = "e\u{301}"  // é, canonically equivalent, other bytes
+        let many = (0..<40).map { "user-\($0)" }
+        for values in [["a", composed], ["a", composed] + many] {
+            let list = ByteList(values)
+            #expect(list.contains(composed))
+            #expect(!list.contains(decomposed), "canonically equivalent text is another value to Unleash")
+            #expect(list.contains("a") && !list.contains("A") && !list.contains(""))
+        }
+        // Both forms listed: each finds itself (a few values are compared one by one).
+        let both = ByteList([composed, decomposed])
+        #expect(both.contains(composed) && both.contains(decomposed))
+        #expect(ByteList(many).contains("user-39") && !ByteList(many).contains("user-40"))
+    }
+
     @Test("case-insensitive text operators lower ASCII in place and other text by Unicode's mapping")
     func caseInsensitiveText() throws {
         func enabled(_ op: String, _ values: [String], _ email: String) throws -> Bool {
