@@ -13,8 +13,9 @@ struct DecisionReasons: Sendable, Hashable {
     init(recording: Bool, userID: String) {
         isRecording = recording
         self.userID = userID
-        // Room for a typical decision's steps: one allocation instead of the array growing three times.
-        if recording { steps.reserveCapacity(8) }
+        // Room for a typical decision's steps (an experiment and a three-rule rollout record
+        // about a dozen): one allocation instead of the array growing four times.
+        if recording { steps.reserveCapacity(16) }
     }
 
     /// A log of messages already in words (what a caller sets ``OptimizelyDecision/reasons`` to).
