@@ -78,13 +78,8 @@ extension FlagdFlag {
         guard let targeting else {
             return defaultResult(defaultVariant == nil ? .default : .static)
         }
-        let outcome: LogicValue
-        do {
-            let data = LogicContext(context: context, flagKey: key, timestamp: now.timeIntervalSince1970.rounded(.down))
-            outcome = try LogicEvaluator().evaluate(targeting, in: .context(data))
-        } catch {
-            return failure(.general, "flag \(key): \(error.message)")
-        }
+        let data = LogicContext(context: context, flagKey: key, timestamp: now.timeIntervalSince1970.rounded(.down))
+        let outcome = LogicEvaluator().evaluate(targeting, in: .context(data))
         let name: String
         switch outcome {
         case .null:

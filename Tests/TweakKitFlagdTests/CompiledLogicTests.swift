@@ -30,9 +30,9 @@ struct CompiledLogicTests {
             // The reference: the plain tree over the data object as the evaluator built it before it
             // read contexts in place (built here, independently of `LogicContext`).
             let object = Self.dataObject(context, flagKey: flagKey, timestamp: 1_700_000_000)
-            let inPlace = try LogicEvaluator().evaluate(specialized, in: .context(data))
-            let overObject = try LogicEvaluator().evaluate(specialized, data: object)
-            let reference = try LogicEvaluator().evaluate(tree, data: object)
+            let inPlace = LogicEvaluator().evaluate(specialized, in: .context(data))
+            let overObject = LogicEvaluator().evaluate(specialized, data: object)
+            let reference = LogicEvaluator().evaluate(tree, data: object)
             #expect(inPlace == reference, "rule \(rule), context \(context), flag \(flagKey)")
             #expect(overObject == reference, "rule \(rule), context \(context), flag \(flagKey)")
             #expect(data.object == object)

@@ -10,7 +10,7 @@ func split(_ rule: String, flagKey: String, targetingKey: String?, extra: [Strin
     var data = extra
     data["$flagd"] = .object(["flagKey": .string(flagKey)])
     if let targetingKey { data["targetingKey"] = .string(targetingKey) }
-    return try LogicEvaluator().evaluate(expression, data: .object(data))
+    return LogicEvaluator().evaluate(expression, data: .object(data))
 }
 
 @Suite("fractional")

@@ -1,96 +1,87 @@
-/// An evaluation that cannot give a result; the flag then answers ERROR with GENERAL.
-///
-/// flagd's custom operations (`fractional`, `sem_ver`, `starts_with`, `ends_with`) never fail:
-/// on bad input (a wrong argument count, an unknown `sem_ver` operator, an invalid version, a
-/// non-string argument, no bucketing value, a non-integer weight) they evaluate to `null`, as
-/// flagd's evaluator has them. An `if` then takes its else branch, and a rule that returns
-/// `null` gives the flag's default variant with reason DEFAULT.
-struct LogicEvaluationError: Error, Sendable, CustomStringConvertible {
-    enum Kind: Sendable { case general }
-    var kind: Kind
-    var message: String
-    var description: String { message }
-}
-
-/// Evaluates compiled JsonLogic against data, with JavaScript's semantics.
+/// Evaluates compiled JsonLogic against data, with JavaScript's semantics. An evaluation always
+/// gives a value: flagd's custom operations (`fractional`, `sem_ver`, `starts_with`,
+/// `ends_with`) evaluate to `null` on bad input (a wrong argument count, an unknown `sem_ver`
+/// operator, an invalid version, a non-string argument, no bucketing value, a non-integer
+/// weight), as flagd's evaluator has them; an `if` then takes its else branch, and a rule that
+/// returns `null` gives the flag's default variant with reason DEFAULT.
 ///
 /// Operations with a fixed number of arguments evaluate them one by one, without collecting
 /// them in an array, and a flag's context is read in place (``LogicData``): an evaluation whose
 /// rule compares scalar context attributes with literals allocates nothing.
 struct LogicEvaluator {
     /// Evaluates against a JSON data object.
-    func evaluate(_ expression: LogicExpression, data: LogicValue) throws(LogicEvaluationError) -> LogicValue {
-        try evaluate(expression, in: .value(data))
+    func evaluate(_ expression: LogicExpression, data: LogicValue) -> LogicValue {
+        evaluate(expression, in: .value(data))
     }
 
-    func evaluate(_ expression: LogicExpression, in data: LogicData) throws(LogicEvaluationError) -> LogicValue {
+    func evaluate(_ expression: LogicExpression, in data: LogicData) -> LogicValue {
         switch expression {
         case .literal(let value): return value
         case .array(let elements):
             var values: [LogicValue] = []
             values.reserveCapacity(elements.count)
-            for element in elements { values.append(try evaluate(element, in: data)) }
+            for element in elements { values.append(evaluate(element, in: data)) }
             return .array(values)
         case .variable(let path, let fallback):
             if let value = data.value(at: path), value.isPresent { return value }
             guard let fallback else { return .null }
-            return try evaluate(fallback, in: data)
+            return evaluate(fallback, in: data)
         case .fractional(let split):
-            return try fractional(split, in: data)
+            return fractional(split, in: data)
         case .semanticVersion(let test):
-            return test.result(try evaluate(test.version, in: data))
+            return test.result(evaluate(test.version, in: data))
         case .affix(let test):
-            return test.result(try evaluate(test.text, in: data))
+            return test.result(evaluate(test.text, in: data))
         case .membership(let test):
-            return test.result(try evaluate(test.element, in: data))
+            return test.result(evaluate(test.element, in: data))
         case .operation(let op, let arguments):
-            return try apply(op, arguments, in: data)
+            return apply(op, arguments, in: data)
         }
     }
 
-    private func values(_ arguments: [LogicExpression], _ data: LogicData) throws(LogicEvaluationError) -> [LogicValue] {
+    private func values(_ arguments: [LogicExpression], _ data: LogicData) -> [LogicValue] {
         var values: [LogicValue] = []
         values.reserveCapacity(arguments.count)
-        for argument in arguments { values.append(try evaluate(argument, in: data)) }
+        for argument in arguments { values.append(evaluate(argument, in: data)) }
         return values
     }
 
     /// The argument at `index`, evaluated; `null` past the end.
-    private func argument(_ index: Int, _ arguments: [LogicExpression], _ data: LogicData) throws(LogicEvaluationError) -> LogicValue {
-        index < arguments.count ? try evaluate(arguments[index], in: data) : .null
+    private func argument(_ index: Int, _ arguments: [LogicExpression], _ data: LogicData) -> LogicValue {
+        index < arguments.count ? evaluate(arguments[index], in: data) : .null
     }
 
-    private func apply(_ op: LogicOperator, _ arguments: [LogicExpression], in data: LogicData) throws(LogicEvaluationError) -> LogicValue {
+    private func apply(_ op: LogicOperator, _ arguments: [LogicExpression], in data: LogicData) -> LogicValue {
         switch op {
         // Operations that decide which arguments to evaluate.
         case .if, .ternary:
             var index = 0
             while index + 1 < arguments.count {
-                if try evaluate(arguments[index], in: data).isTruthy {
-                    return try evaluate(arguments[index + 1], in: data)
+                if evaluate(arguments[index], in: data).isTruthy {
+                    return evaluate(arguments[index + 1], in: data)
                 }
                 index += 2
             }
-            return index < arguments.count ? try evaluate(arguments[index], in: data) : .null
+            return index < arguments.count ? evaluate(arguments[index], in: data) : .null
         case .and:
             var last = LogicValue.null
             for argument in arguments {
-                last = try evaluate(argument, in: data)
+                last = evaluate(argument, in: data)
                 if !last.isTruthy { return last }
             }
             return last
         case .or:
             var last = LogicValue.null
             for argument in arguments {
-                last = try evaluate(argument, in: data)
+                last = evaluate(argument, in: data)
                 if last.isTruthy { return last }
             }
             return last
         case .some, .all, .none, .map, .filter, .reduce:
-            return try applyIteration(op, arguments, in: data)
+            return applyIteration(op, arguments, in: data)
         // Operations of one, two or three arguments: no array of argument values.
         case .equal, .notEqual, .strictEqual, .strictNotEqual, .in:
-            let a = try argument(0, arguments, data), b = try argument(1, arguments, data)
+            let a = argument(0, arguments, data), b = argument(1, arguments, data)
             switch op {
             case .equal: return .bool(Self.looseEquals(a, b))
             case .notEqual: return .bool(!Self.looseEquals(a, b))
@@ -98,42 +89,42 @@ struct LogicEvaluator {
             case .strictNotEqual: return .bool(!Self.strictEquals(a, b))
             default: return .bool(Self.contains(b, a))
             }
-        case .not: return .bool(!(try argument(0, arguments, data)).isTruthy)
-        case .truthy: return .bool(try argument(0, arguments, data).isTruthy)
+        case .not: return .bool(!(argument(0, arguments, data)).isTruthy)
+        case .truthy: return .bool(argument(0, arguments, data).isTruthy)
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             let inclusive = op == .lessOrEqual || op == .greaterOrEqual
-            let a = try argument(0, arguments, data), b = try argument(1, arguments, data)
+            let a = argument(0, arguments, data), b = argument(1, arguments, data)
             if op == .less || op == .lessOrEqual {
                 if arguments.count >= 3 {
-                    let c = try argument(2, arguments, data)
+                    let c = argument(2, arguments, data)
                     return .bool(Self.compare(a, b, inclusive: inclusive) && Self.compare(b, c, inclusive: inclusive))
                 }
                 return .bool(Self.compare(a, b, inclusive: inclusive))
             }
             // Three arguments read a > b > c, as flagd's JsonLogic has them.
             if arguments.count >= 3 {
-                let c = try argument(2, arguments, data)
+                let c = argument(2, arguments, data)
                 return .bool(Self.compare(b, a, inclusive: inclusive) && Self.compare(c, b, inclusive: inclusive))
             }
             return .bool(Self.compare(b, a, inclusive: inclusive))
         case .semVer:
             // null on a wrong count, a non-string or unknown operator, or an invalid version.
             guard arguments.count == 3 else { return .null }
-            let version = try argument(0, arguments, data)
-            guard case .string(let text) = try argument(1, arguments, data), let comparison = SemanticVersion.Comparison(rawValue: text),
-                  let result = SemanticVersion.compare(version, comparison, try argument(2, arguments, data))
+            let version = argument(0, arguments, data)
+            guard case .string(let text) = argument(1, arguments, data), let comparison = SemanticVersion.Comparison(rawValue: text),
+                  let result = SemanticVersion.compare(version, comparison, argument(2, arguments, data))
             else { return .null }
             return .bool(result)
         case .startsWith, .endsWith:
             // null unless exactly two strings.
-            guard arguments.count == 2, case .string(let text) = try argument(0, arguments, data),
-                  case .string(let affix) = try argument(1, arguments, data)
+            guard arguments.count == 2, case .string(let text) = argument(0, arguments, data),
+                  case .string(let affix) = argument(1, arguments, data)
             else { return .null }
             return .bool(op == .startsWith ? text.hasPrefix(affix) : text.hasSuffix(affix))
         default:
             break
         }
-        let args = try values(arguments, data)
+        let args = values(arguments, data)
         func arg(_ index: Int) -> LogicValue { index < args.count ? args[index] : .null }
         switch op {
         case .variable: return Self.variable(args, data: data)
@@ -179,17 +170,17 @@ struct LogicEvaluator {
     }
 
     /// A split compiled at load: its distributions checked once, the bucketing value hashed in place.
-    private func fractional(_ split: FractionalSplit, in data: LogicData) throws(LogicEvaluationError) -> LogicValue {
+    private func fractional(_ split: FractionalSplit, in data: LogicData) -> LogicValue {
         guard let bucketBy = split.bucketBy else { return split.pick(in: data) }
-        switch try evaluate(bucketBy, in: data) {
+        switch evaluate(bucketBy, in: data) {
         case .string(let explicit): return split.pick(explicit)
         case .null: return split.pick(in: data)
         case let first: return Fractional.evaluate([first] + split.arguments, data: data)
         }
     }
 
-    private func applyIteration(_ op: LogicOperator, _ arguments: [LogicExpression], in data: LogicData) throws(LogicEvaluationError) -> LogicValue {
-        let source = arguments.isEmpty ? LogicValue.null : try evaluate(arguments[0], in: data)
+    private func applyIteration(_ op: LogicOperator, _ arguments: [LogicExpression], in data: LogicData) -> LogicValue {
+        let source = arguments.isEmpty ? LogicValue.null : evaluate(arguments[0], in: data)
         let elements: [LogicValue]
         if case .array(let items) = source { elements = items } else { elements = [] }
         let rule = arguments.count > 1 ? arguments[1] : .literal(.null)
@@ -197,7 +188,7 @@ struct LogicEvaluator {
         case .some, .all, .none:
             if op == .all && elements.isEmpty { return .bool(false) }
             for element in elements {
-                let truthy = try evaluate(rule, in: .value(element)).isTruthy
+                let truthy = evaluate(rule, in: .value(element)).isTruthy
                 if op == .some && truthy { return .bool(true) }
                 if op == .all && !truthy { return .bool(false) }
                 if op == .none && truthy { return .bool(false) }
@@ -205,16 +196,16 @@ struct LogicEvaluator {
             return .bool(op != .some)
         case .map:
             var mapped: [LogicValue] = []
-            for element in elements { mapped.append(try evaluate(rule, in: .value(element))) }
+            for element in elements { mapped.append(evaluate(rule, in: .value(element))) }
             return .array(mapped)
         case .filter:
             var kept: [LogicValue] = []
-            for element in elements where try evaluate(rule, in: .value(element)).isTruthy { kept.append(element) }
+            for element in elements where evaluate(rule, in: .value(element)).isTruthy { kept.append(element) }
             return .array(kept)
         default:
-            var accumulator = arguments.count > 2 ? try evaluate(arguments[2], in: data) : .null
+            var accumulator = arguments.count > 2 ? evaluate(arguments[2], in: data) : .null
             for element in elements {
-                accumulator = try evaluate(rule, in: .value(.object(["current": element, "accumulator": accumulator])))
+                accumulator = evaluate(rule, in: .value(.object(["current": element, "accumulator": accumulator])))
             }
             return accumulator
         }
