@@ -61,8 +61,8 @@ public struct GrowthBookEvaluator: Sendable {
         case decided(GrowthBookFeatureResult)
     }
 
-    private mutating func apply(_ rule: Shared<GrowthBookRule>, featureKey key: String) -> RuleOutcome {
-        if let parents = rule.value.parentConditions {
+    private mutating func apply(_ shared: Shared<GrowthBookFeature.EvaluationRule>, featureKey key: String) -> RuleOutcome {
+        if let parents = shared.value.rule.parentConditions {
             switch prerequisites(parents) {
             case .pass: break
             case .fail: return .next
@@ -70,21 +70,23 @@ public struct GrowthBookEvaluator: Sendable {
             case .cyclic: return .decided(GrowthBookFeatureResult(value: .null, source: .cyclicPrerequisite))
             }
         }
-        if let condition = rule.value.condition, !conditionPasses(condition) { return .next }
-        if let filters = rule.value.filters, isFilteredOut(filters) { return .next }
-        if let force = rule.value.force {
-            let fallback = user.stickyBucketing && !rule.value.disableStickyBucketing ? rule.value.fallbackAttribute : nil
-            guard isIncludedInRollout(seed: rule.value.seed ?? key, hashAttribute: rule.value.hashAttribute, fallbackAttribute: fallback,
-                                      range: rule.value.range, coverage: rule.value.coverage, hashVersion: rule.value.hashVersion) else { return .next }
-            return .decided(GrowthBookFeatureResult(value: force, source: .force, ruleID: rule.value.id ?? ""))
+        if let condition = shared.value.rule.condition, !conditionPasses(condition) { return .next }
+        if let filters = shared.value.rule.filters, isFilteredOut(filters) { return .next }
+        if let force = shared.value.rule.force {
+            let fallback = user.stickyBucketing && !shared.value.rule.disableStickyBucketing ? shared.value.rule.fallbackAttribute : nil
+            guard isIncludedInRollout(seed: shared.value.rule.seed ?? key, hashAttribute: shared.value.rule.hashAttribute, fallbackAttribute: fallback,
+                                      range: shared.value.rule.range, coverage: shared.value.rule.coverage, hashVersion: shared.value.rule.hashVersion) else { return .next }
+            return .decided(GrowthBookFeatureResult(value: force, source: .force, ruleID: shared.value.rule.id ?? ""))
         }
-        guard let variations = rule.value.contextualVariations ?? rule.value.variations else { return .next }
-        var experiment = rule.value.experiment(featureKey: key, variations: variations)
-        if let reference = rule.value.contextualBanditRef { applyBandit(reference, to: &experiment) }
+        guard let variations = shared.value.rule.contextualVariations ?? shared.value.rule.variations else { return .next }
+        // The experiment built at load, unless the feature was looked up under another key.
+        var experiment = shared.value.key == key ? shared.value.experiment ?? shared.value.rule.experiment(featureKey: key, variations: variations)
+            : shared.value.rule.experiment(featureKey: key, variations: variations)
+        if let reference = shared.value.rule.contextualBanditRef { applyBandit(reference, to: &experiment) }
         let result = run(experiment: &experiment, featureID: key)
         if experiment.contextualBandit != nil && !(result.hashUsed && result.inExperiment) { experiment.contextualBandit = nil }
         guard result.inExperiment, !result.passthrough else { return .next }
-        return .decided(GrowthBookFeatureResult(value: result.value, source: .experiment, ruleID: rule.value.id ?? "",
+        return .decided(GrowthBookFeatureResult(value: result.value, source: .experiment, ruleID: shared.value.rule.id ?? "",
                                                 experiment: experiment, experimentResult: result))
     }
 
@@ -150,7 +152,8 @@ public struct GrowthBookEvaluator: Sendable {
             if experiment.ranges != nil {
                 experiment.contextualBandit = nil
             } else if experiment.weights != nil {
-                experiment.contextualBandit?.variationWeights = GrowthBookBucketing.normalizedWeights(experiment.weights, count: count)
+                let weights = GrowthBookBucketing.normalizedWeights(experiment.weights, count: count)
+                experiment.contextualBandit?.variationWeights = weights
             }
         }
         if let forced = GrowthBookBucketing.queryStringOverride(experimentKey: experiment.key, url: user.url, variations: count) {

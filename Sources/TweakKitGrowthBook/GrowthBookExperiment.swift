@@ -8,60 +8,186 @@
 /// ```
 public struct GrowthBookExperiment: Sendable, Hashable {
     /// The experiment's key: what forced variations, query strings and sticky buckets name.
-    public var key: String
+    public var key: String {
+        get { storage.fields.key }
+        set { fields { $0.key = newValue } }
+    }
     /// The values users are split between (at least two for anyone to be in the experiment).
-    public var variations: [GrowthBookValue]
+    public var variations: [GrowthBookValue] {
+        get { storage.fields.variations }
+        set { fields { $0.variations = newValue } }
+    }
     /// Each variation's share; equal shares when missing or not summing to 1.
-    public var weights: [Double]?
+    public var weights: [Double]? {
+        get { storage.fields.weights }
+        set { fields { $0.weights = newValue } }
+    }
     /// `false` excludes everyone (unless forced).
-    public var active: Bool = true
+    public var active: Bool {
+        get { storage.fields.active }
+        set { fields { $0.active = newValue } }
+    }
     /// `draft` and `stopped` exclude everyone (unless forced).
-    public var status: String?
+    public var status: String? {
+        get { storage.fields.status }
+        set { fields { $0.status = newValue } }
+    }
     /// The share of users included, 0–1; nil is everyone.
-    public var coverage: Double?
+    public var coverage: Double? {
+        get { storage.fields.coverage }
+        set { fields { $0.coverage = newValue } }
+    }
     /// Explicit bucket ranges per variation, used instead of coverage and weights.
-    public var ranges: [GrowthBookRange]?
+    public var ranges: [GrowthBookRange]? {
+        get { storage.fields.ranges }
+        set { fields { $0.ranges = newValue } }
+    }
     /// The targeting condition users must meet.
-    public var condition: GrowthBookValue?
+    public var condition: GrowthBookValue? {
+        get { storage.fields.condition }
+        set { fields { $0.condition = newValue } }
+    }
     /// Prerequisite features the experiment needs.
-    public var parentConditions: [GrowthBookParentCondition]?
+    public var parentConditions: [GrowthBookParentCondition]? {
+        get { storage.fields.parentConditions }
+        set { fields { $0.parentConditions = newValue } }
+    }
     /// The namespace slice users must fall in (ignored when `filters` are set).
-    public var namespace: GrowthBookNamespace?
+    public var namespace: GrowthBookNamespace? {
+        get { storage.fields.namespace }
+        set { fields { $0.namespace = newValue } }
+    }
     /// A variation every included user gets.
-    public var force: Int?
+    public var force: Int? {
+        get { storage.fields.force }
+        set { fields { $0.force = newValue } }
+    }
     /// The attribute hashed to bucket users (`id` when nil).
-    public var hashAttribute: String?
+    public var hashAttribute: String? {
+        get { storage.fields.hashAttribute }
+        set { fields { $0.hashAttribute = newValue } }
+    }
     /// The attribute hashed when `hashAttribute` is missing (with sticky bucketing only).
-    public var fallbackAttribute: String?
+    public var fallbackAttribute: String? {
+        get { storage.fields.fallbackAttribute }
+        set { fields { $0.fallbackAttribute = newValue } }
+    }
     /// The hashing algorithm, 1 (when nil) or 2.
-    public var hashVersion: Int?
+    public var hashVersion: Int? {
+        get { storage.fields.hashVersion }
+        set { fields { $0.hashVersion = newValue } }
+    }
     /// Per-variation metadata: `key`, `name`, `passthrough`.
-    public var meta: [GrowthBookValue]?
+    public var meta: [GrowthBookValue]? {
+        get { storage.fields.meta }
+        set { fields { $0.meta = newValue } }
+    }
     /// Hash-based filters users must pass.
-    public var filters: [GrowthBookFilter]?
+    public var filters: [GrowthBookFilter]? {
+        get { storage.fields.filters }
+        set { fields { $0.filters = newValue } }
+    }
     /// The hash seed (the key when nil).
-    public var seed: String?
+    public var seed: String? {
+        get { storage.fields.seed }
+        set { fields { $0.seed = newValue } }
+    }
     /// The experiment's display name.
-    public var name: String?
+    public var name: String? {
+        get { storage.fields.name }
+        set { fields { $0.name = newValue } }
+    }
     /// The experiment's phase, as GrowthBook reports it.
-    public var phase: String?
+    public var phase: String? {
+        get { storage.fields.phase }
+        set { fields { $0.phase = newValue } }
+    }
     /// A regular expression the context's URL must match.
-    public var url: String?
+    public var url: String? {
+        get { storage.fields.url }
+        set { fields { $0.url = newValue } }
+    }
     /// Groups of which the user must be in one.
-    public var groups: [String]?
+    public var groups: [String]? {
+        get { storage.fields.groups }
+        set { fields { $0.groups = newValue } }
+    }
     /// Sticky bucketing is off for this experiment.
-    public var disableStickyBucketing: Bool = false
+    public var disableStickyBucketing: Bool {
+        get { storage.fields.disableStickyBucketing }
+        set { fields { $0.disableStickyBucketing = newValue } }
+    }
     /// The sticky bucket version; raising it re-buckets users.
-    public var bucketVersion: Int?
+    public var bucketVersion: Int? {
+        get { storage.fields.bucketVersion }
+        set { fields { $0.bucketVersion = newValue } }
+    }
     /// Users with an assignment from a lower bucket version are excluded.
-    public var minBucketVersion: Int?
+    public var minBucketVersion: Int? {
+        get { storage.fields.minBucketVersion }
+        set { fields { $0.minBucketVersion = newValue } }
+    }
     /// The contextual bandit leaf that chose the weights, when one did.
-    public var contextualBandit: GrowthBookBanditAssignment?
+    public var contextualBandit: GrowthBookBanditAssignment? {
+        get { storage.fields.contextualBandit }
+        set { fields { $0.contextualBandit = newValue } }
+    }
+
+    /// The fields, behind one reference: an experiment is copied into each result and exposure,
+    /// and a copy is then one retain, not one per field. Setting a field copies them first when
+    /// another experiment shares them.
+    private var storage: Storage
+
+    private final class Storage: @unchecked Sendable {
+        // Mutated only while uniquely referenced (see `fields(_:)`), so sharing it is safe.
+        var fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    struct Fields: Sendable, Hashable {
+        var key: String
+        var variations: [GrowthBookValue]
+        var weights: [Double]?
+        var active: Bool = true
+        var status: String?
+        var coverage: Double?
+        var ranges: [GrowthBookRange]?
+        var condition: GrowthBookValue?
+        var parentConditions: [GrowthBookParentCondition]?
+        var namespace: GrowthBookNamespace?
+        var force: Int?
+        var hashAttribute: String?
+        var fallbackAttribute: String?
+        var hashVersion: Int?
+        var meta: [GrowthBookValue]?
+        var filters: [GrowthBookFilter]?
+        var seed: String?
+        var name: String?
+        var phase: String?
+        var url: String?
+        var groups: [String]?
+        var disableStickyBucketing: Bool = false
+        var bucketVersion: Int?
+        var minBucketVersion: Int?
+        var contextualBandit: GrowthBookBanditAssignment?
+    }
+
+    private mutating func fields(_ change: (inout Fields) -> Void) {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+        change(&storage.fields)
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        storage.fields.hash(into: &hasher)
+    }
 
     /// An experiment with equal weights, full coverage and no targeting.
     public init(key: String, variations: [GrowthBookValue]) {
-        self.key = key
-        self.variations = variations
+        storage = Storage(Fields(key: key, variations: variations))
     }
 
     /// The experiment as GrowthBook's SDKs report it (only the fields that are set).

@@ -3,29 +3,44 @@ import TweakKit
 /// One feature of the SDK payload: a default value and rules tried in order.
 public struct GrowthBookFeature: Sendable, Hashable {
     /// The feature's key.
-    public var key: String
+    public var key: String {
+        didSet { (sharedRules, hasParentConditions) = Self.evaluationForm(of: rules, key: key) }
+    }
     /// The value when no rule decides; `null` when the payload has none.
     public var defaultValue: GrowthBookValue
     /// Rules tried in order; the first that applies decides.
     public var rules: [GrowthBookRule] {
-        didSet { (sharedRules, hasParentConditions) = Self.evaluationForm(of: rules) }
+        didSet { (sharedRules, hasParentConditions) = Self.evaluationForm(of: rules, key: key) }
     }
 
     /// ``rules`` as an evaluation reads them: each behind one reference, so that trying a rule
-    /// retains one object instead of copying its two dozen fields.
-    private(set) var sharedRules: [Shared<GrowthBookRule>]
+    /// retains one object instead of copying its two dozen fields, with the experiment an
+    /// experiment rule runs built once (for the feature's ``key``).
+    private(set) var sharedRules: [Shared<EvaluationRule>]
     /// Whether a rule has prerequisites (the evaluation then guards against cycles).
     private(set) var hasParentConditions: Bool
+
+    /// A rule and, for an experiment rule, the experiment it runs.
+    struct EvaluationRule: Sendable {
+        let rule: GrowthBookRule
+        /// Built for the feature key `key`; `nil` for a force rule or one with neither `force` nor variations.
+        let experiment: GrowthBookExperiment?
+        let key: String
+    }
 
     init(key: String, defaultValue: GrowthBookValue, rules: [GrowthBookRule]) {
         self.key = key
         self.defaultValue = defaultValue
         self.rules = rules
-        (sharedRules, hasParentConditions) = Self.evaluationForm(of: rules)
+        (sharedRules, hasParentConditions) = Self.evaluationForm(of: rules, key: key)
     }
 
-    private static func evaluationForm(of rules: [GrowthBookRule]) -> ([Shared<GrowthBookRule>], Bool) {
-        (rules.map(Shared.init), rules.contains { $0.parentConditions != nil })
+    private static func evaluationForm(of rules: [GrowthBookRule], key: String) -> ([Shared<EvaluationRule>], Bool) {
+        let shared = rules.map { rule in
+            let variations = rule.force == nil ? rule.contextualVariations ?? rule.variations : nil
+            return Shared(EvaluationRule(rule: rule, experiment: variations.map { rule.experiment(featureKey: key, variations: $0) }, key: key))
+        }
+        return (shared, rules.contains { $0.parentConditions != nil })
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {

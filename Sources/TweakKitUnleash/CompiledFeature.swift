@@ -84,23 +84,22 @@ final class UnleashRegex: @unchecked Sendable {
 
 /// The values of an `IN` list or a user-id list, matched as Unleash's engine matches them: byte
 /// for byte (Swift's `==` would also match canonically equivalent text). A few values (up to 16)
-/// are compared one by one, without hashing; more are found through a set.
+/// are compared one by one, without hashing; more are found by hashing, each with the values
+/// canonically equivalent to it (`"\u{E9}"` and `"e\u{301}"` hash alike), then compared by bytes.
 struct ByteList: Sendable {
     private let few: [String]?
-    private let set: Set<String>
+    private let equivalents: [String: [String]]
 
     init(_ values: [String]) {
         few = values.count <= 16 ? values : nil
-        set = few == nil ? Set(values) : []
+        equivalents = few == nil ? Dictionary(grouping: values, by: { $0 }) : [:]
     }
 
     /// Whether `value` is one of the values, byte for byte.
     func contains(_ value: String) -> Bool {
-        if let few {
-            let count = value.utf8.count
-            return few.contains { $0.utf8.count == count && $0.utf8.elementsEqual(value.utf8) }
-        }
-        return set.firstIndex(of: value).map { set[$0].utf8.elementsEqual(value.utf8) } ?? false
+        let count = value.utf8.count
+        let candidates = few ?? equivalents[value] ?? []
+        return candidates.contains { $0.utf8.count == count && $0.utf8.elementsEqual(value.utf8) }
     }
 }
 

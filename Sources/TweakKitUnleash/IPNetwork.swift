@@ -1,7 +1,8 @@
 import Foundation
 
 /// An IPv4 or IPv6 address as 128 bits, most significant first (IPv4 in the top 32), strictly
-/// parsed. Two integers, not an array: an address read per decision allocates nothing.
+/// parsed. Two integers, not an array: reading an IPv4 address per decision allocates nothing
+/// (an IPv6 address is still parsed through arrays).
 struct IPAddress: Sendable, Hashable {
     var high: UInt64
     var low: UInt64

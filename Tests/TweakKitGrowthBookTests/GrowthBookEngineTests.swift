@@ -68,4 +68,39 @@ struct GrowthBookEngineTests {
         #expect(evaluator.changedStickyBucketDocuments["id||user-1"]?.assignments == ["checkout-test__0": "treatment"])
         #expect(evaluator.evaluateFeature("no-such-feature").source == .unknownFeature)
     }
+
+    @Test("an experiment is a value: a changed copy leaves the original as it was; equal fields are equal and hash alike")
+    func experimentValueSemantics() {
+        var original = GrowthBookExperiment(key: "button", variations: [.string("red"), .string("blue")])
+        original.coverage = 0.5
+        var copy = original
+        #expect(copy == original && copy.hashValue == original.hashValue)
+        copy.coverage = 0.9
+        copy.variations.append(.string("green"))
+        #expect(original.coverage == 0.5 && original.variations.count == 2)
+        #expect(copy.coverage == 0.9 && copy.variations.count == 3)
+        #expect(copy != original)
+        // Built apart with the same fields: equal, with the same hash.
+        var twin = GrowthBookExperiment(key: "button", variations: [.string("red"), .string("blue")])
+        twin.coverage = 0.5
+        #expect(twin == original && twin.hashValue == original.hashValue)
+    }
+
+    @Test("an experiment rule without a key runs an experiment named by the feature's key, also after the key changes")
+    func experimentKeyFollowsFeatureKey() throws {
+        let json = #"{"features": {"old": {"defaultValue": "none", "rules": [{"variations": ["a", "b"], "meta": [{"key": "a"}, {"key": "b"}]}]}}}"#
+        let loaded = try GrowthBookPayload(data: Data(json.utf8), source: "test")
+        var feature = try #require(loaded.features["old"])
+        feature.key = "renamed"
+        let user = GrowthBookUserContext(attributes: .object([GrowthBookMember(key: "id", value: .string("user-1"))]))
+        var evaluator = GrowthBookEvaluator(payload: GrowthBookPayload(features: [feature]), user: user)
+        let result = evaluator.evaluateFeature("renamed")
+        #expect(result.source == .experiment)
+        #expect(result.experiment?.key == "renamed")
+        // A payload whose dictionary key differs from the feature's key: the key looked up names it.
+        var payload = GrowthBookPayload(features: [])
+        payload.features["looked-up"] = feature
+        var other = GrowthBookEvaluator(payload: payload, user: user)
+        #expect(other.evaluateFeature("looked-up").experiment?.key == "looked-up")
+    }
 }

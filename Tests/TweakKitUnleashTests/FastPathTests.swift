@@ -172,9 +172,11 @@ struct FastPathTests {
             #expect(!list.contains(decomposed), "canonically equivalent text is another value to Unleash")
             #expect(list.contains("a") && !list.contains("A") && !list.contains(""))
         }
-        // Both forms listed: each finds itself (a few values are compared one by one).
-        let both = ByteList([composed, decomposed])
-        #expect(both.contains(composed) && both.contains(decomposed))
+        // Both forms listed: each finds itself, with few values and with many.
+        for values in [[composed, decomposed], [composed, decomposed] + many] {
+            let both = ByteList(values)
+            #expect(both.contains(composed) && both.contains(decomposed), "\(values.count) values")
+        }
         #expect(ByteList(many).contains("user-39") && !ByteList(many).contains("user-40"))
     }
 
