@@ -79,8 +79,10 @@ public struct GrowthBookEvaluator: Sendable {
             return .decided(GrowthBookFeatureResult(value: force, source: .force, ruleID: shared.value.rule.id ?? ""))
         }
         guard let variations = shared.value.rule.contextualVariations ?? shared.value.rule.variations else { return .next }
-        // The experiment built at load, unless the feature was looked up under another key.
-        var experiment = shared.value.key == key ? shared.value.experiment ?? shared.value.rule.experiment(featureKey: key, variations: variations)
+        // The experiment built at load, unless the feature was looked up under another key (the
+        // same bytes: a canonically equivalent key hashes to other buckets).
+        var experiment = shared.value.key.utf8.elementsEqual(key.utf8)
+            ? shared.value.experiment ?? shared.value.rule.experiment(featureKey: key, variations: variations)
             : shared.value.rule.experiment(featureKey: key, variations: variations)
         if let reference = shared.value.rule.contextualBanditRef { applyBandit(reference, to: &experiment) }
         let result = run(experiment: &experiment, featureID: key)

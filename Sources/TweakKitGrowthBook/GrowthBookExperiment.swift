@@ -6,141 +6,142 @@
 /// var evaluator = GrowthBookEvaluator(payload: .empty, user: GrowthBookUserContext(attributes: ["id": "1"]))
 /// evaluator.run(experiment).value      // "red" or "blue"
 /// ```
-public struct GrowthBookExperiment: Sendable, Hashable {
+public struct GrowthBookExperiment: Sendable, Hashable, CustomReflectable {
     /// The experiment's key: what forced variations, query strings and sticky buckets name.
     public var key: String {
         get { storage.fields.key }
-        set { fields { $0.key = newValue } }
+        _modify { makeUnique(); yield &storage.fields.key }
     }
     /// The values users are split between (at least two for anyone to be in the experiment).
     public var variations: [GrowthBookValue] {
         get { storage.fields.variations }
-        set { fields { $0.variations = newValue } }
+        _modify { makeUnique(); yield &storage.fields.variations }
     }
     /// Each variation's share; equal shares when missing or not summing to 1.
     public var weights: [Double]? {
         get { storage.fields.weights }
-        set { fields { $0.weights = newValue } }
+        _modify { makeUnique(); yield &storage.fields.weights }
     }
     /// `false` excludes everyone (unless forced).
     public var active: Bool {
         get { storage.fields.active }
-        set { fields { $0.active = newValue } }
+        _modify { makeUnique(); yield &storage.fields.active }
     }
     /// `draft` and `stopped` exclude everyone (unless forced).
     public var status: String? {
         get { storage.fields.status }
-        set { fields { $0.status = newValue } }
+        _modify { makeUnique(); yield &storage.fields.status }
     }
     /// The share of users included, 0–1; nil is everyone.
     public var coverage: Double? {
         get { storage.fields.coverage }
-        set { fields { $0.coverage = newValue } }
+        _modify { makeUnique(); yield &storage.fields.coverage }
     }
     /// Explicit bucket ranges per variation, used instead of coverage and weights.
     public var ranges: [GrowthBookRange]? {
         get { storage.fields.ranges }
-        set { fields { $0.ranges = newValue } }
+        _modify { makeUnique(); yield &storage.fields.ranges }
     }
     /// The targeting condition users must meet.
     public var condition: GrowthBookValue? {
         get { storage.fields.condition }
-        set { fields { $0.condition = newValue } }
+        _modify { makeUnique(); yield &storage.fields.condition }
     }
     /// Prerequisite features the experiment needs.
     public var parentConditions: [GrowthBookParentCondition]? {
         get { storage.fields.parentConditions }
-        set { fields { $0.parentConditions = newValue } }
+        _modify { makeUnique(); yield &storage.fields.parentConditions }
     }
     /// The namespace slice users must fall in (ignored when `filters` are set).
     public var namespace: GrowthBookNamespace? {
         get { storage.fields.namespace }
-        set { fields { $0.namespace = newValue } }
+        _modify { makeUnique(); yield &storage.fields.namespace }
     }
     /// A variation every included user gets.
     public var force: Int? {
         get { storage.fields.force }
-        set { fields { $0.force = newValue } }
+        _modify { makeUnique(); yield &storage.fields.force }
     }
     /// The attribute hashed to bucket users (`id` when nil).
     public var hashAttribute: String? {
         get { storage.fields.hashAttribute }
-        set { fields { $0.hashAttribute = newValue } }
+        _modify { makeUnique(); yield &storage.fields.hashAttribute }
     }
     /// The attribute hashed when `hashAttribute` is missing (with sticky bucketing only).
     public var fallbackAttribute: String? {
         get { storage.fields.fallbackAttribute }
-        set { fields { $0.fallbackAttribute = newValue } }
+        _modify { makeUnique(); yield &storage.fields.fallbackAttribute }
     }
     /// The hashing algorithm, 1 (when nil) or 2.
     public var hashVersion: Int? {
         get { storage.fields.hashVersion }
-        set { fields { $0.hashVersion = newValue } }
+        _modify { makeUnique(); yield &storage.fields.hashVersion }
     }
     /// Per-variation metadata: `key`, `name`, `passthrough`.
     public var meta: [GrowthBookValue]? {
         get { storage.fields.meta }
-        set { fields { $0.meta = newValue } }
+        _modify { makeUnique(); yield &storage.fields.meta }
     }
     /// Hash-based filters users must pass.
     public var filters: [GrowthBookFilter]? {
         get { storage.fields.filters }
-        set { fields { $0.filters = newValue } }
+        _modify { makeUnique(); yield &storage.fields.filters }
     }
     /// The hash seed (the key when nil).
     public var seed: String? {
         get { storage.fields.seed }
-        set { fields { $0.seed = newValue } }
+        _modify { makeUnique(); yield &storage.fields.seed }
     }
     /// The experiment's display name.
     public var name: String? {
         get { storage.fields.name }
-        set { fields { $0.name = newValue } }
+        _modify { makeUnique(); yield &storage.fields.name }
     }
     /// The experiment's phase, as GrowthBook reports it.
     public var phase: String? {
         get { storage.fields.phase }
-        set { fields { $0.phase = newValue } }
+        _modify { makeUnique(); yield &storage.fields.phase }
     }
     /// A regular expression the context's URL must match.
     public var url: String? {
         get { storage.fields.url }
-        set { fields { $0.url = newValue } }
+        _modify { makeUnique(); yield &storage.fields.url }
     }
     /// Groups of which the user must be in one.
     public var groups: [String]? {
         get { storage.fields.groups }
-        set { fields { $0.groups = newValue } }
+        _modify { makeUnique(); yield &storage.fields.groups }
     }
     /// Sticky bucketing is off for this experiment.
     public var disableStickyBucketing: Bool {
         get { storage.fields.disableStickyBucketing }
-        set { fields { $0.disableStickyBucketing = newValue } }
+        _modify { makeUnique(); yield &storage.fields.disableStickyBucketing }
     }
     /// The sticky bucket version; raising it re-buckets users.
     public var bucketVersion: Int? {
         get { storage.fields.bucketVersion }
-        set { fields { $0.bucketVersion = newValue } }
+        _modify { makeUnique(); yield &storage.fields.bucketVersion }
     }
     /// Users with an assignment from a lower bucket version are excluded.
     public var minBucketVersion: Int? {
         get { storage.fields.minBucketVersion }
-        set { fields { $0.minBucketVersion = newValue } }
+        _modify { makeUnique(); yield &storage.fields.minBucketVersion }
     }
     /// The contextual bandit leaf that chose the weights, when one did.
     public var contextualBandit: GrowthBookBanditAssignment? {
         get { storage.fields.contextualBandit }
-        set { fields { $0.contextualBandit = newValue } }
+        _modify { makeUnique(); yield &storage.fields.contextualBandit }
     }
 
     /// The fields, behind one reference: an experiment is copied into each result and exposure,
-    /// and a copy is then one retain, not one per field. Setting a field copies them first when
+    /// and a copy is then one retain, not one per field. Changing a field copies them first when
     /// another experiment shares them.
     private var storage: Storage
 
     private final class Storage: @unchecked Sendable {
-        // Mutated only while uniquely referenced (see `fields(_:)`), so sharing it is safe.
-        var fields: Fields
+        // Changed only while uniquely referenced (see `makeUnique()`), so sharing it is safe and
+        // no two accesses can overlap: the runtime's access checks are left out of every read.
+        @exclusivity(unchecked) var fields: Fields
         init(_ fields: Fields) { self.fields = fields }
     }
 
@@ -172,9 +173,10 @@ public struct GrowthBookExperiment: Sendable, Hashable {
         var contextualBandit: GrowthBookBanditAssignment?
     }
 
-    private mutating func fields(_ change: (inout Fields) -> Void) {
+    /// Copies the fields before a change when another experiment shares them. A change is made in
+    /// place (`_modify`), so `experiment.variations.append(value)` does not copy the array.
+    private mutating func makeUnique() {
         if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
-        change(&storage.fields)
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
@@ -183,6 +185,11 @@ public struct GrowthBookExperiment: Sendable, Hashable {
 
     public func hash(into hasher: inout Hasher) {
         storage.fields.hash(into: &hasher)
+    }
+
+    /// The fields, as `print`, `dump` and test failures show them (not the storage behind them).
+    public var customMirror: Mirror {
+        Mirror(reflecting: storage.fields)
     }
 
     /// An experiment with equal weights, full coverage and no targeting.

@@ -84,22 +84,35 @@ final class UnleashRegex: @unchecked Sendable {
 
 /// The values of an `IN` list or a user-id list, matched as Unleash's engine matches them: byte
 /// for byte (Swift's `==` would also match canonically equivalent text). A few values (up to 16)
-/// are compared one by one, without hashing; more are found by hashing, each with the values
-/// canonically equivalent to it (`"\u{E9}"` and `"e\u{301}"` hash alike), then compared by bytes.
+/// are compared one by one, without hashing; more are found through a set, with the rare values
+/// canonically equivalent to one in it but of other bytes (`"e\u{301}"` beside `"\u{E9}"`) kept
+/// apart, so that each is found.
 struct ByteList: Sendable {
     private let few: [String]?
+    private let set: Set<String>
+    /// Values the set could not hold beside an equivalent one, by that value.
     private let equivalents: [String: [String]]
 
     init(_ values: [String]) {
         few = values.count <= 16 ? values : nil
-        equivalents = few == nil ? Dictionary(grouping: values, by: { $0 }) : [:]
+        var set = Set<String>()
+        var equivalents: [String: [String]] = [:]
+        if few == nil {
+            for value in values {
+                let (inserted, member) = set.insert(value)
+                if !inserted && !member.utf8.elementsEqual(value.utf8) { equivalents[value, default: []].append(value) }
+            }
+        }
+        (self.set, self.equivalents) = (set, equivalents)
     }
 
     /// Whether `value` is one of the values, byte for byte.
     func contains(_ value: String) -> Bool {
         let count = value.utf8.count
-        let candidates = few ?? equivalents[value] ?? []
-        return candidates.contains { $0.utf8.count == count && $0.utf8.elementsEqual(value.utf8) }
+        func same(_ candidate: String) -> Bool { candidate.utf8.count == count && candidate.utf8.elementsEqual(value.utf8) }
+        if let few { return few.contains(where: same) }
+        guard let index = set.firstIndex(of: value) else { return false }
+        return same(set[index]) || (equivalents[value]?.contains(where: same) ?? false)
     }
 }
 

@@ -102,5 +102,24 @@ struct GrowthBookEngineTests {
         payload.features["looked-up"] = feature
         var other = GrowthBookEvaluator(payload: payload, user: user)
         #expect(other.evaluateFeature("looked-up").experiment?.key == "looked-up")
+        // Looked up by a canonically equivalent key of other bytes: named (and hashed) by the key looked up.
+        let composedJSON = #"{"features": {"caf\u00e9": {"defaultValue": "none", "rules": [{"variations": ["a", "b"]}]}}}"#
+        var composed = GrowthBookEvaluator(payload: try GrowthBookPayload(data: Data(composedJSON.utf8), source: "test"), user: user)
+        let decomposedKey = "cafe\u{301}"
+        let decided = composed.evaluateFeature(decomposedKey)
+        #expect(decided.experiment.map { Array($0.key.utf8) } == Array(decomposedKey.utf8))
+    }
+
+    @Test("an experiment prints its fields, and a field changed in place changes only that experiment")
+    func experimentFieldsInPlace() {
+        var experiment = GrowthBookExperiment(key: "button", variations: [.string("red")])
+        let before = experiment
+        experiment.variations.append(.string("blue"))
+        experiment.weights = [0.5]
+        experiment.weights?.append(0.5)
+        #expect(experiment.variations.count == 2 && experiment.weights == [0.5, 0.5])
+        #expect(before.variations.count == 1 && before.weights == nil)
+        let described = String(describing: experiment)
+        #expect(described.contains("button") && described.contains("weights"), "\(described)")
     }
 }
