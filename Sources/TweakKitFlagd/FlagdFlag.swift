@@ -40,22 +40,16 @@ public struct FlagdFlag: Sendable {
         let metadata: [String: TweakContent]
         let targeting: LogicExpression?
 
-        /// The variants in a list, when there are few: comparing a name with each is cheaper than hashing it.
-        let fewVariants: [(name: String, value: TweakContent)]?
-
         init(key: String, state: State, variants: [String: TweakContent], defaultVariant: String?,
              metadata: [String: TweakContent], targeting: LogicExpression?) {
             (self.key, self.state, self.variants, self.defaultVariant, self.metadata, self.targeting) =
                 (key, state, variants, defaultVariant, metadata, targeting)
-            fewVariants = variants.count <= 8 ? variants.map { (name: $0.key, value: $0.value) } : nil
         }
     }
 
-    /// The value of the variant called `name`.
+    /// The value of the variant called `name` (among few, compared rather than hashed).
     func variant(_ name: String) -> TweakContent? {
-        guard let few = storage.fewVariants else { return storage.variants[name] }
-        for variant in few where variant.name == name { return variant.value }
-        return nil
+        storage.variants.value(forFewKeys: name)
     }
     private let storage: Storage
 

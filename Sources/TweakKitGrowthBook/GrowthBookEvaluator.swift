@@ -47,7 +47,7 @@ public struct GrowthBookEvaluator: Sendable {
         // of an evaluation's time).
         for rule in feature.sharedRules {
             stack = evaluated
-            switch apply(rule, featureKey: key) {
+            switch apply(rule, featureKey: key, builtFor: feature.key) {
             case .next: continue
             case .decided(let result): return result
             }
@@ -61,8 +61,9 @@ public struct GrowthBookEvaluator: Sendable {
         case decided(GrowthBookFeatureResult)
     }
 
-    private mutating func apply(_ shared: Shared<GrowthBookFeature.EvaluationRule>, featureKey key: String) -> RuleOutcome {
-        if let parents = shared.value.rule.parentConditions {
+    /// `builtFor`: the key the rules' experiments were built for (the feature's own).
+    private mutating func apply(_ entry: GrowthBookFeature.EvaluationRule, featureKey key: String, builtFor: String) -> RuleOutcome {
+        if let parents = entry.rule.parentConditions {
             switch prerequisites(parents) {
             case .pass: break
             case .fail: return .next
@@ -70,25 +71,24 @@ public struct GrowthBookEvaluator: Sendable {
             case .cyclic: return .decided(GrowthBookFeatureResult(value: .null, source: .cyclicPrerequisite))
             }
         }
-        if let condition = shared.value.rule.condition, !conditionPasses(condition) { return .next }
-        if let filters = shared.value.rule.filters, isFilteredOut(filters) { return .next }
-        if let force = shared.value.rule.force {
-            let fallback = user.stickyBucketing && !shared.value.rule.disableStickyBucketing ? shared.value.rule.fallbackAttribute : nil
-            guard isIncludedInRollout(seed: shared.value.rule.seed ?? key, hashAttribute: shared.value.rule.hashAttribute, fallbackAttribute: fallback,
-                                      range: shared.value.rule.range, coverage: shared.value.rule.coverage, hashVersion: shared.value.rule.hashVersion) else { return .next }
-            return .decided(GrowthBookFeatureResult(value: force, source: .force, ruleID: shared.value.rule.id ?? ""))
+        if let condition = entry.rule.condition, !conditionPasses(condition) { return .next }
+        if let filters = entry.rule.filters, isFilteredOut(filters) { return .next }
+        if let force = entry.rule.force {
+            let fallback = user.stickyBucketing && !entry.rule.disableStickyBucketing ? entry.rule.fallbackAttribute : nil
+            guard isIncludedInRollout(seed: entry.rule.seed ?? key, hashAttribute: entry.rule.hashAttribute, fallbackAttribute: fallback,
+                                      range: entry.rule.range, coverage: entry.rule.coverage, hashVersion: entry.rule.hashVersion) else { return .next }
+            return .decided(GrowthBookFeatureResult(value: force, source: .force, ruleID: entry.rule.id ?? ""))
         }
-        guard let variations = shared.value.rule.contextualVariations ?? shared.value.rule.variations else { return .next }
-        // The experiment built at load, unless the feature was looked up under another key (the
-        // same bytes: a canonically equivalent key hashes to other buckets).
-        var experiment = shared.value.key.utf8.elementsEqual(key.utf8)
-            ? shared.value.experiment ?? shared.value.rule.experiment(featureKey: key, variations: variations)
-            : shared.value.rule.experiment(featureKey: key, variations: variations)
-        if let reference = shared.value.rule.contextualBanditRef { applyBandit(reference, to: &experiment) }
+        guard let variations = entry.rule.contextualVariations ?? entry.rule.variations else { return .next }
+        // The experiment built at load serves a lookup by the key it was built for (the same
+        // bytes: a canonically equivalent key hashes to other buckets).
+        let prebuilt = builtFor.utf8.elementsEqual(key.utf8) ? entry.experiment : nil
+        var experiment = prebuilt ?? entry.rule.experiment(featureKey: key, variations: variations)
+        if let reference = entry.rule.contextualBanditRef { applyBandit(reference, to: &experiment) }
         let result = run(experiment: &experiment, featureID: key)
         if experiment.contextualBandit != nil && !(result.hashUsed && result.inExperiment) { experiment.contextualBandit = nil }
         guard result.inExperiment, !result.passthrough else { return .next }
-        return .decided(GrowthBookFeatureResult(value: result.value, source: .experiment, ruleID: shared.value.rule.id ?? "",
+        return .decided(GrowthBookFeatureResult(value: result.value, source: .experiment, ruleID: entry.rule.id ?? "",
                                                 experiment: experiment, experimentResult: result))
     }
 

@@ -15,17 +15,23 @@ public struct GrowthBookFeature: Sendable, Hashable {
 
     /// ``rules`` as an evaluation reads them: each behind one reference, so that trying a rule
     /// retains one object instead of copying its two dozen fields, with the experiment an
-    /// experiment rule runs built once (for the feature's ``key``).
-    private(set) var sharedRules: [Shared<EvaluationRule>]
+    /// experiment rule runs built once, for the feature's ``key``.
+    private(set) var sharedRules: [EvaluationRule]
     /// Whether a rule has prerequisites (the evaluation then guards against cycles).
     private(set) var hasParentConditions: Bool
 
-    /// A rule and, for an experiment rule, the experiment it runs.
-    struct EvaluationRule: Sendable {
+    /// A rule and, for an experiment rule, the experiment it runs (read in place: a class).
+    final class EvaluationRule: Sendable {
         let rule: GrowthBookRule
-        /// Built for the feature key `key`; `nil` for a force rule or one with neither `force` nor variations.
+        /// Built for the feature's ``GrowthBookFeature/key``; `nil` for a force rule or one with
+        /// neither `force` nor variations.
         let experiment: GrowthBookExperiment?
-        let key: String
+
+        init(_ rule: GrowthBookRule, featureKey: String) {
+            self.rule = rule
+            let variations = rule.force == nil ? rule.contextualVariations ?? rule.variations : nil
+            experiment = variations.map { rule.experiment(featureKey: featureKey, variations: $0) }
+        }
     }
 
     init(key: String, defaultValue: GrowthBookValue, rules: [GrowthBookRule]) {
@@ -35,12 +41,8 @@ public struct GrowthBookFeature: Sendable, Hashable {
         (sharedRules, hasParentConditions) = Self.evaluationForm(of: rules, key: key)
     }
 
-    private static func evaluationForm(of rules: [GrowthBookRule], key: String) -> ([Shared<EvaluationRule>], Bool) {
-        let shared = rules.map { rule in
-            let variations = rule.force == nil ? rule.contextualVariations ?? rule.variations : nil
-            return Shared(EvaluationRule(rule: rule, experiment: variations.map { rule.experiment(featureKey: key, variations: $0) }, key: key))
-        }
-        return (shared, rules.contains { $0.parentConditions != nil })
+    private static func evaluationForm(of rules: [GrowthBookRule], key: String) -> ([EvaluationRule], Bool) {
+        (rules.map { EvaluationRule($0, featureKey: key) }, rules.contains { $0.parentConditions != nil })
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {

@@ -44,17 +44,11 @@ struct IPAddress: Sendable, Hashable {
             return strictIPv4(text).map { value in (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
         }
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard lenient ? (1...4).contains(parts.count) : parts.count == 4 else { return nil }
+        guard (1...4).contains(parts.count) else { return nil }
         var result: [UInt8] = [0, 0, 0, 0]
         for (index, part) in parts.enumerated() {
-            if lenient {
-                guard let value = UInt8(part) else { return nil }
-                result[index] = value
-            } else {
-                guard (1...3).contains(part.count), part.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-                      part.count == 1 || part.first != "0", let value = UInt8(part) else { return nil }
-                result[index] = value
-            }
+            guard let value = UInt8(part) else { return nil }
+            result[index] = value
         }
         return result
     }
