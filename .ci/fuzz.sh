@@ -3,7 +3,7 @@
 # Fails on the first crash, trap, timeout or out-of-memory; the input is left in
 # Fuzz/.build/artifacts/ (reproduce with `Fuzz/.build/release/<Harness> <file>`).
 #
-#   .ci/fuzz.sh                                       # CI: every harness for 60 s (about 5 min plus the build)
+#   .ci/fuzz.sh                                       # CI: every harness for 45 s (about 5 min plus the build)
 #   FUZZ_SECONDS=3600 .ci/fuzz.sh                      # each harness for an hour
 #   FUZZ_SECONDS=14400 FUZZ_HARNESSES=FuzzFlagd .ci/fuzz.sh   # one harness for four hours
 #
@@ -12,8 +12,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-seconds="${FUZZ_SECONDS:-60}"
-read -r -a harnesses <<< "${FUZZ_HARNESSES:-FuzzTweaksFile FuzzFlagd FuzzOptimizely FuzzFirebase FuzzRemotePayload}"
+seconds="${FUZZ_SECONDS:-45}"
+read -r -a harnesses <<< "${FUZZ_HARNESSES:-FuzzTweaksFile FuzzFlagd FuzzOptimizely FuzzFirebase FuzzUnleash FuzzGrowthBook FuzzRemotePayload}"
 flags=(--package-path Fuzz -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)
 
 swift build "${flags[@]}"
@@ -36,12 +36,21 @@ seed() {
     done
 }
 
+# spec_seeds <harness> <unleash|growthbook>: seeds from the published suites in ../shared/specs
+# (read there, never copied into the repository): each payload, with a context of its own cases
+# after a NUL byte. Without the suites, the harness starts from its own seeds alone.
+spec_seeds() {
+    python3 Fuzz/spec_seeds.py "$2" ../shared/specs "$work/corpus/$1"
+}
+
 for harness in "${harnesses[@]}"; do
     case "$harness" in
         FuzzTweaksFile) seed "$harness" Tests/TweakKitTests/Fixtures Examples Fuzz/Seeds/tweaks ;;
         FuzzFlagd) seed "$harness" Examples Tests/CrashInputs Fuzz/Seeds/flagd ;;
         FuzzOptimizely) seed "$harness" Tests/TweakKitOptimizelyTests/Datafiles ;;
         FuzzFirebase) seed "$harness" Tests/TweakKitFirebaseTests/Templates ;;
+        FuzzUnleash) seed "$harness" Fuzz/Seeds/unleash; spec_seeds "$harness" unleash ;;
+        FuzzGrowthBook) seed "$harness" Fuzz/Seeds/growthbook; spec_seeds "$harness" growthbook ;;
         FuzzRemotePayload) seed "$harness" Examples Tests/CrashInputs Fuzz/Seeds/flagd Fuzz/Seeds/tweaks ;;
         *) echo "error: unknown harness $harness" >&2; exit 2 ;;
     esac

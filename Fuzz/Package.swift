@@ -27,6 +27,14 @@ let package = Package(
         .executableTarget(name: "FuzzFirebase", dependencies: [
             "FuzzSupport", .product(name: "TweakKit", package: "TweakKit"), .product(name: "TweakKitFirebase", package: "TweakKit"),
         ]),
+        // Unleash client features payloads, every toggle decided for fuzzed contexts.
+        .executableTarget(name: "FuzzUnleash", dependencies: [
+            "FuzzSupport", .product(name: "TweakKit", package: "TweakKit"), .product(name: "TweakKitUnleash", package: "TweakKit"),
+        ]),
+        // GrowthBook SDK payloads (plain and encrypted), every feature evaluated for fuzzed contexts.
+        .executableTarget(name: "FuzzGrowthBook", dependencies: [
+            "FuzzSupport", .product(name: "TweakKit", package: "TweakKit"), .product(name: "TweakKitGrowthBook", package: "TweakKit"),
+        ]),
         // Remote payloads as RemoteTweakProvider decodes them: JSON, then flagd or a tweaks file.
         .executableTarget(name: "FuzzRemotePayload", dependencies: [
             "FuzzSupport", .product(name: "TweakKit", package: "TweakKit"), .product(name: "TweakKitFlagd", package: "TweakKit"),

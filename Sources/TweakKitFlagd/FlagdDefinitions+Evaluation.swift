@@ -20,7 +20,8 @@ extension FlagdDefinitions {
     /// The targeting data holds the context's attributes, `targetingKey`, and `$flagd.flagKey`
     /// and `$flagd.timestamp` (seconds since 1970).
     public func evaluate(flagKey: String, context: EvaluationContext, now: Date = Date()) -> TweakEvaluation {
-        guard let flag = flags[flagKey] else {
+        // A file of a few flags finds one by comparing keys (cheaper than hashing); larger ones hash.
+        guard let flag = flags.value(forFewKeys: flagKey) else {
             if let problem = invalidFlags[flagKey] {
                 return TweakEvaluation(value: nil, reason: .error, errorCode: .parseError, errorMessage: "flag \(flagKey) is invalid: \(problem)")
             }
