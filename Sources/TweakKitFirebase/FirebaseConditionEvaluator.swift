@@ -92,8 +92,8 @@ struct FirebaseConditionEvaluator {
             // JavaScript's `===` compares UTF-16 code units (not canonical equivalence). A Swift
             // string is valid Unicode, so equal UTF-8 bytes are equal UTF-16 code units, and the
             // bytes are what a native string holds.
-            let actual = Substring(JavaScript.trim(JavaScript.string(signal))).utf8
-            return targets.contains { Substring(JavaScript.trim($0)).utf8.elementsEqual(actual) }
+            let actual = JavaScript.string(signal)
+            return targets.contains { JavaScript.trimmedEqual($0, actual) }
         case .stringContainsRegex:
             // JavaScript's `new RegExp(target).test(actual)`; a match over the step budget fails.
             let actual = JavaScript.string(signal)

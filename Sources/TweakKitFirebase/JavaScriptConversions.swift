@@ -16,14 +16,43 @@ enum JavaScript {
     static func trim(_ string: String) -> Substring.UnicodeScalarView {
         let scalars = string.unicodeScalars
         // Most strings start and end with a printable ASCII character: nothing to trim.
-        if let first = string.utf8.first, let last = string.utf8.last,
-           (0x21...0x7E).contains(first), (0x21...0x7E).contains(last) {
-            return scalars[...]
-        }
+        if hasPrintableEnds(string) { return scalars[...] }
         guard let first = scalars.firstIndex(where: { !isWhitespace($0) }),
               let last = scalars.lastIndex(where: { !isWhitespace($0) })
         else { return Substring.UnicodeScalarView() }
         return scalars[first...last]
+    }
+
+    /// Whether `string` starts and ends with a printable ASCII character (so `trim()` keeps it
+    /// whole), read from its UTF-8 bytes in place.
+    static func hasPrintableEnds(_ string: String) -> Bool {
+        let printable: ClosedRange<UInt8> = 0x21...0x7E
+        if let ends = string.utf8.withContiguousStorageIfAvailable({ bytes -> Bool in
+            guard let first = bytes.first, let last = bytes.last else { return false }
+            return printable.contains(first) && printable.contains(last)
+        }) {
+            return ends
+        }
+        guard let first = string.utf8.first, let last = string.utf8.last else { return false }
+        return printable.contains(first) && printable.contains(last)
+    }
+
+    /// `a.trim() === b.trim()`: JavaScript's `===` on valid Unicode, where equal UTF-8 bytes are
+    /// equal UTF-16 code units. Texts with nothing to trim compare their bytes in place.
+    static func trimmedEqual(_ a: String, _ b: String) -> Bool {
+        if hasPrintableEnds(a), hasPrintableEnds(b) {
+            return sameBytes(a.utf8, b.utf8)
+        }
+        return sameBytes(Substring(trim(a)).utf8, Substring(trim(b)).utf8)
+    }
+
+    /// Whether two texts have the same UTF-8 bytes, compared in place when both are contiguous.
+    static func sameBytes<A: Collection<UInt8>, B: Collection<UInt8>>(_ a: A, _ b: B) -> Bool {
+        guard a.count == b.count else { return false }
+        let compared = a.withContiguousStorageIfAvailable { x in
+            b.withContiguousStorageIfAvailable { y in x.elementsEqual(y) }
+        }
+        return (compared ?? nil) ?? a.elementsEqual(b)
     }
 
     /// `Number(string)`: white space trimmed; `""` is 0; a decimal literal with optional sign,

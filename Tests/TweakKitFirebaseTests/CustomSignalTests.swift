@@ -32,6 +32,12 @@ struct CustomSignalTests {
         #expect(try !signalHolds("STRING_EXACTLY_MATCHES", ["A"], "a"))
         // Canonically equivalent but different code units: not equal, as `===` in JavaScript.
         #expect(try !signalHolds("STRING_EXACTLY_MATCHES", ["caf\u{E9}"], "caf\u{65}\u{301}"))
+        // Nothing to trim: the bytes are compared in place (length first, then every byte).
+        #expect(try !signalHolds("STRING_EXACTLY_MATCHES", ["pro"], "prox"))
+        #expect(try !signalHolds("STRING_EXACTLY_MATCHES", ["p-o"], "pro"))
+        #expect(try signalHolds("STRING_EXACTLY_MATCHES", ["a-plan-name-longer-than-fifteen-bytes"], "a-plan-name-longer-than-fifteen-bytes"))
+        #expect(try !signalHolds("STRING_EXACTLY_MATCHES", ["a-plan-name-longer-than-fifteen-bytes"], "a-plan-name-longer-than-fifteen-byteS"))
+        #expect(try signalHolds("STRING_EXACTLY_MATCHES", [" a-plan-name-longer-than-fifteen-bytes"], "a-plan-name-longer-than-fifteen-bytes\u{3000}"))
     }
 
     @Test("string operators read typed signals as JavaScript's String() prints them")
