@@ -1,3 +1,4 @@
+public import Foundation
 public import TweakKit
 
 /// One flag of a flagd flag definition file.
@@ -32,18 +33,24 @@ public struct FlagdFlag: Sendable {
     var targeting: LogicExpression? { storage.targeting }
 
     /// The fields, shared: a flag copied out of a dictionary to evaluate is one retain, not one per field.
-    private final class Storage: Sendable {
+    fileprivate final class Storage: Sendable {
         let key: String
         let state: State
         let variants: [String: TweakContent]
         let defaultVariant: String?
         let metadata: [String: TweakContent]
         let targeting: LogicExpression?
+        /// The targeting rule as nodes, which evaluate faster; for a rule too large to copy into
+        /// nodes, a node that evaluates the expression. A `null` literal without targeting.
+        let program: LogicNode
+        let hasTargeting: Bool
 
         init(key: String, state: State, variants: [String: TweakContent], defaultVariant: String?,
              metadata: [String: TweakContent], targeting: LogicExpression?) {
             (self.key, self.state, self.variants, self.defaultVariant, self.metadata, self.targeting) =
                 (key, state, variants, defaultVariant, metadata, targeting)
+            program = targeting.map { LogicNode.program($0) ?? LogicNode.expression($0) } ?? LogicNode.expression(.literal(.null))
+            hasTargeting = targeting != nil
         }
     }
 
@@ -73,5 +80,53 @@ public struct FlagdFlag: Sendable {
     static func id(forKey key: String, isBoolean: Bool) -> TweakID {
         if let parsed = TweakID(parsing: key) { return parsed }
         return TweakID(feature: key, variable: isBoolean ? Tweak.enabledVariable : "value")
+    }
+}
+
+extension FlagdFlag {
+    /// The flag's evaluation for `context` (see ``FlagdDefinitions/evaluate(flagKey:context:now:)``).
+    func evaluate(context: EvaluationContext, now: Date) -> TweakEvaluation {
+        storage.evaluate(context: context, now: now)
+    }
+}
+
+extension FlagdFlag.Storage {
+    /// Evaluates with the fields read in place (a method of the storage reads its `let`s without
+    /// retaining them, as a copy of the flag would).
+    func evaluate(context: EvaluationContext, now: Date) -> TweakEvaluation {
+        guard state == .enabled else {
+            return TweakEvaluation(value: nil, reason: .disabled, flagMetadata: metadata)
+        }
+        guard hasTargeting else {
+            return defaultResult(defaultVariant == nil ? .default : .static)
+        }
+        let data = LogicContext(context: context, flagKey: key, timestamp: now.timeIntervalSince1970.rounded(.down))
+        let outcome = program.evaluate(in: .context(data))
+        let name: String
+        switch outcome {
+        case .null:
+            return defaultResult(.default)
+        case .string(let text):
+            name = text
+        case .bool(let bool):
+            name = bool ? "true" : "false"
+        case .number(let number):
+            name = LogicValue.format(number)
+        default:
+            return failure("flag \(key): targeting returned \(outcome), not a variant name")
+        }
+        guard let value = variants.value(forFewKeys: name) else {
+            return failure("flag \(key): targeting chose \"\(name)\", which is not a variant")
+        }
+        return TweakEvaluation(value: value, variant: name, reason: .targetingMatch, flagMetadata: metadata)
+    }
+
+    @inline(never)  // a cold path, kept out of the evaluation's code
+    private func failure(_ message: String) -> TweakEvaluation {
+        TweakEvaluation(value: nil, reason: .error, errorCode: .general, errorMessage: message, flagMetadata: metadata)
+    }
+
+    private func defaultResult(_ reason: EvaluationReason) -> TweakEvaluation {
+        TweakEvaluation(value: defaultVariant.flatMap { variants.value(forFewKeys: $0) }, variant: defaultVariant, reason: reason, flagMetadata: metadata)
     }
 }

@@ -34,12 +34,34 @@ struct CompiledLogicTests {
             let overObject = LogicEvaluator().evaluate(specialized, data: object)
             let reference = LogicEvaluator().evaluate(tree, data: object)
             #expect(inPlace == reference, "rule \(rule), context \(context), flag \(flagKey)")
+            // The node form a flag evaluates (every generated rule is small enough to have one).
+            let program = try #require(LogicNode.program(specialized))
+            #expect(program.evaluate(in: .context(data)) == reference, "nodes: rule \(rule), context \(context), flag \(flagKey)")
+            #expect(program.evaluate(in: .value(object)) == reference, "nodes over the object: rule \(rule), context \(context)")
             #expect(overObject == reference, "rule \(rule), context \(context), flag \(flagKey)")
             #expect(data.object == object)
             if reference != .null { answered += 1 }
         }
         // The generated rules must reach answers, not just null (a generator gone wrong would compare nothing).
         #expect(answered > 600, "only \(answered) of 2,000 rules answered anything but null")
+    }
+
+    @Test("a flag evaluates its rule as nodes; a rule too large to copy into nodes, as an expression")
+    func nodeBudget() throws {
+        var compiler = LogicCompiler()
+        let small = try compiler.compile(LogicValue(json: #"{"if": [{"in": [{"var": "country"}, ["NL"]]}, "on", "off"]}"#))
+        #expect(LogicNode.program(small) != nil)
+        // 1,200 operations: more nodes than a program holds (the expression shares nothing here,
+        // but a rule's `$ref` evaluators would be copied once per use).
+        let conditions = Array(repeating: #"{"==": [{"var": "country"}, "NL"]}"#, count: 1_200).joined(separator: ", ")
+        let large = try compiler.compile(LogicValue(json: #"{"if": [{"and": [\#(conditions)]}, "on", "off"]}"#))
+        #expect(LogicNode.program(large) == nil)
+        let file = #"{"flags": {"big": {"state": "ENABLED", "variants": {"on": true, "off": false}, "defaultVariant": "off", "targeting": {"if": [{"and": [\#(conditions)]}, "on", "off"]}}}}"#
+        let definitions = try FlagdDefinitions(data: Data(file.utf8), file: "big.flagd.json")
+        let nl = definitions.evaluate(flagKey: "big", context: EvaluationContext(targetingKey: "u", attributes: ["country": "NL"]))
+        let be = definitions.evaluate(flagKey: "big", context: EvaluationContext(targetingKey: "u", attributes: ["country": "BE"]))
+        #expect(nl.value == .bool(true) && nl.variant == "on")
+        #expect(be.value == .bool(false) && be.variant == "off")
     }
 
     @Test("a split hashes flag key and targeting key as their joined text", arguments: [
@@ -145,7 +167,7 @@ struct CompiledLogicTests {
 
     static func rule(_ random: inout SplitMix, depth: Int) -> String {
         let a = operand(&random, depth: depth), b = operand(&random, depth: depth)
-        switch random.below(depth > 2 ? 10 : 13) {
+        switch random.below(depth > 2 ? 10 : 16) {
         case 0: return #"{"==": [\#(a), \#(b)]}"#
         case 1: return #"{"===": [\#(a), \#(b)]}"#
         case 2: return #"{"!=": [\#(a), \#(b)]}"#
@@ -160,6 +182,9 @@ struct CompiledLogicTests {
         case 9: return variable(&random)
         case 10: return #"{"if": [\#(a), \#(b), \#(operand(&random, depth: depth))]}"#
         case 11: return #"{"\#(random.below(2) == 0 ? "and" : "or")": [\#(a), \#(b)]}"#
+        case 12: return #"{"\#(["!==", "!!", "?:"][random.below(3)])": [\#(a), \#(b), \#(operand(&random, depth: depth))]}"#
+        case 13: return #"{"\#(["if", "and", "or", "==", "!", "<"][random.below(6)])": []}"#
+        case 14: return #"{"if": [\#(a), \#(b), \#(operand(&random, depth: depth)), \#(operand(&random, depth: depth))]}"#
         default: return #"{"some": [{"var": "list"}, {"==": [{"var": ""}, \#(literal(&random))]}]}"#
         }
     }

@@ -1,0 +1,258 @@
+/// A compiled rule as a tree of objects, each evaluating its own operation: the form a flag
+/// evaluates when its rule is small enough (see ``program(_:maximumNodes:)``).
+///
+/// ``LogicExpression`` is an indirect enum: evaluating it binds each node's payload, which
+/// retains and releases every child on the way down. Here a node calls its children through its
+/// own `let` properties, which the compiler reads without retaining (`if`, `and` and `or` are
+/// chains of one condition each, for the same reason). The operations that decide which arguments to
+/// evaluate, compare two values or test a literal (`if`, `and`, `or`, `==`, `in`, `<`, `!`, `var`,
+/// `fractional`, `sem_ver`, `starts_with`, …) have nodes of their own; any other operation keeps
+/// its expression and is evaluated by ``LogicEvaluator``, so every answer is the evaluator's.
+///
+/// Immutable: every node holds only `let` properties of sendable types.
+class LogicNode: @unchecked Sendable {
+    /// The node's value for `data`.
+    func evaluate(in data: LogicData) -> LogicValue { .null }
+
+    /// The node tree of `expression`, or `nil` when it would hold more than `maximumNodes` nodes.
+    /// A rule's shared `$ref` evaluators are one expression however often they are used; as
+    /// nodes each use is a copy, so a large rule keeps its expression form instead.
+    static func program(_ expression: LogicExpression, maximumNodes: Int = 1_000) -> LogicNode? {
+        var budget = maximumNodes
+        return make(expression, budget: &budget)
+    }
+
+    /// A node that evaluates `expression` with ``LogicEvaluator``: a rule too large for ``program(_:maximumNodes:)``.
+    static func expression(_ expression: LogicExpression) -> LogicNode {
+        GeneralNode(expression)
+    }
+
+    private static func make(_ expression: LogicExpression, budget: inout Int) -> LogicNode? {
+        budget -= 1
+        guard budget >= 0 else { return nil }
+        func child(_ expression: LogicExpression) -> LogicNode? { make(expression, budget: &budget) }
+        func children(_ expressions: [LogicExpression]) -> [LogicNode]? {
+            var nodes: [LogicNode] = []
+            nodes.reserveCapacity(expressions.count)
+            for expression in expressions {
+                guard let node = child(expression) else { return nil }
+                nodes.append(node)
+            }
+            return nodes
+        }
+        /// The argument at `index` as a node; a `null` literal past the end (the evaluator reads `null` there).
+        func argument(_ arguments: [LogicExpression], _ index: Int) -> LogicNode? {
+            index < arguments.count ? child(arguments[index]) : LiteralNode(.null)
+        }
+        switch expression {
+        case .literal(let value):
+            return LiteralNode(value)
+        case .variable(let path, let fallback):
+            guard let fallback else { return VariableNode(path, fallback: LiteralNode(.null)) }
+            return child(fallback).map { VariableNode(path, fallback: $0) }
+        case .fractional(let split):
+            guard let bucketBy = split.bucketBy else { return FractionalNode(split, bucketBy: nil) }
+            return child(bucketBy).map { FractionalNode(split, bucketBy: $0) }
+        case .semanticVersion(let test):
+            return child(test.version).map { SemanticVersionNode(test, version: $0) }
+        case .affix(let test):
+            return child(test.text).map { AffixNode(test, text: $0) }
+        case .membership(let test):
+            return child(test.element).map { MembershipNode(test, element: $0) }
+        case .operation(let op, let arguments):
+            switch op {
+            case .if, .ternary:
+                return children(arguments).map(ConditionalNode.chain)
+            case .and, .or:
+                return children(arguments).map { LogicalNode.chain(isAnd: op == .and, $0) }
+            case .equal, .notEqual, .strictEqual, .strictNotEqual, .in:
+                guard let first = argument(arguments, 0), let second = argument(arguments, 1) else { return nil }
+                return ComparisonNode(op, first, second)
+            case .not, .truthy:
+                guard let first = argument(arguments, 0) else { return nil }
+                return NegationNode(isNot: op == .not, first)
+            case .less, .lessOrEqual, .greater, .greaterOrEqual:
+                guard let first = argument(arguments, 0), let second = argument(arguments, 1) else { return nil }
+                // A third argument counts only when there is one (`a < b < c`).
+                guard arguments.count >= 3 else { return RelationNode(op, first, second, third: nil) }
+                return child(arguments[2]).map { RelationNode(op, first, second, third: $0) }
+            default:
+                return GeneralNode(expression)
+            }
+        case .array:
+            return GeneralNode(expression)
+        }
+    }
+}
+
+/// A literal: its value.
+private final class LiteralNode: LogicNode, @unchecked Sendable {
+    let value: LogicValue
+    init(_ value: LogicValue) { self.value = value }
+    override func evaluate(in data: LogicData) -> LogicValue { value }
+}
+
+/// An operation without a node of its own, evaluated by ``LogicEvaluator``.
+private final class GeneralNode: LogicNode, @unchecked Sendable {
+    let expression: LogicExpression
+    init(_ expression: LogicExpression) { self.expression = expression }
+    override func evaluate(in data: LogicData) -> LogicValue { LogicEvaluator().evaluate(expression, in: data) }
+}
+
+/// `var` with a literal path: the value there when present, else the fallback's (or `null`).
+private final class VariableNode: LogicNode, @unchecked Sendable {
+    let path: VariablePath
+    /// The fallback; a `null` literal when the `var` has none.
+    let fallback: LogicNode
+    init(_ path: VariablePath, fallback: LogicNode) { (self.path, self.fallback) = (path, fallback) }
+    override func evaluate(in data: LogicData) -> LogicValue {
+        if let value = data.value(at: path), value.isPresent { return value }
+        return fallback.evaluate(in: data)
+    }
+}
+
+/// `fractional` with literal distributions; as ``LogicEvaluator`` evaluates the split.
+private final class FractionalNode: LogicNode, @unchecked Sendable {
+    let split: FractionalSplit
+    let bucketBy: LogicNode?
+    init(_ split: FractionalSplit, bucketBy: LogicNode?) { (self.split, self.bucketBy) = (split, bucketBy) }
+    override func evaluate(in data: LogicData) -> LogicValue {
+        guard let bucketBy else { return split.pick(in: data) }
+        switch bucketBy.evaluate(in: data) {
+        case .string(let explicit): return split.pick(explicit)
+        case .null: return split.pick(in: data)
+        case let first: return Fractional.evaluate([first] + split.arguments, data: data)
+        }
+    }
+}
+
+/// `sem_ver` with a literal operator and version.
+private final class SemanticVersionNode: LogicNode, @unchecked Sendable {
+    let test: SemanticVersionTest
+    let version: LogicNode
+    init(_ test: SemanticVersionTest, version: LogicNode) { (self.test, self.version) = (test, version) }
+    override func evaluate(in data: LogicData) -> LogicValue { test.result(version.evaluate(in: data)) }
+}
+
+/// `starts_with` / `ends_with` with a literal affix.
+private final class AffixNode: LogicNode, @unchecked Sendable {
+    let test: AffixTest
+    let text: LogicNode
+    init(_ test: AffixTest, text: LogicNode) { (self.test, self.text) = (test, text) }
+    override func evaluate(in data: LogicData) -> LogicValue { test.result(text.evaluate(in: data)) }
+}
+
+/// `in` with a literal array.
+private final class MembershipNode: LogicNode, @unchecked Sendable {
+    let test: MembershipTest
+    let element: LogicNode
+    init(_ test: MembershipTest, element: LogicNode) { (self.test, self.element) = (test, element) }
+    override func evaluate(in data: LogicData) -> LogicValue { test.result(element.evaluate(in: data)) }
+}
+
+/// `if` and `?:`: the value after the first truthy condition, else the last odd argument, else
+/// `null`. A chain of nodes of one condition each (children in `let` properties are read without
+/// a retain; elements of an array are not).
+private final class ConditionalNode: LogicNode, @unchecked Sendable {
+    let condition: LogicNode
+    let then: LogicNode
+    /// The else branch; a `null` literal when there is none (an optional child would be retained to be read).
+    let otherwise: LogicNode
+    init(_ condition: LogicNode, then: LogicNode, otherwise: LogicNode) { (self.condition, self.then, self.otherwise) = (condition, then, otherwise) }
+
+    /// `[c1, r1, c2, r2, …, else?]` as nested conditions.
+    static func chain(_ arguments: [LogicNode]) -> LogicNode {
+        var index = arguments.count
+        var tail: LogicNode?
+        if index % 2 == 1 {
+            tail = arguments[index - 1]
+            index -= 1
+        }
+        while index >= 2 {
+            tail = ConditionalNode(arguments[index - 2], then: arguments[index - 1], otherwise: tail ?? LiteralNode(.null))
+            index -= 2
+        }
+        return tail ?? LiteralNode(.null)
+    }
+
+    override func evaluate(in data: LogicData) -> LogicValue {
+        condition.evaluate(in: data).isTruthy ? then.evaluate(in: data) : otherwise.evaluate(in: data)
+    }
+}
+
+/// `and` / `or`: the first falsy (truthy) value, else the last; `null` without arguments. A
+/// chain of nodes of one argument each.
+private final class LogicalNode: LogicNode, @unchecked Sendable {
+    let isAnd: Bool
+    let first: LogicNode
+    let rest: LogicNode
+    init(isAnd: Bool, _ first: LogicNode, _ rest: LogicNode) { (self.isAnd, self.first, self.rest) = (isAnd, first, rest) }
+
+    /// `[a, b, c]` as `a` then (`b` then `c`).
+    static func chain(isAnd: Bool, _ arguments: [LogicNode]) -> LogicNode {
+        guard var tail = arguments.last else { return LiteralNode(.null) }
+        for argument in arguments.dropLast().reversed() {
+            tail = LogicalNode(isAnd: isAnd, argument, tail)
+        }
+        return tail
+    }
+
+    override func evaluate(in data: LogicData) -> LogicValue {
+        let value = first.evaluate(in: data)
+        if value.isTruthy != isAnd { return value }
+        return rest.evaluate(in: data)
+    }
+}
+
+/// `==`, `!=`, `===`, `!==` and `in` (with an operand that is not a literal array); a missing
+/// operand is a `null` literal.
+private final class ComparisonNode: LogicNode, @unchecked Sendable {
+    let op: LogicOperator
+    let first: LogicNode
+    let second: LogicNode
+    init(_ op: LogicOperator, _ first: LogicNode, _ second: LogicNode) { (self.op, self.first, self.second) = (op, first, second) }
+    override func evaluate(in data: LogicData) -> LogicValue {
+        let a = first.evaluate(in: data), b = second.evaluate(in: data)
+        switch op {
+        case .equal: return .bool(LogicEvaluator.looseEquals(a, b))
+        case .notEqual: return .bool(!LogicEvaluator.looseEquals(a, b))
+        case .strictEqual: return .bool(LogicEvaluator.strictEquals(a, b))
+        case .strictNotEqual: return .bool(!LogicEvaluator.strictEquals(a, b))
+        default: return .bool(LogicEvaluator.contains(b, a))
+        }
+    }
+}
+
+/// `!` and `!!` of the first argument (`null` when there is none).
+private final class NegationNode: LogicNode, @unchecked Sendable {
+    let isNot: Bool
+    let argument: LogicNode
+    init(isNot: Bool, _ argument: LogicNode) { (self.isNot, self.argument) = (isNot, argument) }
+    override func evaluate(in data: LogicData) -> LogicValue {
+        .bool(argument.evaluate(in: data).isTruthy != isNot)
+    }
+}
+
+/// `<`, `<=`, `>`, `>=`, with an optional third argument (`a < b < c`; `a > b > c`).
+private final class RelationNode: LogicNode, @unchecked Sendable {
+    let op: LogicOperator
+    let first: LogicNode
+    let second: LogicNode
+    let third: LogicNode?
+    init(_ op: LogicOperator, _ first: LogicNode, _ second: LogicNode, third: LogicNode?) {
+        (self.op, self.first, self.second, self.third) = (op, first, second, third)
+    }
+    override func evaluate(in data: LogicData) -> LogicValue {
+        let inclusive = op == .lessOrEqual || op == .greaterOrEqual
+        let a = first.evaluate(in: data), b = second.evaluate(in: data)
+        let ascending = op == .less || op == .lessOrEqual
+        guard let third else {
+            return .bool(ascending ? LogicEvaluator.compare(a, b, inclusive: inclusive) : LogicEvaluator.compare(b, a, inclusive: inclusive))
+        }
+        let c = third.evaluate(in: data)
+        if ascending {
+            return .bool(LogicEvaluator.compare(a, b, inclusive: inclusive) && LogicEvaluator.compare(b, c, inclusive: inclusive))
+        }
+        return .bool(LogicEvaluator.compare(b, a, inclusive: inclusive) && LogicEvaluator.compare(c, b, inclusive: inclusive))
+    }
+}
