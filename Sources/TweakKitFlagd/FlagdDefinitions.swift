@@ -153,7 +153,9 @@ public struct FlagdDefinitions: Sendable {
                 metadata[member.key] = value
             }
         }
-        return FlagdFlag(key: key, state: state, variants: variants, defaultVariant: defaultVariant, metadata: metadata, targeting: targeting)
+        let program = targeting.flatMap { LogicNode.program($0, budget: &compiler.nodeBudget) }
+        return FlagdFlag(key: key, state: state, variants: variants, defaultVariant: defaultVariant, metadata: metadata,
+                         targeting: targeting, program: program)
     }
 }
 

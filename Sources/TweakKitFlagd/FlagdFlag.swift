@@ -44,13 +44,15 @@ public struct FlagdFlag: Sendable {
         /// nodes, a node that evaluates the expression. A `null` literal without targeting.
         let program: LogicNode
         let hasTargeting: Bool
+        let hasNodes: Bool
 
         init(key: String, state: State, variants: [String: TweakContent], defaultVariant: String?,
-             metadata: [String: TweakContent], targeting: LogicExpression?) {
+             metadata: [String: TweakContent], targeting: LogicExpression?, program: LogicNode?) {
             (self.key, self.state, self.variants, self.defaultVariant, self.metadata, self.targeting) =
                 (key, state, variants, defaultVariant, metadata, targeting)
-            program = targeting.map { LogicNode.program($0) ?? LogicNode.expression($0) } ?? LogicNode.expression(.literal(.null))
+            self.program = program ?? targeting.map(LogicNode.expression) ?? LogicNode.expression(.literal(.null))
             hasTargeting = targeting != nil
+            hasNodes = program != nil
         }
     }
 
@@ -60,10 +62,15 @@ public struct FlagdFlag: Sendable {
     }
     private let storage: Storage
 
+    /// A flag of `targeting`, evaluated as `program` (its nodes; `nil` evaluates the expression).
     init(key: String, state: State, variants: [String: TweakContent], defaultVariant: String?,
-         metadata: [String: TweakContent], targeting: LogicExpression?) {
-        storage = Storage(key: key, state: state, variants: variants, defaultVariant: defaultVariant, metadata: metadata, targeting: targeting)
+         metadata: [String: TweakContent], targeting: LogicExpression?, program: LogicNode?) {
+        storage = Storage(key: key, state: state, variants: variants, defaultVariant: defaultVariant, metadata: metadata,
+                          targeting: targeting, program: program)
     }
+
+    /// Whether the flag evaluates its targeting as nodes (see ``LogicNode``).
+    var evaluatesNodes: Bool { storage.hasNodes }
 
     /// The tweak address the flag answers to: `feature.variable` keys split at the first dot; a
     /// Boolean flag without a dot is `<key>.enabled` (so `TweakManager.isFeatureEnabled(_:)`

@@ -58,10 +58,31 @@ struct CompiledLogicTests {
         #expect(LogicNode.program(large) == nil)
         let file = #"{"flags": {"big": {"state": "ENABLED", "variants": {"on": true, "off": false}, "defaultVariant": "off", "targeting": {"if": [{"and": [\#(conditions)]}, "on", "off"]}}}}"#
         let definitions = try FlagdDefinitions(data: Data(file.utf8), file: "big.flagd.json")
+        #expect(definitions.flags["big"]?.evaluatesNodes == false)
         let nl = definitions.evaluate(flagKey: "big", context: EvaluationContext(targetingKey: "u", attributes: ["country": "NL"]))
         let be = definitions.evaluate(flagKey: "big", context: EvaluationContext(targetingKey: "u", attributes: ["country": "BE"]))
         #expect(nl.value == .bool(true) && nl.variant == "on")
         #expect(be.value == .bool(false) && be.variant == "off")
+    }
+
+    @Test("the rules of one file share a node budget: past it, rules stay expressions and answer the same")
+    func fileNodeBudget() throws {
+        // Each flag's rule uses an evaluator of 25 operations 24 times: about 600 nodes, though
+        // the file holds the evaluator once. 400 such flags would take about 240,000 nodes.
+        let evaluator = #"{"and": [\#(Array(repeating: #"{"==": [{"var": "country"}, "NL"]}"#, count: 8).joined(separator: ", "))]}"#
+        let uses = Array(repeating: #"{"$ref": "nl"}"#, count: 24).joined(separator: ", ")
+        let flags = (0..<400).map { #""f\#($0)": {"state": "ENABLED", "variants": {"on": true, "off": false}, "defaultVariant": "off", "targeting": {"if": [{"and": [\#(uses)]}, "on", "off"]}}"# }
+        let file = #"{"$evaluators": {"nl": \#(evaluator)}, "flags": {\#(flags.joined(separator: ", "))}}"#
+        let definitions = try FlagdDefinitions(data: Data(file.utf8), file: "refs.flagd.json")
+        let withNodes = definitions.flags.values.filter(\.evaluatesNodes).count
+        #expect(withNodes > 0 && withNodes < 400)
+        #expect(withNodes * 600 <= LogicNode.maximumNodesPerFile)
+        let nl = EvaluationContext(targetingKey: "u", attributes: ["country": "NL"])
+        let be = EvaluationContext(targetingKey: "u", attributes: ["country": "BE"])
+        for (key, flag) in definitions.flags {
+            #expect(definitions.evaluate(flagKey: key, context: nl).variant == "on", "\(key), nodes: \(flag.evaluatesNodes)")
+            #expect(definitions.evaluate(flagKey: key, context: be).variant == "off", "\(key), nodes: \(flag.evaluatesNodes)")
+        }
     }
 
     @Test("a split hashes flag key and targeting key as their joined text", arguments: [

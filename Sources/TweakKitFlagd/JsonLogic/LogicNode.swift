@@ -14,12 +14,30 @@ class LogicNode: @unchecked Sendable {
     /// The node's value for `data`.
     func evaluate(in data: LogicData) -> LogicValue { .null }
 
-    /// The node tree of `expression`, or `nil` when it would hold more than `maximumNodes` nodes.
+    /// A rule's program holds at most this many nodes.
+    static let maximumNodes = 1_000
+    /// The programs of one file hold at most this many nodes together (about 10 MB).
+    static let maximumNodesPerFile = 200_000
+
+    /// The node tree of `expression`, or `nil` when it would hold more than ``maximumNodes``
+    /// nodes or more than what is left of `budget` (the nodes it holds are taken from it).
+    ///
     /// A rule's shared `$ref` evaluators are one expression however often they are used; as
-    /// nodes each use is a copy, so a large rule keeps its expression form instead.
-    static func program(_ expression: LogicExpression, maximumNodes: Int = 1_000) -> LogicNode? {
+    /// nodes each use is a copy, so a large rule keeps its expression form, and so do the rules
+    /// of a file once its programs hold ``maximumNodesPerFile`` nodes: a small file whose rules
+    /// refer to evaluators many times cannot make them take much more memory than their expressions.
+    static func program(_ expression: LogicExpression, budget: inout Int) -> LogicNode? {
+        let available = min(budget, maximumNodes)
+        var remaining = available
+        guard let node = make(expression, budget: &remaining) else { return nil }
+        budget -= available - remaining
+        return node
+    }
+
+    /// The node tree of `expression` alone, or `nil` when it would hold more than ``maximumNodes`` nodes.
+    static func program(_ expression: LogicExpression) -> LogicNode? {
         var budget = maximumNodes
-        return make(expression, budget: &budget)
+        return program(expression, budget: &budget)
     }
 
     /// A node that evaluates `expression` with ``LogicEvaluator``: a rule too large for ``program(_:maximumNodes:)``.
