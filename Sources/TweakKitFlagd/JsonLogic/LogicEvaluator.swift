@@ -81,32 +81,12 @@ struct LogicEvaluator {
             return applyIteration(op, arguments, in: data)
         // Operations of one, two or three arguments: no array of argument values.
         case .equal, .notEqual, .strictEqual, .strictNotEqual, .in:
-            let a = argument(0, arguments, data), b = argument(1, arguments, data)
-            switch op {
-            case .equal: return .bool(Self.looseEquals(a, b))
-            case .notEqual: return .bool(!Self.looseEquals(a, b))
-            case .strictEqual: return .bool(Self.strictEquals(a, b))
-            case .strictNotEqual: return .bool(!Self.strictEquals(a, b))
-            default: return .bool(Self.contains(b, a))
-            }
+            return .bool(Self.comparison(op, argument(0, arguments, data), argument(1, arguments, data)))
         case .not: return .bool(!(argument(0, arguments, data)).isTruthy)
         case .truthy: return .bool(argument(0, arguments, data).isTruthy)
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
-            let inclusive = op == .lessOrEqual || op == .greaterOrEqual
-            let a = argument(0, arguments, data), b = argument(1, arguments, data)
-            if op == .less || op == .lessOrEqual {
-                if arguments.count >= 3 {
-                    let c = argument(2, arguments, data)
-                    return .bool(Self.compare(a, b, inclusive: inclusive) && Self.compare(b, c, inclusive: inclusive))
-                }
-                return .bool(Self.compare(a, b, inclusive: inclusive))
-            }
-            // Three arguments read a > b > c, as flagd's JsonLogic has them.
-            if arguments.count >= 3 {
-                let c = argument(2, arguments, data)
-                return .bool(Self.compare(b, a, inclusive: inclusive) && Self.compare(c, b, inclusive: inclusive))
-            }
-            return .bool(Self.compare(b, a, inclusive: inclusive))
+            let third = arguments.count >= 3 ? argument(2, arguments, data) : nil
+            return .bool(Self.relation(op, argument(0, arguments, data), argument(1, arguments, data), third))
         case .semVer:
             // null on a wrong count, a non-string or unknown operator, or an invalid version.
             guard arguments.count == 3 else { return .null }
@@ -298,6 +278,28 @@ struct LogicEvaluator {
         case (.string, .array), (.string, .object): return lhs.text == rhs.text
         default: return false
         }
+    }
+
+    /// `==`, `!=`, `===`, `!==` or `in` of two values.
+    static func comparison(_ op: LogicOperator, _ a: LogicValue, _ b: LogicValue) -> Bool {
+        switch op {
+        case .equal: looseEquals(a, b)
+        case .notEqual: !looseEquals(a, b)
+        case .strictEqual: strictEquals(a, b)
+        case .strictNotEqual: !strictEquals(a, b)
+        default: contains(b, a)
+        }
+    }
+
+    /// `<`, `<=`, `>` or `>=` of two values, or of three when there is a third: `a < b < c`, and
+    /// `a > b > c` as flagd's JsonLogic reads three arguments.
+    static func relation(_ op: LogicOperator, _ a: LogicValue, _ b: LogicValue, _ c: LogicValue?) -> Bool {
+        let inclusive = op == .lessOrEqual || op == .greaterOrEqual
+        let ascending = op == .less || op == .lessOrEqual
+        let (low, high) = ascending ? (a, b) : (b, a)
+        guard compare(low, high, inclusive: inclusive) else { return false }
+        guard let c else { return true }
+        return ascending ? compare(b, c, inclusive: inclusive) : compare(c, b, inclusive: inclusive)
     }
 
     /// JavaScript's relational comparison: strings compare as strings, anything else as numbers.

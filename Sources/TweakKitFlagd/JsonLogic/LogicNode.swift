@@ -230,14 +230,7 @@ private final class ComparisonNode: LogicNode, @unchecked Sendable {
     let second: LogicNode
     init(_ op: LogicOperator, _ first: LogicNode, _ second: LogicNode) { (self.op, self.first, self.second) = (op, first, second) }
     override func evaluate(in data: LogicData) -> LogicValue {
-        let a = first.evaluate(in: data), b = second.evaluate(in: data)
-        switch op {
-        case .equal: return .bool(LogicEvaluator.looseEquals(a, b))
-        case .notEqual: return .bool(!LogicEvaluator.looseEquals(a, b))
-        case .strictEqual: return .bool(LogicEvaluator.strictEquals(a, b))
-        case .strictNotEqual: return .bool(!LogicEvaluator.strictEquals(a, b))
-        default: return .bool(LogicEvaluator.contains(b, a))
-        }
+        .bool(LogicEvaluator.comparison(op, first.evaluate(in: data), second.evaluate(in: data)))
     }
 }
 
@@ -261,16 +254,6 @@ private final class RelationNode: LogicNode, @unchecked Sendable {
         (self.op, self.first, self.second, self.third) = (op, first, second, third)
     }
     override func evaluate(in data: LogicData) -> LogicValue {
-        let inclusive = op == .lessOrEqual || op == .greaterOrEqual
-        let a = first.evaluate(in: data), b = second.evaluate(in: data)
-        let ascending = op == .less || op == .lessOrEqual
-        guard let third else {
-            return .bool(ascending ? LogicEvaluator.compare(a, b, inclusive: inclusive) : LogicEvaluator.compare(b, a, inclusive: inclusive))
-        }
-        let c = third.evaluate(in: data)
-        if ascending {
-            return .bool(LogicEvaluator.compare(a, b, inclusive: inclusive) && LogicEvaluator.compare(b, c, inclusive: inclusive))
-        }
-        return .bool(LogicEvaluator.compare(b, a, inclusive: inclusive) && LogicEvaluator.compare(c, b, inclusive: inclusive))
+        .bool(LogicEvaluator.relation(op, first.evaluate(in: data), second.evaluate(in: data), third?.evaluate(in: data)))
     }
 }
