@@ -153,7 +153,8 @@ public struct FlagdDefinitions: Sendable {
                 metadata[member.key] = value
             }
         }
-        let program = targeting.flatMap { LogicNode.program($0, budget: &compiler.nodeBudget) }
+        // A disabled flag never evaluates its rule: it takes nothing from the file's node budget.
+        let program = state == .enabled ? targeting.flatMap { LogicNode.program($0, budget: &compiler.nodeBudget) } : nil
         return FlagdFlag(key: key, state: state, variants: variants, defaultVariant: defaultVariant, metadata: metadata,
                          targeting: targeting, program: program)
     }

@@ -56,6 +56,10 @@ struct CompiledLogicTests {
         let conditions = Array(repeating: #"{"==": [{"var": "country"}, "NL"]}"#, count: 1_200).joined(separator: ", ")
         let large = try compiler.compile(LogicValue(json: #"{"if": [{"and": [\#(conditions)]}, "on", "off"]}"#))
         #expect(LogicNode.program(large) == nil)
+        // A chain's links count: 600 empty comparisons in one `and` are about 1,200 objects.
+        let links = Array(repeating: #"{"==": []}"#, count: 600).joined(separator: ", ")
+        #expect(LogicNode.program(try compiler.compile(LogicValue(json: #"{"and": [\#(links)]}"#))) == nil)
+        #expect(LogicNode.program(try compiler.compile(LogicValue(json: #"{"and": [\#(links.prefix(300 * 12 - 2))]}"#))) != nil)
         let file = #"{"flags": {"big": {"state": "ENABLED", "variants": {"on": true, "off": false}, "defaultVariant": "off", "targeting": {"if": [{"and": [\#(conditions)]}, "on", "off"]}}}}"#
         let definitions = try FlagdDefinitions(data: Data(file.utf8), file: "big.flagd.json")
         #expect(definitions.flags["big"]?.evaluatesNodes == false)
@@ -67,8 +71,8 @@ struct CompiledLogicTests {
 
     @Test("the rules of one file share a node budget: past it, rules stay expressions and answer the same")
     func fileNodeBudget() throws {
-        // Each flag's rule uses an evaluator of 25 operations 24 times: about 600 nodes, though
-        // the file holds the evaluator once. 400 such flags would take about 240,000 nodes.
+        // Each flag's rule uses an evaluator of 25 operations 24 times: about 770 nodes, though
+        // the file holds the evaluator once. 400 such flags would take about 308,000 nodes.
         let evaluator = #"{"and": [\#(Array(repeating: #"{"==": [{"var": "country"}, "NL"]}"#, count: 8).joined(separator: ", "))]}"#
         let uses = Array(repeating: #"{"$ref": "nl"}"#, count: 24).joined(separator: ", ")
         let flags = (0..<400).map { #""f\#($0)": {"state": "ENABLED", "variants": {"on": true, "off": false}, "defaultVariant": "off", "targeting": {"if": [{"and": [\#(uses)]}, "on", "off"]}}"# }

@@ -1,5 +1,5 @@
 /// A compiled rule as a tree of objects, each evaluating its own operation: the form a flag
-/// evaluates when its rule is small enough (see ``program(_:maximumNodes:)``).
+/// evaluates when its rule is small enough (see ``program(_:budget:)``).
 ///
 /// ``LogicExpression`` is an indirect enum: evaluating it binds each node's payload, which
 /// retains and releases every child on the way down. Here a node calls its children through its
@@ -8,6 +8,9 @@
 /// evaluate, compare two values or test a literal (`if`, `and`, `or`, `==`, `in`, `<`, `!`, `var`,
 /// `fractional`, `sem_ver`, `starts_with`, …) have nodes of their own; any other operation keeps
 /// its expression and is evaluated by ``LogicEvaluator``, so every answer is the evaluator's.
+///
+/// Evaluation recurses once per node on the way down (a chain of conditions too), so it is at most
+/// ``maximumNodes`` calls deep.
 ///
 /// Immutable: every node holds only `let` properties of sendable types.
 class LogicNode: @unchecked Sendable {
@@ -20,7 +23,8 @@ class LogicNode: @unchecked Sendable {
     static let maximumNodesPerFile = 200_000
 
     /// The node tree of `expression`, or `nil` when it would hold more than ``maximumNodes``
-    /// nodes or more than what is left of `budget` (the nodes it holds are taken from it).
+    /// nodes or more than what is left of `budget` (the nodes it holds are taken from it). Every
+    /// object counts, a chain's links too; a missing argument is one shared `null` node.
     ///
     /// A rule's shared `$ref` evaluators are one expression however often they are used; as
     /// nodes each use is a copy, so a large rule keeps its expression form, and so do the rules
@@ -58,15 +62,20 @@ class LogicNode: @unchecked Sendable {
             }
             return nodes
         }
-        /// The argument at `index` as a node; a `null` literal past the end (the evaluator reads `null` there).
+        /// The argument at `index` as a node; the `null` node past the end (the evaluator reads `null` there).
         func argument(_ arguments: [LogicExpression], _ index: Int) -> LogicNode? {
-            index < arguments.count ? child(arguments[index]) : LiteralNode(.null)
+            index < arguments.count ? child(arguments[index]) : nullNode
+        }
+        /// Takes `count` more nodes (a chain's links) from the budget; `false` when there are not so many left.
+        func take(_ count: Int) -> Bool {
+            budget -= count
+            return budget >= 0
         }
         switch expression {
         case .literal(let value):
             return LiteralNode(value)
         case .variable(let path, let fallback):
-            guard let fallback else { return VariableNode(path, fallback: LiteralNode(.null)) }
+            guard let fallback else { return VariableNode(path, fallback: nullNode) }
             return child(fallback).map { VariableNode(path, fallback: $0) }
         case .fractional(let split):
             guard let bucketBy = split.bucketBy else { return FractionalNode(split, bucketBy: nil) }
@@ -80,9 +89,12 @@ class LogicNode: @unchecked Sendable {
         case .operation(let op, let arguments):
             switch op {
             case .if, .ternary:
-                return children(arguments).map(ConditionalNode.chain)
+                // The operation's own count pays for the first link; the chain has one per pair.
+                guard let nodes = children(arguments), take(max(0, nodes.count / 2 - 1)) else { return nil }
+                return ConditionalNode.chain(nodes)
             case .and, .or:
-                return children(arguments).map { LogicalNode.chain(isAnd: op == .and, $0) }
+                guard let nodes = children(arguments), take(max(0, nodes.count - 2)) else { return nil }
+                return LogicalNode.chain(isAnd: op == .and, nodes)
             case .equal, .notEqual, .strictEqual, .strictNotEqual, .in:
                 guard let first = argument(arguments, 0), let second = argument(arguments, 1) else { return nil }
                 return ComparisonNode(op, first, second)
@@ -102,6 +114,9 @@ class LogicNode: @unchecked Sendable {
         }
     }
 }
+
+/// The `null` literal, shared: a missing argument, a `var` without fallback, the end of an `if`.
+private let nullNode: LogicNode = LiteralNode(.null)
 
 /// A literal: its value.
 private final class LiteralNode: LogicNode, @unchecked Sendable {
@@ -187,10 +202,10 @@ private final class ConditionalNode: LogicNode, @unchecked Sendable {
             index -= 1
         }
         while index >= 2 {
-            tail = ConditionalNode(arguments[index - 2], then: arguments[index - 1], otherwise: tail ?? LiteralNode(.null))
+            tail = ConditionalNode(arguments[index - 2], then: arguments[index - 1], otherwise: tail ?? nullNode)
             index -= 2
         }
-        return tail ?? LiteralNode(.null)
+        return tail ?? nullNode
     }
 
     override func evaluate(in data: LogicData) -> LogicValue {
@@ -208,7 +223,7 @@ private final class LogicalNode: LogicNode, @unchecked Sendable {
 
     /// `[a, b, c]` as `a` then (`b` then `c`).
     static func chain(isAnd: Bool, _ arguments: [LogicNode]) -> LogicNode {
-        guard var tail = arguments.last else { return LiteralNode(.null) }
+        guard var tail = arguments.last else { return nullNode }
         for argument in arguments.dropLast().reversed() {
             tail = LogicalNode(isAnd: isAnd, argument, tail)
         }
