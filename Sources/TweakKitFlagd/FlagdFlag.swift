@@ -56,10 +56,6 @@ public struct FlagdFlag: Sendable {
         }
     }
 
-    /// The value of the variant called `name` (among few, compared rather than hashed).
-    func variant(_ name: String) -> TweakContent? {
-        storage.variants.value(forFewKeys: name)
-    }
     private let storage: Storage
 
     /// A flag of `targeting`, evaluated as `program` (its nodes; `nil` evaluates the expression).

@@ -147,6 +147,16 @@ final class FractionalSplit: Sendable {
         return Fractional.pick(value, distributions) ?? .null
     }
 
+    /// Picks by the value ``bucketBy`` evaluated to: a string is the bucketing value, `null` is
+    /// skipped (the flag and targeting key bucket), anything else goes the general route.
+    func pick(bucketingValue value: LogicValue, in data: LogicData) -> LogicValue {
+        switch value {
+        case .string(let explicit): pick(explicit)
+        case .null: pick(in: data)
+        case let first: Fractional.evaluate([first] + arguments, data: data)
+        }
+    }
+
     /// Picks by the flag key followed by the targeting key.
     func pick(in data: LogicData) -> LogicValue {
         guard let distributions else { return .null }

@@ -152,11 +152,7 @@ struct LogicEvaluator {
     /// A split compiled at load: its distributions checked once, the bucketing value hashed in place.
     private func fractional(_ split: FractionalSplit, in data: LogicData) -> LogicValue {
         guard let bucketBy = split.bucketBy else { return split.pick(in: data) }
-        switch evaluate(bucketBy, in: data) {
-        case .string(let explicit): return split.pick(explicit)
-        case .null: return split.pick(in: data)
-        case let first: return Fractional.evaluate([first] + split.arguments, data: data)
-        }
+        return split.pick(bucketingValue: evaluate(bucketBy, in: data), in: data)
     }
 
     private func applyIteration(_ op: LogicOperator, _ arguments: [LogicExpression], in data: LogicData) -> LogicValue {

@@ -151,11 +151,7 @@ private final class FractionalNode: LogicNode, @unchecked Sendable {
     init(_ split: FractionalSplit, bucketBy: LogicNode?) { (self.split, self.bucketBy) = (split, bucketBy) }
     override func evaluate(in data: LogicData) -> LogicValue {
         guard let bucketBy else { return split.pick(in: data) }
-        switch bucketBy.evaluate(in: data) {
-        case .string(let explicit): return split.pick(explicit)
-        case .null: return split.pick(in: data)
-        case let first: return Fractional.evaluate([first] + split.arguments, data: data)
-        }
+        return split.pick(bucketingValue: bucketBy.evaluate(in: data), in: data)
     }
 }
 
