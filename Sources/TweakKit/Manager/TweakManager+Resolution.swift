@@ -8,7 +8,7 @@ extension TweakManager {
         }
         if let found = withCurrentSnapshot({ snapshot in
             guard let slot else { return snapshot.resolution(for: id) }
-            return slot < snapshot.resolutions.count ? snapshot.resolutions[slot] : nil
+            return snapshot.resolution(for: id, slot: slot)
         }) {
             return found ?? ResolvedTweak(id: id)
         }

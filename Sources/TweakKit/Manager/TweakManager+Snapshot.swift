@@ -59,4 +59,38 @@ extension TweakManager {
         }
         return built.lookupOnlyProviders.isEmpty ? built : nil
     }
+
+    /// Follows a change to one tweak (a provider's `.set` or `.deleted`): the current snapshot
+    /// with that tweak resolved anew through the stack, installed before the provider's change
+    /// returns, so lookups keep reading a snapshot while a shared store streams changes. What
+    /// cannot be patched — no snapshot yet, a tweak new to the stack, a provider that fails, a
+    /// stack with providers that list no tweaks — drops the snapshot as `.reloaded` does.
+    func followChange(of id: TweakID) {
+        let (base, generation) = state.withLock { ($0.snapshot, $0.generation) }
+        guard let base, base.lookupOnlyProviders.isEmpty, base.providerErrors.isEmpty, base.slots[id] != nil else {
+            invalidate()
+            return
+        }
+        let resolution = walkProviders(for: id)
+        let providerFailed = resolution.issues.contains { issue in
+            if case .notSupported(.providerFailed) = issue { return true }
+            return false
+        }
+        guard !providerFailed, let patched = base.patching(resolution, generation: generation &+ 1) else {
+            invalidate()
+            return
+        }
+        for issue in resolution.issues {
+            logger.log(.warning, "\(issue)")
+        }
+        state.withLock { state in
+            // A change since `base` was read (a reload, another tweak's patch) is not in
+            // `patched`: drop the snapshot; the next lookup builds one with both.
+            let isCurrent = state.generation == generation && state.snapshot === base
+            state.generation &+= 1
+            state.snapshot = isCurrent ? patched : nil
+            if isCurrent { state.nextBuild = nil }
+            publishedGeneration.store(state.generation, ordering: .releasing)
+        }
+    }
 }

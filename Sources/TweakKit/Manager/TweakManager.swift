@@ -14,10 +14,12 @@ import Synchronization
 /// try manager.store(true, feature: "ui_customization", variable: "display_red_view")
 /// ```
 ///
-/// Reads go through an immutable snapshot that merges all providers; it is rebuilt after any
-/// provider reports a change, so a lookup never sees a stale value: a change is visible to every
-/// lookup that starts after the change returned. While the snapshot is being rebuilt, or while
-/// changes keep coming faster than it can be, lookups ask the providers for their one tweak.
+/// Reads go through an immutable snapshot that merges all providers, so a lookup never sees a
+/// stale value: a change is visible to every lookup that starts after the change returned. A
+/// change to one tweak replaces the snapshot with one that has the tweak resolved anew (a patch:
+/// the thread making the change pays about one lookup per provider); any other change drops it and
+/// a lookup rebuilds it. While it is being rebuilt, or while such changes keep coming faster than
+/// it can be, lookups ask the providers for their one tweak.
 /// No lock is held while provider code, the decryption closure or observers run.
 public final class TweakManager: Sendable {
     /// The providers, highest priority first.
@@ -340,7 +342,11 @@ public final class TweakManager: Sendable {
 
     private func providerDidChange(_ change: TweakChange, provider: String) {
         logger.log(.trace, "provider \(provider) changed: \(change)")
-        invalidate()
+        switch change {
+        case .set(let tweak): followChange(of: tweak.id)
+        case .deleted(let id): followChange(of: id)
+        case .reloaded: invalidate()
+        }
         publishIfObserved()
     }
 }

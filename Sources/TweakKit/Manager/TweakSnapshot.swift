@@ -3,6 +3,10 @@
 /// Tweaks sit at their manager-wide slot (see ``SlotTable``): `slots` finds a string address's
 /// slot in one dictionary lookup; everything else is read by slot, from arrays of plain values
 /// (`values`, `tweaks`, `needsEvaluation`), so a lookup copies nothing it does not return.
+///
+/// A change to one tweak makes a new snapshot that shares these arrays and holds the tweak's new
+/// resolution in ``patches`` (see `TweakSnapshot+Patches.swift`), so following a stream of
+/// changes costs each change about one provider lookup instead of a rebuild.
 final class TweakSnapshot: Sendable {
     /// The slot of every tweak the providers hold.
     let slots: [TweakID: Int]
@@ -14,8 +18,12 @@ final class TweakSnapshot: Sendable {
     let values: ContiguousArray<TweakContent?>
     /// Whether any provider evaluates per lookup; when not, ``needsEvaluation`` need not be read.
     let hasContextualProviders: Bool
-    /// By slot: whether a contextual provider decides the value (see ``ResolvedTweak/isEvaluatedPerLookup``).
+    /// By slot: whether a contextual provider decides the value (see ``ResolvedTweak/isEvaluatedPerLookup``),
+    /// or the tweak has a patch; either way a lookup asks ``resolution(for:slot:)``.
     let needsEvaluation: ContiguousArray<Bool>
+    /// Tweaks changed since the arrays were built: their resolution now, or an empty one (no
+    /// `sources`) when no provider has them any more. Their slots' ``needsEvaluation`` is set.
+    let patches: [TweakID: ResolvedTweak]
     let providerErrors: [TweakError]
     /// The providers that list no tweaks (see ``TweakProvider/allTweaks()``): while there are any,
     /// lookups ask every provider instead of reading the snapshot.
@@ -23,27 +31,51 @@ final class TweakSnapshot: Sendable {
     /// The manager's change count when the build started.
     let generation: UInt64
 
-    private init(index: [TweakID: Int], resolutions: ContiguousArray<ResolvedTweak?>, hasContextualProviders: Bool,
-                 providerErrors: [TweakError], lookupOnlyProviders: Set<ObjectIdentifier>, generation: UInt64) {
+    init(index: [TweakID: Int], resolutions: ContiguousArray<ResolvedTweak?>, hasContextualProviders: Bool,
+         providerErrors: [TweakError], lookupOnlyProviders: Set<ObjectIdentifier>, generation: UInt64) {
         self.slots = index
         self.resolutions = resolutions
         self.hasContextualProviders = hasContextualProviders
         self.needsEvaluation = ContiguousArray(resolutions.map { $0?.isEvaluatedPerLookup ?? false })
         self.tweaks = ContiguousArray(resolutions.map { $0?.tweak })
         self.values = ContiguousArray(resolutions.map { $0?.tweak?.content })
+        self.patches = [:]
         self.providerErrors = providerErrors
         self.lookupOnlyProviders = lookupOnlyProviders
         self.generation = generation
     }
 
+    /// `base`'s arrays with `patches` in place of its own, for `generation`.
+    init(sharing base: TweakSnapshot, needsEvaluation: ContiguousArray<Bool>, patches: [TweakID: ResolvedTweak], generation: UInt64) {
+        self.slots = base.slots
+        self.resolutions = base.resolutions
+        self.tweaks = base.tweaks
+        self.values = base.values
+        self.hasContextualProviders = true  // typed lookups must read `needsEvaluation`
+        self.needsEvaluation = needsEvaluation
+        self.patches = patches
+        self.providerErrors = base.providerErrors
+        self.lookupOnlyProviders = base.lookupOnlyProviders
+        self.generation = generation
+    }
+
     /// What the snapshot knows about `id`, or `nil` when no provider has it.
     func resolution(for id: TweakID) -> ResolvedTweak? {
-        slots[id].flatMap { resolutions[$0] }
+        if !patches.isEmpty, let patched = patches[id] { return patched.sources.isEmpty ? nil : patched }
+        return slots[id].flatMap { resolutions[$0] }
+    }
+
+    /// ``resolution(for:)`` when the caller knows the tweak's slot.
+    func resolution(for id: TweakID, slot: Int) -> ResolvedTweak? {
+        if !patches.isEmpty, let patched = patches[id] { return patched.sources.isEmpty ? nil : patched }
+        return slot < resolutions.count ? resolutions[slot] : nil
     }
 
     /// Every tweak the snapshot knows, in no particular order.
     var allResolutions: [ResolvedTweak] {
-        resolutions.compactMap { $0 }
+        guard !patches.isEmpty else { return resolutions.compactMap { $0 } }
+        return resolutions.compactMap { $0.flatMap { patches[$0.id] == nil ? $0 : nil } }
+            + patches.values.filter { !$0.sources.isEmpty }
     }
 
     static func build(
