@@ -6,6 +6,7 @@ import TweakKit
 // Benchmark names are parsed by Benchmarks/report_targets.py:
 //   Lookup.<tweak count>.<kind>     1,000 lookups per measured iteration (scalingFactor .kilo)
 //   Threads.<key kind>.<threads>    each thread does a full pass over the 100,000-lookup sequence
+//                                   (TypedKey, StringKey; Dictionary: how far the machine scales)
 //   ColdLoad.<loader>.<tweak count> one load per iteration
 //   Store.<tweak count>.<Idle|DuringWrites> 1,000 lookups from a shared store per measured iteration
 // The harness runs benchmarks sorted by name, so each size's baseline runs next to the lookups
@@ -75,6 +76,8 @@ private func registerThreadBenchmarks(size: Int) {
         maxIterations: 300
     )
     let passes: [(String, @Sendable (LookupFixture, Range<Int>) -> Void)] = [
+        // How far the machine itself scales: the same pass over the `[Key: SmallEnum]` dictionary.
+        ("Dictionary", { $0.dictionaryLookups($1) }),
         ("TypedKey", { $0.mixedKeyLookups($1) }),
         ("StringKey", { $0.stringKeyLookups($1) }),
     ]
