@@ -26,7 +26,7 @@ public import TweakKit
 /// let manager = TweakManager(tweakProviders: [provider, bundledDefaults])
 /// for await change in manager.changes() { print("\(change.id) changed") }
 /// ```
-public final class StoreTweakProvider: MutableTweakProvider, Sendable {
+public final class StoreTweakProvider: MutableTweakProvider, PlainTweakProvider, Sendable {
     public let name: String
     /// The store read and written.
     public let store: any SharedTweakStore

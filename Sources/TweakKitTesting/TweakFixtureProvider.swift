@@ -8,7 +8,7 @@ public import TweakKit
 /// ])
 /// ```
 /// It is mutable (an ``EphemeralTweakProvider`` underneath), so code under test can write to it.
-public final class TweakFixtureProvider: MutableTweakProvider, Sendable, ExpressibleByDictionaryLiteral {
+public final class TweakFixtureProvider: MutableTweakProvider, PlainTweakProvider, Sendable, ExpressibleByDictionaryLiteral {
     private let storage: EphemeralTweakProvider
 
     /// The source shown on the fixture's tweaks ("fixture" unless another was given).

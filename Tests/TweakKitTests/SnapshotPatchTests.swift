@@ -6,7 +6,7 @@ import Testing
 @Suite("Snapshots patched after a change to one tweak")
 struct SnapshotPatchTests {
     /// A mutable provider that counts how often it lists its tweaks (once per snapshot build).
-    final class CountingProvider: MutableTweakProvider, Sendable {
+    final class CountingProvider: MutableTweakProvider, PlainTweakProvider, Sendable {
         let inner: EphemeralTweakProvider
         let listings = Atomic<Int>(0)
         var name: String { inner.name }
@@ -71,6 +71,12 @@ struct SnapshotPatchTests {
         let key = TweakKey("f7", "v", default: "none")
         #expect(manager.value(for: key) == "default 7")
         let listed = defaults.listings.load(ordering: .relaxed)
+        overrides.store(.string("patched"), feature: "f7", variable: "v")
+        // A live patch keeps the lower provider's metadata, as a build gives it.
+        let tweak = try manager.tweakWith(feature: "f7", variable: "v")
+        #expect(tweak.stringValue == "patched" && tweak.title == "Title 7" && tweak.group == "G1" && tweak.source == "overrides")
+        #expect(manager.resolvedTweak(feature: "f7", variable: "v").sources == ["overrides", "defaults"])
+        #expect(manager.resolvedTweak(feature: "f7", variable: "v").isOverridden)
         // More changes than a snapshot holds as patches: the later ones fold them into new arrays.
         for round in 0..<(3 * TweakSnapshot.maximumPatches) {
             let i = round * 7 % 1_000
@@ -79,11 +85,7 @@ struct SnapshotPatchTests {
             #expect(manager.value(for: TweakKey("f\(i)", "v", default: "none")) == "override \(round)")
         }
         #expect(defaults.listings.load(ordering: .relaxed) == listed, "a change to one tweak rebuilt the snapshot")
-        // The override keeps the lower provider's metadata, as a build gives it.
-        let tweak = try manager.tweakWith(feature: "f7", variable: "v")
-        #expect(tweak.title == "Title 7" && tweak.group == "G1" && tweak.source == "overrides")
-        #expect(manager.resolvedTweak(feature: "f7", variable: "v").sources == ["overrides", "defaults"])
-        #expect(manager.resolvedTweak(feature: "f7", variable: "v").isOverridden)
+        #expect(try manager.tweakWith(feature: "f7", variable: "v").title == "Title 7")
         // Removing the override patches too: the default answers again.
         overrides.removeValue(feature: "f7", variable: "v")
         #expect(manager.value(for: key) == "default 7")
@@ -102,12 +104,14 @@ struct SnapshotPatchTests {
         ])
         let manager = TweakManager(tweakProviders: [only])
         #expect(manager.isFeatureEnabled("gone"))
+        let listed = only.listings.load(ordering: .relaxed)
         only.removeValue(feature: "gone", variable: "enabled")
         #expect(!manager.isFeatureEnabled("gone"))
         #expect(manager.value(for: TweakKey("gone", "enabled", default: false)) == false)
         #expect(throws: TweakError.notFound(feature: "gone", variable: "enabled")) {
             try manager.tweakWith(feature: "gone", variable: "enabled")
         }
+        #expect(only.listings.load(ordering: .relaxed) == listed, "the removal rebuilt the snapshot")
         #expect(manager.allResolvedTweaks().map(\.id) == [TweakID(feature: "kept", variable: "enabled")])
         #expect(manager.displayableTweaks.map(\.feature) == ["kept"])
         only.store(.bool(true), feature: "gone", variable: "enabled")
@@ -115,18 +119,20 @@ struct SnapshotPatchTests {
         #expect(manager.allResolvedTweaks().count == 2)
     }
 
-    /// Random stores and removals on a stack with metadata, encrypted values and a contextual
-    /// provider; after each, every read path of the manager that follows the changes answers as a
-    /// manager built afresh over the same providers.
-    @Test("after every change, a patched snapshot answers as a fresh build does", arguments: [1, 2, 3])
-    func patchedMatchesBuilt(seed: UInt64) throws {
-        let overrides = EphemeralTweakProvider(name: "overrides")
-        let remote = EphemeralTweakProvider(name: "remote", tweaks: (0..<12).map { i in
+    /// Random stores and removals on a stack with metadata and encrypted values (some that fail
+    /// to decrypt); with `targeting`, a contextual provider too, which is not plain, so every
+    /// change rebuilds. After each change, every read path of the manager that follows the changes
+    /// answers as a manager built afresh over the same providers.
+    @Test("after every change, a patched snapshot answers as a fresh build does", arguments: [(1, false), (2, false), (3, true)])
+    func patchedMatchesBuilt(seed: UInt64, targeting: Bool) throws {
+        let overrides = CountingProvider(name: "overrides", tweaks: [])
+        let remote = CountingProvider(name: "remote", tweaks: (0..<12).map { i in
             // Encrypted: decrypted by reversing, or failing to decrypt ("x…"), so a lower provider answers.
             Tweak(feature: "f\(i * 2)", variable: "v", content: .string(i % 4 == 1 ? "x\(i)" : "cba \(i)"), isEncrypted: i % 3 == 0 || i % 4 == 1)
         })
-        let defaults = EphemeralTweakProvider(name: "defaults", tweaks: Self.defaults(count: 30))
-        let providers: [any TweakProvider] = [overrides, TargetingProvider(), remote, defaults]
+        let defaults = CountingProvider(name: "defaults", tweaks: Self.defaults(count: 30)
+            + (0..<6).map { Tweak(feature: "f\($0)", variable: "enabled", content: .bool($0 % 2 == 0), title: "On \($0)") })
+        let providers: [any TweakProvider] = targeting ? [overrides, TargetingProvider(), remote, defaults] : [overrides, remote, defaults]
         let mutable = [overrides, remote, defaults]
         let decrypt: @Sendable (Tweak) throws -> TweakContent = { tweak in
             guard let text = tweak.stringValue, !text.hasPrefix("x") else { throw TweakError.notSupported("undecryptable") }
@@ -134,33 +140,79 @@ struct SnapshotPatchTests {
         }
         let manager = TweakManager(tweakProviders: providers)
         manager.decryptionHandler = decrypt
-        let ids = (0..<36).map { TweakID(feature: "f\($0)", variable: "v") } + [TweakID(feature: "f3", variable: "enabled")]
+        let ids = (0..<36).map { TweakID(feature: "f\($0)", variable: "v") } + (0..<12).map { TweakID(feature: "f\($0)", variable: "enabled") }
         var random = seed &* 0x9E37_79B9_7F4A_7C15
         func next(_ bound: Int) -> Int {
             random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int((random >> 33) % UInt64(bound))
         }
         _ = manager.allResolvedTweaks()
-        for step in 0..<400 {
+        let steps = 400
+        var builds = 0
+        for step in 0..<steps {
             let provider = mutable[next(mutable.count)]
             let id = ids[next(ids.count)]
+            let listed = defaults.listings.load(ordering: .relaxed)
             switch next(4) {
             case 0: provider.removeValue(feature: id.feature, variable: id.variable)
             case 1: provider.store(.bool(next(2) == 0), feature: id.feature, variable: id.variable)
             default: provider.store(.string("value \(step)"), feature: id.feature, variable: id.variable)
             }
+            let answers = Answers(manager, ids: ids)
+            builds += defaults.listings.load(ordering: .relaxed) - listed
             let fresh = TweakManager(tweakProviders: providers)
             fresh.decryptionHandler = decrypt
-            #expect(manager.allResolvedTweaks() == fresh.allResolvedTweaks(), "step \(step)")
-            #expect(manager.displayableTweaks == fresh.displayableTweaks, "step \(step)")
-            for id in ids {
-                #expect(manager.resolvedTweak(feature: id.feature, variable: id.variable) == fresh.resolvedTweak(feature: id.feature, variable: id.variable), "step \(step), \(id)")
-                #expect((try? manager.tweakWith(feature: id.feature, variable: id.variable)) == (try? fresh.tweakWith(feature: id.feature, variable: id.variable)), "step \(step), \(id)")
-                #expect(manager.value(for: TweakKey(id.feature, id.variable, default: "none")) == fresh.value(for: TweakKey(id.feature, id.variable, default: "none")), "step \(step), \(id)")
-                #expect(manager.value(for: TweakKey(id.feature, id.variable, default: "none"), context: EvaluationContext(targetingKey: "vip"))
-                    == fresh.value(for: TweakKey(id.feature, id.variable, default: "none"), context: EvaluationContext(targetingKey: "vip")), "step \(step), \(id)")
-                #expect(manager.isFeatureEnabled(id.feature) == fresh.isFeatureEnabled(id.feature), "step \(step), \(id)")
+            let expected = Answers(fresh, ids: ids)
+            #expect(answers == expected, "step \(step): \(id)")
+        }
+        if targeting {
+            #expect(builds >= steps / 2, "\(builds) builds: a stack with a contextual provider patched its snapshot")
+        } else {
+            // Only a store to a tweak no provider had (or had any more, once folded) rebuilds.
+            #expect(builds < steps / 4, "\(builds) builds for \(steps) changes: changes were not patched")
+        }
+    }
+
+    /// Everything a manager answers about `ids`.
+    struct Answers: Equatable {
+        var resolutions: [ResolvedTweak]
+        var displayable: [Tweak]
+        var resolved: [ResolvedTweak]
+        var tweaks: [String]
+        var values: [String]
+        var targeted: [String]
+        var enabled: [Bool]
+
+        init(_ manager: TweakManager, ids: [TweakID]) {
+            resolutions = manager.allResolvedTweaks()
+            displayable = manager.displayableTweaks
+            resolved = ids.map { manager.resolvedTweak(feature: $0.feature, variable: $0.variable) }
+            tweaks = ids.map { id in
+                do {
+                    return "\(try manager.tweakWith(feature: id.feature, variable: id.variable))"
+                } catch {
+                    return "error: \(error)"
+                }
             }
+            values = ids.map { manager.value(for: TweakKey($0.feature, $0.variable, default: "none")) }
+            targeted = ids.map { manager.value(for: TweakKey($0.feature, $0.variable, default: "none"), context: EvaluationContext(targetingKey: "vip")) }
+            enabled = ids.map { manager.isFeatureEnabled($0.feature) }
+        }
+    }
+
+    @Test("a manager over a manager sees a change through the inner one at once")
+    func nestedManagers() throws {
+        // The inner manager's provider tells both managers; in whichever order it does, the outer
+        // one must not keep what the inner one answered before it heard of the change.
+        for round in 0..<40 {
+            let overrides = EphemeralTweakProvider(name: "overrides")
+            let defaults = EphemeralTweakProvider(name: "defaults", tweaks: [Tweak(feature: "x", variable: "v", content: .string("a"))])
+            let inner = TweakManager(tweakProviders: [overrides, defaults])
+            let outer = TweakManager(tweakProviders: [inner])
+            #expect(outer.value(for: TweakKey("x", "v", default: "")) == "a")
+            try outer.store("b\(round)", feature: "x", variable: "v")
+            #expect(outer.value(for: TweakKey("x", "v", default: "")) == "b\(round)")
+            #expect(try outer.tweakWith(feature: "x", variable: "v").stringValue == "b\(round)")
         }
     }
 
@@ -172,14 +224,18 @@ struct SnapshotPatchTests {
         _ = manager.allResolvedTweaks()
         let stop = Atomic<Bool>(false)
         let stopped = Atomic<Bool>(false)
+        let stores = Atomic<Int>(0)
         Thread.detachNewThread {
             var round = 0
             while !stop.load(ordering: .relaxed) {
                 overrides.store(.int(round), feature: "f\(100 + round % 1_900)", variable: "v")
+                stores.add(1, ordering: .relaxed)
                 round += 1
             }
             stopped.store(true, ordering: .releasing)
         }
+        while stores.load(ordering: .relaxed) < 100 { try await Task.sleep(for: .milliseconds(1)) }
+        let storedBefore = stores.load(ordering: .relaxed)
         var seen = 0
         for round in 0..<2_000 {
             let feature = "f\(round % 100)"
@@ -189,8 +245,10 @@ struct SnapshotPatchTests {
                 seen += 1
             }
         }
+        let storedDuring = stores.load(ordering: .relaxed) - storedBefore
         stop.store(true, ordering: .relaxed)
         while !stopped.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(1)) }
         #expect(seen == 2_000)
+        #expect(storedDuring > 0, "the other thread stored nothing during the lookups")
     }
 }

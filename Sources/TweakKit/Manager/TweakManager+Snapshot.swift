@@ -63,9 +63,15 @@ extension TweakManager {
     /// Follows a change to one tweak (a provider's `.set` or `.deleted`): the current snapshot
     /// with that tweak resolved anew through the stack, installed before the provider's change
     /// returns, so lookups keep reading a snapshot while a shared store streams changes. What
-    /// cannot be patched — no snapshot yet, a tweak new to the stack, a provider that fails, a
-    /// stack with providers that list no tweaks — drops the snapshot as `.reloaded` does.
+    /// cannot be patched drops the snapshot as `.reloaded` does: a stack with a provider that is
+    /// not a ``PlainTweakProvider`` (whose lookup may evaluate, or answer otherwise than its
+    /// listing: a manager, a decision engine, a provider written for JustTweak), no snapshot yet,
+    /// a tweak new to the stack, a provider that fails.
     func followChange(of id: TweakID) {
+        guard patchesSnapshots else {
+            invalidate()
+            return
+        }
         let (base, generation) = state.withLock { ($0.snapshot, $0.generation) }
         guard let base, base.lookupOnlyProviders.isEmpty, base.providerErrors.isEmpty, base.slots[id] != nil else {
             invalidate()

@@ -16,9 +16,10 @@ import Synchronization
 ///
 /// Reads go through an immutable snapshot that merges all providers, so a lookup never sees a
 /// stale value: a change is visible to every lookup that starts after the change returned. A
-/// change to one tweak replaces the snapshot with one that has the tweak resolved anew (a patch:
-/// the thread making the change pays about one lookup per provider); any other change drops it and
-/// a lookup rebuilds it. While it is being rebuilt, or while such changes keep coming faster than
+/// change to one tweak in a stack of plain providers (the built-in mutable ones and the shared
+/// store's) replaces the snapshot with one that has the tweak resolved anew (a patch: the thread
+/// making the change pays about one lookup per provider); any other change drops it and a lookup
+/// rebuilds it. While it is being rebuilt, or while such changes keep coming faster than
 /// it can be, lookups ask the providers for their one tweak.
 /// No lock is held while provider code, the decryption closure or observers run.
 public final class TweakManager: Sendable {
@@ -29,6 +30,9 @@ public final class TweakManager: Sendable {
     nonisolated(unsafe) public let tweakProviders: [any TweakProvider]
     /// Where diagnostics go.
     public let logger: TweakLogger
+    /// Whether every provider is a ``PlainTweakProvider``: only then does a change to one tweak
+    /// patch the snapshot (see `followChange(of:)`); otherwise it is rebuilt.
+    let patchesSnapshots: Bool
 
     struct State {
         var snapshot: TweakSnapshot?
@@ -66,6 +70,7 @@ public final class TweakManager: Sendable {
     public init(tweakProviders: [any TweakProvider], logger: TweakLogger = .disabled) {
         self.tweakProviders = tweakProviders
         self.logger = logger
+        self.patchesSnapshots = tweakProviders.allSatisfy { $0 is any PlainTweakProvider }
         self.id = Self.nextID.add(1, ordering: .relaxed).oldValue
         let observations = tweakProviders.map { provider in
             let name = provider.name
@@ -143,15 +148,14 @@ public final class TweakManager: Sendable {
     ///   ``TweakError/decryptionFailed(feature:variable:reason:)`` when the only values are
     ///   encrypted and cannot be decrypted.
     public func tweakWith(feature: String, variable: String) throws -> Tweak {
-        let id = TweakID(feature: feature, variable: variable)
         if !ScopedTweakOverrides.isActive, !hookRegistry.isActive,
            let found = withCurrentSnapshot({ snapshot -> Tweak? in
-               guard let slot = snapshot.slots[id], !snapshot.needsEvaluation[slot] else { return nil }
+               guard let slot = snapshot.slotIndex.slot(feature: feature, variable: variable), !snapshot.needsEvaluation[slot] else { return nil }
                return snapshot.tweaks[slot]
            }) ?? nil {
             return found
         }
-        let evaluated = evaluatedTweak(id, context: nil)
+        let evaluated = evaluatedTweak(TweakID(feature: feature, variable: variable), context: nil)
         if let tweak = evaluated.tweak { return tweak }
         throw evaluated.resolution.issues.first ?? .notFound(feature: feature, variable: variable)
     }
@@ -163,10 +167,9 @@ public final class TweakManager: Sendable {
     /// entry `{"feature": "<feature>", "enabled": true}`; in a mutable provider
     /// `set(true, feature: "<feature>", variable: "enabled")`.
     public func isFeatureEnabled(_ feature: String) -> Bool {
-        let id = TweakID(feature: feature, variable: Tweak.enabledVariable)
         if !ScopedTweakOverrides.isActive, !hookRegistry.isActive,
            let found = withCurrentSnapshot({ snapshot -> Bool? in
-               guard let slot = snapshot.slots[id] else { return false }
+               guard let slot = snapshot.slotIndex.slot(feature: feature, variable: Tweak.enabledVariable) else { return false }
                return snapshot.needsEvaluation[slot] ? nil : (snapshot.values[slot]?.boolValue ?? false)
            }) ?? nil {
             return found
@@ -175,7 +178,7 @@ public final class TweakManager: Sendable {
         if !lookupOnly.isEmpty, !ScopedTweakOverrides.isActive {
             return walkedFeatureEnabled(feature, lookupOnly: lookupOnly)
         }
-        return evaluatedTweak(id, context: nil).tweak?.content.boolValue ?? false
+        return evaluatedTweak(TweakID(feature: feature, variable: Tweak.enabledVariable), context: nil).tweak?.content.boolValue ?? false
     }
 
     /// ``isFeatureEnabled(_:)`` for one evaluation context, laid over the manager's and the task's.

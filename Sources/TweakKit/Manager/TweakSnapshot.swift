@@ -10,6 +10,8 @@
 final class TweakSnapshot: Sendable {
     /// The slot of every tweak the providers hold.
     let slots: [TweakID: Int]
+    /// `slots` for string-keyed lookups: the same answers, found faster (see ``TweakIDIndex``).
+    let slotIndex: TweakIDIndex
     /// Everything known about each tweak, by slot.
     let resolutions: ContiguousArray<ResolvedTweak?>
     /// The winning tweak, by slot: what string-keyed lookups return (a copy is one retain).
@@ -34,6 +36,7 @@ final class TweakSnapshot: Sendable {
     init(index: [TweakID: Int], resolutions: ContiguousArray<ResolvedTweak?>, hasContextualProviders: Bool,
          providerErrors: [TweakError], lookupOnlyProviders: Set<ObjectIdentifier>, generation: UInt64) {
         self.slots = index
+        self.slotIndex = TweakIDIndex(index)
         self.resolutions = resolutions
         self.hasContextualProviders = hasContextualProviders
         self.needsEvaluation = ContiguousArray(resolutions.map { $0?.isEvaluatedPerLookup ?? false })
@@ -48,6 +51,7 @@ final class TweakSnapshot: Sendable {
     /// `base`'s arrays with `patches` in place of its own, for `generation`.
     init(sharing base: TweakSnapshot, needsEvaluation: ContiguousArray<Bool>, patches: [TweakID: ResolvedTweak], generation: UInt64) {
         self.slots = base.slots
+        self.slotIndex = base.slotIndex
         self.resolutions = base.resolutions
         self.tweaks = base.tweaks
         self.values = base.values

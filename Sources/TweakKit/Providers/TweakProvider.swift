@@ -156,3 +156,10 @@ extension MutableTweakProvider {
         }
     }
 }
+
+/// A provider whose ``TweakProvider/tweakWith(feature:variable:)`` answers exactly as its
+/// ``TweakProvider/allTweaks()`` lists: the one tweak listed for that id (or `notFound` when none
+/// is), nothing evaluated per lookup, and the same failure from both when it cannot read its
+/// values. For a stack of only such providers, the manager follows a change to one tweak by
+/// looking that tweak up in each provider (a patch) instead of listing them all again.
+package protocol PlainTweakProvider: TweakProvider {}

@@ -9,7 +9,7 @@ import Synchronization
 /// ephemeral.store(.bool(true), feature: "ui_customization", variable: "display_red_view")
 /// let manager = TweakManager(tweakProviders: [ephemeral, localProvider])
 /// ```
-public final class EphemeralTweakProvider: MutableTweakProvider, Sendable {
+public final class EphemeralTweakProvider: MutableTweakProvider, PlainTweakProvider, Sendable {
     /// The source shown on the provider's tweaks ("ephemeral" unless another was given).
     public let name: String
     private let storage: Mutex<[TweakID: Tweak]>

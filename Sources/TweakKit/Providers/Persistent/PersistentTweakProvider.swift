@@ -23,7 +23,7 @@ import Synchronization
 /// ```
 ///
 /// The format is feature → variable → value: `{"ui_customization": {"display_red_view": true}}`.
-public final class PersistentTweakProvider: MutableTweakProvider, Sendable {
+public final class PersistentTweakProvider: MutableTweakProvider, PlainTweakProvider, Sendable {
     /// The source shown on the provider's tweaks: the file's name, unless another was given.
     public let name: String
     /// The overrides file.

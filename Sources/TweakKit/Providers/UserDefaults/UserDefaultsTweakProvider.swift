@@ -11,7 +11,7 @@ import Synchronization
 /// let overrides = UserDefaultsTweakProvider(userDefaults: .standard)
 /// let manager = TweakManager(tweakProviders: [overrides, defaults])
 /// ```
-public final class UserDefaultsTweakProvider: MutableTweakProvider, Sendable {
+public final class UserDefaultsTweakProvider: MutableTweakProvider, PlainTweakProvider, Sendable {
     /// The source shown on the provider's tweaks ("userDefaults" unless another was given).
     public let name: String
     /// The defaults key holding the overrides.

@@ -1,0 +1,120 @@
+import Foundation
+
+/// The slot of each tweak a snapshot holds, found from a feature and variable name: what every
+/// string-keyed lookup (`tweakWith`, `isFeatureEnabled`) asks first.
+///
+/// A `[TweakID: Int]` hashes both names with SipHash, which was about a third of such a lookup.
+/// This table hashes the names' UTF-8 bytes eight at a time with a seeded multiply-mix instead,
+/// and probes linearly. It holds only ids whose names are ASCII: byte equality is then exactly
+/// `String`'s equality (Unicode canonical equivalence), because an ASCII text is its own normal
+/// form. A name with other bytes, and a miss while the snapshot has such ids (`"K"` is
+/// canonically equivalent to the Kelvin sign `"\u{212A}"`), go to the dictionary, so every answer
+/// is the dictionary's.
+struct TweakIDIndex: Sendable {
+    /// Every id, by its slot: the index of record, for non-ASCII names and for everything else.
+    let dictionary: [TweakID: Int]
+    private let buckets: ContiguousArray<Bucket>
+    private let mask: Int
+    private let hasNonASCIIIDs: Bool
+
+    private struct Bucket: Sendable {
+        var hash: UInt64
+        /// The tweak's slot; -1 for an empty bucket.
+        var slot: Int
+        var feature: String
+        var variable: String
+    }
+
+    init(_ dictionary: [TweakID: Int]) {
+        self.dictionary = dictionary
+        // At most 3/4 full, so a probe ends soon.
+        var capacity = 8
+        while capacity * 3 < dictionary.count * 4 { capacity *= 2 }
+        var buckets = ContiguousArray(repeating: Bucket(hash: 0, slot: -1, feature: "", variable: ""), count: capacity)
+        let mask = capacity - 1
+        var hasNonASCII = false
+        for (id, slot) in dictionary {
+            guard let hash = Self.hash(id.feature, id.variable) else {
+                hasNonASCII = true
+                continue
+            }
+            var index = Int(truncatingIfNeeded: hash) & mask
+            while buckets[index].slot >= 0 { index = (index + 1) & mask }
+            buckets[index] = Bucket(hash: hash, slot: slot, feature: id.feature, variable: id.variable)
+        }
+        self.buckets = buckets
+        self.mask = mask
+        self.hasNonASCIIIDs = hasNonASCII
+    }
+
+    /// The slot of `feature`.`variable`, or `nil` when the snapshot does not hold it.
+    @inline(__always)
+    func slot(feature: String, variable: String) -> Int? {
+        guard let hash = Self.hash(feature, variable) else {
+            return dictionary[TweakID(feature: feature, variable: variable)]
+        }
+        let found = buckets.withUnsafeBufferPointer { buckets -> Int? in
+            var index = Int(truncatingIfNeeded: hash) & mask
+            while buckets[index].slot >= 0 {
+                if buckets[index].hash == hash, buckets[index].feature == feature, buckets[index].variable == variable {
+                    return buckets[index].slot
+                }
+                index = (index + 1) & mask
+            }
+            return nil
+        }
+        if let found { return found }
+        return hasNonASCIIIDs ? dictionary[TweakID(feature: feature, variable: variable)] : nil
+    }
+
+    // MARK: - Hashing
+
+    /// Per process, as `Hasher`'s seed is; fixed when `SWIFT_DETERMINISTIC_HASHING` is set.
+    private static let seed: UInt64 = {
+        if ProcessInfo.processInfo.environment["SWIFT_DETERMINISTIC_HASHING"] != nil { return 0x243F_6A88_85A3_08D3 }
+        return UInt64.random(in: .min ... .max)
+    }()
+
+    /// A hash of both names' bytes; `nil` when either is not ASCII (or its bytes are not at hand).
+    @inline(__always)
+    static func hash(_ feature: String, _ variable: String) -> UInt64? {
+        guard let first = bytesHash(feature, seed: seed), let both = bytesHash(variable, seed: first) else { return nil }
+        return both
+    }
+
+    @inline(__always)
+    private static func bytesHash(_ text: String, seed: UInt64) -> UInt64? {
+        text.utf8.withContiguousStorageIfAvailable { bytes -> UInt64? in
+            var hash = seed ^ (UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15)
+            var high: UInt64 = 0
+            guard let base = bytes.baseAddress else { return mix(hash) }
+            let raw = UnsafeRawPointer(base)
+            var offset = 0
+            while offset + 8 <= bytes.count {
+                let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                high |= word
+                hash = mix(hash ^ word)
+                offset += 8
+            }
+            if offset < bytes.count {
+                var word: UInt64 = 0
+                var shift: UInt64 = 0
+                while offset < bytes.count {
+                    word |= UInt64(bytes[offset]) << shift
+                    shift += 8
+                    offset += 1
+                }
+                high |= word
+                hash = mix(hash ^ word)
+            }
+            return high & 0x8080_8080_8080_8080 == 0 ? hash : nil
+        } ?? nil
+    }
+
+    /// One multiply-fold step (the 128-bit product's halves, xored).
+    @inline(__always)
+    private static func mix(_ value: UInt64) -> UInt64 {
+        let product = value.multipliedFullWidth(by: 0xA076_1D64_78BD_642F)
+        return product.high ^ product.low
+    }
+}

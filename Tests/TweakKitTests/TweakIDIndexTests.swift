@@ -1,0 +1,73 @@
+import Testing
+@testable import TweakKit
+
+@Suite("The string-keyed slot index answers as a [TweakID: Int] does")
+struct TweakIDIndexTests {
+    /// Names of every length around the 8-byte words the hash reads, and near misses of each.
+    static func names(_ count: Int, seed: UInt64) -> [String] {
+        var state = seed
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let alphabet = Array("abcxyz_019.-AZ")
+        return (0..<count).map { _ in String((0..<next(26)).map { _ in alphabet[next(alphabet.count)] }) }
+    }
+
+    @Test("ASCII ids: each found at its slot, near misses not found")
+    func asciiIDs() {
+        let features = Self.names(3_000, seed: 7)
+        var dictionary: [TweakID: Int] = [:]
+        for (i, feature) in features.enumerated() {
+            dictionary[TweakID(feature: feature, variable: i % 3 == 0 ? "enabled" : "v\(i % 17)")] = i
+        }
+        let index = TweakIDIndex(dictionary)
+        for id in dictionary.keys {
+            #expect(index.slot(feature: id.feature, variable: id.variable) == dictionary[id], "\(id)")
+        }
+        // Other names (and names moved between feature and variable) answer as the dictionary.
+        let probes = Self.names(3_000, seed: 8)
+        for (i, name) in probes.enumerated() {
+            for id in [TweakID(feature: name, variable: "enabled"), TweakID(feature: name + "x", variable: "v\(i % 17)"),
+                       TweakID(feature: "", variable: name), TweakID(feature: name, variable: "")] {
+                #expect(index.slot(feature: id.feature, variable: id.variable) == dictionary[id], "\(id)")
+            }
+        }
+        #expect(index.slot(feature: "", variable: "") == dictionary[TweakID(feature: "", variable: "")])
+    }
+
+    @Test("names that are not ASCII, and ASCII names canonically equivalent to them, are found as the dictionary finds them")
+    func canonicalEquivalence() {
+        let dictionary: [TweakID: Int] = [
+            TweakID(feature: "caf\u{E9}", variable: "enabled"): 0,        // é, precomposed
+            TweakID(feature: "\u{212A}elvin", variable: "enabled"): 1,    // the Kelvin sign: "K"
+            TweakID(feature: "plain", variable: "enabled"): 2,
+            TweakID(feature: "semicolon\u{37E}", variable: "v"): 3,       // Greek question mark: ";"
+        ]
+        let index = TweakIDIndex(dictionary)
+        for (feature, variable) in [("cafe\u{301}", "enabled"), ("caf\u{E9}", "enabled"), ("Kelvin", "enabled"), ("\u{212A}elvin", "enabled"),
+                                    ("plain", "enabled"), ("semicolon;", "v"), ("semicolon\u{37E}", "v"), ("Kelvin", "v"), ("cafe", "enabled")] {
+            let expected = dictionary[TweakID(feature: feature, variable: variable)]
+            #expect(index.slot(feature: feature, variable: variable) == expected, "\(feature).\(variable)")
+        }
+        #expect(index.slot(feature: "Kelvin", variable: "enabled") == 1)
+        #expect(index.slot(feature: "cafe\u{301}", variable: "enabled") == 0)
+    }
+
+    @Test("lookups through the manager find ids with equivalent names, as before the index")
+    func managerLookups() throws {
+        let provider = EphemeralTweakProvider(tweaks: [
+            Tweak(feature: "\u{212A}elvin", variable: "enabled", content: .bool(true)),
+            Tweak(feature: "caf\u{E9}", variable: "label", content: .string("open")),
+            Tweak(feature: "ascii", variable: "label", content: .string("plain")),
+        ])
+        let manager = TweakManager(tweakProviders: [provider])
+        #expect(manager.isFeatureEnabled("Kelvin"))
+        #expect(try manager.tweakWith(feature: "cafe\u{301}", variable: "label").stringValue == "open")
+        #expect(try manager.tweakWith(feature: "ascii", variable: "label").stringValue == "plain")
+        #expect(!manager.isFeatureEnabled("ascii"))
+        #expect(throws: TweakError.notFound(feature: "asci", variable: "label")) {
+            try manager.tweakWith(feature: "asci", variable: "label")
+        }
+    }
+}
