@@ -3,7 +3,7 @@ import Testing
 
 @Suite("The string-keyed slot index answers as a [TweakID: Int] does")
 struct TweakIDIndexTests {
-    /// Names of every length around the 8-byte words the hash reads, and near misses of each.
+    /// Random names of 0–25 bytes, around the 8-byte words the hash reads.
     static func names(_ count: Int, seed: UInt64) -> [String] {
         var state = seed
         func next(_ bound: Int) -> Int {
@@ -22,6 +22,7 @@ struct TweakIDIndexTests {
             dictionary[TweakID(feature: feature, variable: i % 3 == 0 ? "enabled" : "v\(i % 17)")] = i
         }
         let index = TweakIDIndex(dictionary)
+        #expect(index.tableCount == dictionary.count, "ASCII ids must be found in the table, not in the dictionary")
         for id in dictionary.keys {
             #expect(index.slot(feature: id.feature, variable: id.variable) == dictionary[id], "\(id)")
         }
@@ -36,6 +37,26 @@ struct TweakIDIndexTests {
         #expect(index.slot(feature: "", variable: "") == dictionary[TweakID(feature: "", variable: "")])
     }
 
+    @Test("names moved between feature and variable, and names that differ only by trailing NUL bytes, are different ids")
+    func lookalikes() {
+        let long = String(repeating: "n", count: 64) + "\0\0\0\0\0\0\0\0"
+        let dictionary: [TweakID: Int] = [
+            TweakID(feature: "", variable: "abc"): 0,
+            TweakID(feature: long, variable: "v"): 1,
+            TweakID(feature: "ab", variable: "c"): 2,
+        ]
+        let index = TweakIDIndex(dictionary)
+        #expect(index.tableCount == 3)
+        #expect(index.slot(feature: "", variable: "abc") == 0)
+        #expect(index.slot(feature: "abc", variable: "") == nil)
+        #expect(index.slot(feature: "a", variable: "bc") == nil)
+        #expect(index.slot(feature: "ab", variable: "c") == 2)
+        #expect(index.slot(feature: long, variable: "v") == 1)
+        #expect(index.slot(feature: String(repeating: "n", count: 64), variable: "v") == nil)
+        #expect(index.slot(feature: String(repeating: "n", count: 64) + "\0\0\0\0", variable: "v") == nil)
+        #expect(TweakIDIndex.hash("", "abc") != TweakIDIndex.hash("abc", ""))
+    }
+
     @Test("names that are not ASCII, and ASCII names canonically equivalent to them, are found as the dictionary finds them")
     func canonicalEquivalence() {
         let dictionary: [TweakID: Int] = [
@@ -45,6 +66,7 @@ struct TweakIDIndexTests {
             TweakID(feature: "semicolon\u{37E}", variable: "v"): 3,       // Greek question mark: ";"
         ]
         let index = TweakIDIndex(dictionary)
+        #expect(index.tableCount == 1, "only plain.enabled has ASCII names")
         for (feature, variable) in [("cafe\u{301}", "enabled"), ("caf\u{E9}", "enabled"), ("Kelvin", "enabled"), ("\u{212A}elvin", "enabled"),
                                     ("plain", "enabled"), ("semicolon;", "v"), ("semicolon\u{37E}", "v"), ("Kelvin", "v"), ("cafe", "enabled")] {
             let expected = dictionary[TweakID(feature: feature, variable: variable)]

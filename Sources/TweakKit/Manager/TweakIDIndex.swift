@@ -7,15 +7,18 @@ import Foundation
 /// This table hashes the names' UTF-8 bytes eight at a time with a seeded multiply-mix instead,
 /// and probes linearly. It holds only ids whose names are ASCII: byte equality is then exactly
 /// `String`'s equality (Unicode canonical equivalence), because an ASCII text is its own normal
-/// form. A name with other bytes, and a miss while the snapshot has such ids (`"K"` is
-/// canonically equivalent to the Kelvin sign `"\u{212A}"`), go to the dictionary, so every answer
-/// is the dictionary's.
+/// form. A name with other bytes (or whose bytes are not at hand, as a bridged string's may not
+/// be), and a miss while the snapshot has such ids (`"K"` is canonically equivalent to the Kelvin
+/// sign `"\u{212A}"`), go to the dictionary, so every answer is the dictionary's.
 struct TweakIDIndex: Sendable {
     /// Every id, by its slot: the index of record, for non-ASCII names and for everything else.
     let dictionary: [TweakID: Int]
     private let buckets: ContiguousArray<Bucket>
     private let mask: Int
-    private let hasNonASCIIIDs: Bool
+    /// Whether some ids are only in the dictionary (names not ASCII): a miss then asks it too.
+    private let hasIDsOutsideTable: Bool
+    /// How many ids the table holds (the others are only in the dictionary).
+    let tableCount: Int
 
     private struct Bucket: Sendable {
         var hash: UInt64
@@ -32,19 +35,22 @@ struct TweakIDIndex: Sendable {
         while capacity * 3 < dictionary.count * 4 { capacity *= 2 }
         var buckets = ContiguousArray(repeating: Bucket(hash: 0, slot: -1, feature: "", variable: ""), count: capacity)
         let mask = capacity - 1
-        var hasNonASCII = false
+        var outside = false
+        var inTable = 0
         for (id, slot) in dictionary {
             guard let hash = Self.hash(id.feature, id.variable) else {
-                hasNonASCII = true
+                outside = true
                 continue
             }
             var index = Int(truncatingIfNeeded: hash) & mask
             while buckets[index].slot >= 0 { index = (index + 1) & mask }
             buckets[index] = Bucket(hash: hash, slot: slot, feature: id.feature, variable: id.variable)
+            inTable += 1
         }
         self.buckets = buckets
         self.mask = mask
-        self.hasNonASCIIIDs = hasNonASCII
+        self.hasIDsOutsideTable = outside
+        self.tableCount = inTable
     }
 
     /// The slot of `feature`.`variable`, or `nil` when the snapshot does not hold it.
@@ -64,15 +70,16 @@ struct TweakIDIndex: Sendable {
             return nil
         }
         if let found { return found }
-        return hasNonASCIIIDs ? dictionary[TweakID(feature: feature, variable: variable)] : nil
+        return hasIDsOutsideTable ? dictionary[TweakID(feature: feature, variable: variable)] : nil
     }
 
     // MARK: - Hashing
 
-    /// Per process, as `Hasher`'s seed is; fixed when `SWIFT_DETERMINISTIC_HASHING` is set.
+    /// Random per process, and fixed exactly when `Hasher`'s seed is (`SWIFT_DETERMINISTIC_HASHING`).
     private static let seed: UInt64 = {
-        if ProcessInfo.processInfo.environment["SWIFT_DETERMINISTIC_HASHING"] != nil { return 0x243F_6A88_85A3_08D3 }
-        return UInt64.random(in: .min ... .max)
+        var hasher = Hasher()
+        hasher.combine(0x243F_6A88_85A3_08D3 as UInt64)
+        return UInt64(truncatingIfNeeded: hasher.finalize())
     }()
 
     /// A hash of both names' bytes; `nil` when either is not ASCII (or its bytes are not at hand).
@@ -85,16 +92,19 @@ struct TweakIDIndex: Sendable {
     @inline(__always)
     private static func bytesHash(_ text: String, seed: UInt64) -> UInt64? {
         text.utf8.withContiguousStorageIfAvailable { bytes -> UInt64? in
-            var hash = seed ^ (UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15)
+            // The length goes through the mix first, so no difference between two lengths'
+            // starting states is known without the seed.
+            var hash = mix(seed ^ UInt64(bytes.count))
             var high: UInt64 = 0
-            guard let base = bytes.baseAddress else { return mix(hash) }
-            let raw = UnsafeRawPointer(base)
             var offset = 0
-            while offset + 8 <= bytes.count {
-                let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                high |= word
-                hash = mix(hash ^ word)
-                offset += 8
+            if let base = bytes.baseAddress {
+                let raw = UnsafeRawPointer(base)
+                while offset + 8 <= bytes.count {
+                    let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    high |= word
+                    hash = mix(hash ^ word)
+                    offset += 8
+                }
             }
             if offset < bytes.count {
                 var word: UInt64 = 0

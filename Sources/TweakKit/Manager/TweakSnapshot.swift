@@ -1,8 +1,9 @@
 /// An immutable merge of every provider's tweaks, built once per change and shared by all readers.
 ///
-/// Tweaks sit at their manager-wide slot (see ``SlotTable``): `slots` finds a string address's
-/// slot in one dictionary lookup; everything else is read by slot, from arrays of plain values
-/// (`values`, `tweaks`, `needsEvaluation`), so a lookup copies nothing it does not return.
+/// Tweaks sit at their manager-wide slot (see ``SlotTable``): `slotIndex` finds a string
+/// address's slot in one hash-table probe (see ``TweakIDIndex``); everything else is read by
+/// slot, from arrays of plain values (`values`, `tweaks`, `needsEvaluation`), so a lookup copies
+/// nothing it does not return.
 ///
 /// A change to one tweak makes a new snapshot that shares these arrays and holds the tweak's new
 /// resolution in ``patches`` (see `TweakSnapshot+Patches.swift`), so following a stream of
