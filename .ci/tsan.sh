@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-filter="${TSAN_FILTER:-TweakManagerTests|ChangeDeliveryTests|ReadPathTests|MutableProviderTests|ChangeObservationTests|PersistentTweakProviderTests|DocumentTweakProviderTests|TestingModuleTests|PropertyWrapperTests|RemoteTweakProviderTests|FlagdProviderTests|TweakEditorTests}"
+filter="${TSAN_FILTER:-TweakManagerTests|ChangeDeliveryTests|ReadPathTests|SnapshotPatchTests|MutableProviderTests|ChangeObservationTests|PersistentTweakProviderTests|DocumentTweakProviderTests|TestingModuleTests|PropertyWrapperTests|RemoteTweakProviderTests|FlagdProviderTests|TweakEditorTests}"
 log=$(mktemp)
 status=0
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}" \
