@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import TweakKit
 
 /// One flag of a flagd flag definition file.

@@ -40,19 +40,10 @@ struct SnapshotBuildTests {
         let provider = BusyProvider()
         let manager = TweakManager(tweakProviders: [provider])
         #expect(manager.value(for: TweakKey("f1", "v", default: -1)) == 0)
-        let stop = Atomic<Bool>(false)
-        let stopped = Atomic<Bool>(false)
-        let changes = Atomic<Int>(0)
-        Thread.detachNewThread {
-            var round = 1
-            while !stop.load(ordering: .relaxed) {
-                provider.change(100 + round % 9_000, to: round)  // not f0...f99, which this test changes
-                changes.add(1, ordering: .relaxed)
-                round += 1
-            }
-            stopped.store(true, ordering: .releasing)
+        let changes = BackgroundLoop { round in
+            provider.change(100 + (round + 1) % 9_000, to: round + 1)  // not f0...f99, which this test changes
         }
-        while changes.load(ordering: .relaxed) < 100 { try await Task.sleep(for: .milliseconds(1)) }
+        try await changes.waitForRounds(100)
         let listedBefore = provider.listings.load(ordering: .relaxed)
         var answered = 0, ownWritesSeen = 0
         for lookup in 0..<300 {
@@ -64,12 +55,11 @@ struct SnapshotBuildTests {
             }
         }
         let builds = provider.listings.load(ordering: .relaxed) - listedBefore
-        stop.store(true, ordering: .relaxed)
-        while !stopped.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(1)) }
+        try await changes.stop()
         #expect(answered == 300)
         #expect(ownWritesSeen == 30)
         // Each build is overtaken by a change; rebuilding on every lookup would list ~300 times.
-        #expect(builds <= 60, "\(builds) snapshot builds for 300 lookups during \(changes.load(ordering: .relaxed)) changes")
+        #expect(builds <= 60, "\(builds) snapshot builds for 300 lookups during \(changes.rounds) changes")
         // Once the changes stop, lookups are served from a snapshot again: within the pause (at
         // most 100 ms) one lookup builds it, and then 100 lookups list nothing.
         let deadline = ContinuousClock.now + .seconds(10)

@@ -222,20 +222,11 @@ struct SnapshotPatchTests {
         let defaults = EphemeralTweakProvider(name: "defaults", tweaks: Self.defaults(count: 2_000))
         let manager = TweakManager(tweakProviders: [overrides, defaults])
         _ = manager.allResolvedTweaks()
-        let stop = Atomic<Bool>(false)
-        let stopped = Atomic<Bool>(false)
-        let stores = Atomic<Int>(0)
-        Thread.detachNewThread {
-            var round = 0
-            while !stop.load(ordering: .relaxed) {
-                overrides.store(.int(round), feature: "f\(100 + round % 1_900)", variable: "v")
-                stores.add(1, ordering: .relaxed)
-                round += 1
-            }
-            stopped.store(true, ordering: .releasing)
+        let stores = BackgroundLoop { round in
+            overrides.store(.int(round), feature: "f\(100 + round % 1_900)", variable: "v")
         }
-        while stores.load(ordering: .relaxed) < 100 { try await Task.sleep(for: .milliseconds(1)) }
-        let storedBefore = stores.load(ordering: .relaxed)
+        try await stores.waitForRounds(100)
+        let storedBefore = stores.rounds
         var seen = 0
         for round in 0..<2_000 {
             let feature = "f\(round % 100)"
@@ -245,9 +236,8 @@ struct SnapshotPatchTests {
                 seen += 1
             }
         }
-        let storedDuring = stores.load(ordering: .relaxed) - storedBefore
-        stop.store(true, ordering: .relaxed)
-        while !stopped.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(1)) }
+        let storedDuring = stores.rounds - storedBefore
+        try await stores.stop()
         #expect(seen == 2_000)
         #expect(storedDuring > 0, "the other thread stored nothing during the lookups")
     }

@@ -91,3 +91,35 @@ final class SharedFlag: Sendable {
     func set() { storage.store(true, ordering: .relaxed) }
     var isSet: Bool { storage.load(ordering: .relaxed) }
 }
+
+/// `body(round)` called over and over on a thread of its own (rounds 0, 1, 2, …) until ``stop()``.
+final class BackgroundLoop: Sendable {
+    /// How many rounds have finished.
+    var rounds: Int { finished.load(ordering: .relaxed) }
+    private let finished = Atomic<Int>(0)
+    private let stopRequested = Atomic<Bool>(false)
+    private let stopped = Atomic<Bool>(false)
+
+    init(_ body: @escaping @Sendable (Int) -> Void) {
+        Thread.detachNewThread { [self] in
+            var round = 0
+            while !stopRequested.load(ordering: .relaxed) {
+                body(round)
+                finished.add(1, ordering: .relaxed)
+                round += 1
+            }
+            stopped.store(true, ordering: .releasing)
+        }
+    }
+
+    /// Returns once `count` rounds have finished.
+    func waitForRounds(_ count: Int) async throws {
+        while rounds < count { try await Task.sleep(for: .milliseconds(1)) }
+    }
+
+    /// Stops the loop and returns once its current round has finished.
+    func stop() async throws {
+        stopRequested.store(true, ordering: .relaxed)
+        while !stopped.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(1)) }
+    }
+}

@@ -15,9 +15,7 @@ struct TweakIDIndex: Sendable {
     let dictionary: [TweakID: Int]
     private let buckets: ContiguousArray<Bucket>
     private let mask: Int
-    /// Whether some ids are only in the dictionary (names not ASCII): a miss then asks it too.
-    private let hasIDsOutsideTable: Bool
-    /// How many ids the table holds (the others are only in the dictionary).
+    /// How many ids the table holds (the others, with names not ASCII, are only in the dictionary).
     let tableCount: Int
 
     private struct Bucket: Sendable {
@@ -35,13 +33,9 @@ struct TweakIDIndex: Sendable {
         while capacity * 3 < dictionary.count * 4 { capacity *= 2 }
         var buckets = ContiguousArray(repeating: Bucket(hash: 0, slot: -1, feature: "", variable: ""), count: capacity)
         let mask = capacity - 1
-        var outside = false
         var inTable = 0
         for (id, slot) in dictionary {
-            guard let hash = Self.hash(id.feature, id.variable) else {
-                outside = true
-                continue
-            }
+            guard let hash = Self.hash(id.feature, id.variable) else { continue }
             var index = Int(truncatingIfNeeded: hash) & mask
             while buckets[index].slot >= 0 { index = (index + 1) & mask }
             buckets[index] = Bucket(hash: hash, slot: slot, feature: id.feature, variable: id.variable)
@@ -49,7 +43,6 @@ struct TweakIDIndex: Sendable {
         }
         self.buckets = buckets
         self.mask = mask
-        self.hasIDsOutsideTable = outside
         self.tableCount = inTable
     }
 
@@ -70,7 +63,8 @@ struct TweakIDIndex: Sendable {
             return nil
         }
         if let found { return found }
-        return hasIDsOutsideTable ? dictionary[TweakID(feature: feature, variable: variable)] : nil
+        // Some ids are only in the dictionary: one of them may equal this ASCII name.
+        return tableCount < dictionary.count ? dictionary[TweakID(feature: feature, variable: variable)] : nil
     }
 
     // MARK: - Hashing

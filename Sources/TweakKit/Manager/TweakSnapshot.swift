@@ -9,10 +9,11 @@
 /// resolution in ``patches`` (see `TweakSnapshot+Patches.swift`), so following a stream of
 /// changes costs each change about one provider lookup instead of a rebuild.
 final class TweakSnapshot: Sendable {
-    /// The slot of every tweak the providers hold.
-    let slots: [TweakID: Int]
-    /// `slots` for string-keyed lookups: the same answers, found faster (see ``TweakIDIndex``).
+    /// The slot of every tweak the providers hold, found from a feature and variable name faster
+    /// than `slots` finds it, with the same answers (see ``TweakIDIndex``).
     let slotIndex: TweakIDIndex
+    /// The slot of every tweak the providers hold.
+    var slots: [TweakID: Int] { slotIndex.dictionary }
     /// Everything known about each tweak, by slot.
     let resolutions: ContiguousArray<ResolvedTweak?>
     /// The winning tweak, by slot: what string-keyed lookups return (a copy is one retain).
@@ -36,7 +37,6 @@ final class TweakSnapshot: Sendable {
 
     init(index: [TweakID: Int], resolutions: ContiguousArray<ResolvedTweak?>, hasContextualProviders: Bool,
          providerErrors: [TweakError], lookupOnlyProviders: Set<ObjectIdentifier>, generation: UInt64) {
-        self.slots = index
         self.slotIndex = TweakIDIndex(index)
         self.resolutions = resolutions
         self.hasContextualProviders = hasContextualProviders
@@ -51,7 +51,6 @@ final class TweakSnapshot: Sendable {
 
     /// `base`'s arrays with `patches` in place of its own, for `generation`.
     init(sharing base: TweakSnapshot, needsEvaluation: ContiguousArray<Bool>, patches: [TweakID: ResolvedTweak], generation: UInt64) {
-        self.slots = base.slots
         self.slotIndex = base.slotIndex
         self.resolutions = base.resolutions
         self.tweaks = base.tweaks

@@ -44,7 +44,7 @@ class LogicNode: @unchecked Sendable {
         return program(expression, budget: &budget)
     }
 
-    /// A node that evaluates `expression` with ``LogicEvaluator``: a rule too large for ``program(_:maximumNodes:)``.
+    /// A node that evaluates `expression` with ``LogicEvaluator``: a rule too large for ``program(_:budget:)``.
     static func expression(_ expression: LogicExpression) -> LogicNode {
         GeneralNode(expression)
     }
