@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 # uninstrumented slow path (a priority-inheriting futex), so ThreadSanitizer sees no ordering and
 # reports accesses inside withLock as races (with the manager's state behind an NSLock instead,
 # the report moved to the next Mutex, EphemeralTweakProvider's).
-filter="${TSAN_FILTER:-TweakManagerTests|ChangeDeliveryTests|ReadPathTests|MutableProviderTests|ChangeObservationTests|PersistentTweakProviderTests|DocumentTweakProviderTests|TestingModuleTests|PropertyWrapperTests|RemoteTweakProviderTests|FlagdProviderTests|TweakEditorTests}"
+filter="${TSAN_FILTER:-TweakManagerTests|ChangeDeliveryTests|ReadPathTests|MutableProviderTests|ChangeObservationTests|PersistentTweakProviderTests|DocumentTweakProviderTests|TestingModuleTests|PropertyWrapperTests|RemoteTweakProviderTests|TestServerStopTests|FlagdProviderTests|TweakEditorTests}"
 log=$(mktemp)
 status=0
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}" \

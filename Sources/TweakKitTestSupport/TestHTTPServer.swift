@@ -34,9 +34,10 @@ public final class TestHTTPServer: Sendable {
 
     /// The port the server listens on, on 127.0.0.1.
     public let port: Int
-    private let serverChannel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
+    private let serverChannel: NIOAsyncChannel<any Channel, Never>
     private let serverTask: Task<Void, Never>
     private let acceptLoopEnded: AsyncStream<Never>
+    private let connections: OpenConnections
     final class RequestLog: Sendable {
         private let storage = Mutex<[Request]>([])
         func append(_ request: Request) { storage.withLock { $0.append(request) } }
@@ -49,24 +50,28 @@ public final class TestHTTPServer: Sendable {
     public var requests: [Request] { log.all }
 
     private init(
-        channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>,
+        channel: NIOAsyncChannel<any Channel, Never>,
+        connections: OpenConnections,
         handler: @escaping @Sendable (Request) async -> Reply
     ) {
         self.serverChannel = channel
+        self.connections = connections
         self.port = channel.channel.localAddress?.port ?? 0
         let log = self.log
         let (acceptLoopEnded, ended) = AsyncStream<Never>.makeStream()
         self.acceptLoopEnded = acceptLoopEnded
-        // Every accepted connection is taken out of the server channel and served (its
-        // `executeThenClose` runs), even one accepted while the server stops: a connection
-        // left unread in the server channel traps when it is released. So the accept loop is
-        // never cancelled; it ends when the server channel closes, and only the serving tasks
-        // are cancelled after it. Connections are served on a thread of their own (see
-        // `ServingThread`), so tests computing meanwhile do not delay the answers.
+        // The accept loop receives plain channels, not `NIOAsyncChannel`s: NIO drops a connection
+        // accepted while the server channel closes before the loop sees it, and a dropped
+        // `NIOAsyncChannel` traps ("Deinited NIOAsyncWriter without calling finish()"). A plain
+        // channel dropped so is closed by `stop()` (every connection is in `connections`); one the
+        // loop receives is wrapped on its event loop and served (`executeThenClose` runs). The
+        // accept loop is never cancelled; it ends when the server channel closes, and only the
+        // serving tasks are cancelled after it. Connections are served on a thread of their own
+        // (see `ServingThread`), so tests computing meanwhile do not delay the answers.
         self.serverTask = Task(executorPreference: ServingThread.shared) {
             await withDiscardingTaskGroup { group in
-                try? await channel.executeThenClose { connections in
-                    for try await connection in connections {
+                try? await channel.executeThenClose { accepted in
+                    for try await connection in accepted {
                         group.addTask { await Self.serve(connection, handler: handler, log: log) }
                     }
                 }
@@ -77,15 +82,16 @@ public final class TestHTTPServer: Sendable {
 
     /// Starts a server on a free port of 127.0.0.1.
     public static func start(_ handler: @escaping @Sendable (Request) async -> Reply) async throws -> TestHTTPServer {
+        let connections = OpenConnections()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            // Nothing is read before `serve` has installed the handlers that take it.
+            .childChannelOption(.autoRead, value: false)
             .bind(host: "127.0.0.1", port: 0) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(wrappingChannelSynchronously: channel)
-                }
+                connections.insert(channel)
+                return channel.eventLoop.makeSucceededFuture(channel as any Channel)
             }
-        return TestHTTPServer(channel: channel, handler: handler)
+        return TestHTTPServer(channel: channel, connections: connections, handler: handler)
     }
 
     /// Stops listening, then ends every connection: a reply under way is cancelled.
@@ -95,16 +101,24 @@ public final class TestHTTPServer: Sendable {
         let ended = acceptLoopEnded
         await Task { for await _ in ended {} }.value
         serverTask.cancel()
+        connections.closeAll()
     }
 
     /// `http://127.0.0.1:<port>`.
     public var url: URL { URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/") }
 
-    private static func serve(
-        _ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>,
-        handler: @Sendable (Request) async -> Reply,
-        log: RequestLog
-    ) async {
+    private static func serve(_ channel: any Channel, handler: @Sendable (Request) async -> Reply, log: RequestLog) async {
+        // On the channel's event loop, in one go: nothing can arrive between the handlers and the
+        // wrapper, and the wrapper is made last, so a failure leaves no unfinished writer behind.
+        let wrapped = channel.eventLoop.submit {
+            try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+            try channel.syncOptions?.setOption(.autoRead, value: true)
+            return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(wrappingChannelSynchronously: channel)
+        }
+        guard let connection = try? await wrapped.get() else {
+            try? await channel.close()
+            return
+        }
         try? await connection.executeThenClose { inbound, outbound in
             var head: HTTPRequestHead?
             for try await part in inbound {
@@ -146,5 +160,45 @@ public final class TestHTTPServer: Sendable {
             try await outbound.write(.end(nil))
             return false
         }
+    }
+}
+
+/// The server's connections that are still open: `stop()` closes those the accept loop never
+/// received, and any that arrive after it.
+///
+/// Behind an `NSLock`, not a `Mutex`: connections arrive on two event loop threads at once, and
+/// ThreadSanitizer on Linux does not see the ordering of a contended `Synchronization.Mutex`
+/// (its slow path is an uninstrumented futex), so it reported the two inserts as a race.
+final class OpenConnections: @unchecked Sendable {
+    private let lock = NSLock()
+    /// Guarded by `lock`.
+    private var open: [ObjectIdentifier: any Channel] = [:]
+    /// Guarded by `lock`: `closeAll()` has run.
+    private var closed = false
+
+    /// Tracks `channel` until it closes; closes it at once if the server has stopped.
+    func insert(_ channel: any Channel) {
+        let id = ObjectIdentifier(channel)
+        let stopped = lock.withLock {
+            if !closed { open[id] = channel }
+            return closed
+        }
+        if stopped {
+            channel.close(promise: nil)
+            return
+        }
+        channel.closeFuture.whenComplete { [self] _ in
+            _ = self.lock.withLock { self.open.removeValue(forKey: id) }
+        }
+    }
+
+    /// Closes every tracked connection, and from now on every new one.
+    func closeAll() {
+        let channels = lock.withLock {
+            closed = true
+            defer { open.removeAll() }
+            return Array(open.values)
+        }
+        for channel in channels { channel.close(promise: nil) }
     }
 }
