@@ -19,6 +19,12 @@ public enum GrowthBookCondition {
         var evaluator = ConditionEvaluator(savedGroups: savedGroups)
         return evaluator.condition(attributes, condition) == true
     }
+
+    /// The same answer for a condition compiled at load.
+    static func evaluate(_ condition: GrowthBookCompiledCondition, attributes: GrowthBookValue, savedGroups: GrowthBookValue?) -> Bool {
+        var evaluator = ConditionEvaluator(savedGroups: savedGroups)
+        return evaluator.condition(attributes, condition) == true
+    }
 }
 
 /// `true`, `false`, or `nil` when the answer depends on an operator this engine does not know
@@ -86,7 +92,7 @@ struct ConditionEvaluator {
         return result
     }
 
-    private mutating func savedGroup(_ attributes: GrowthBookValue, _ reference: GrowthBookValue) -> ConditionResult {
+    mutating func savedGroup(_ attributes: GrowthBookValue, _ reference: GrowthBookValue) -> ConditionResult {
         guard case .object = reference, let id = reference["id"]?.string, !visited.contains(id) else { return false }
         if let key = reference["attributeKey"], key.string == nil { return false }
         guard let entry = savedGroups?[id], case .object = entry else { return false }
@@ -123,7 +129,7 @@ struct ConditionEvaluator {
 
     /// A value operator, read from its name by one dictionary lookup (a `switch` over the
     /// names compared them one by one: a tenth of a feature evaluation).
-    private enum Operator {
+    enum Operator: Sendable {
         case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
         case versionEqual, versionNotEqual, versionLess, versionLessOrEqual, versionGreater, versionGreaterOrEqual
         case inGroup, notInGroup, regex(negated: Bool, insensitive: Bool)
@@ -132,7 +138,7 @@ struct ConditionEvaluator {
         case conditionOperator
     }
 
-    private static let operators: [String: Operator] = [
+    static let operators: [String: Operator] = [
         "$eq": .equal, "$ne": .notEqual, "$lt": .less, "$lte": .lessOrEqual, "$gt": .greater, "$gte": .greaterOrEqual,
         "$veq": .versionEqual, "$vne": .versionNotEqual, "$vlt": .versionLess, "$vlte": .versionLessOrEqual,
         "$vgt": .versionGreater, "$vgte": .versionGreaterOrEqual,
@@ -148,6 +154,10 @@ struct ConditionEvaluator {
 
     private mutating func operation(_ name: String, _ actual: GrowthBookValue, _ expected: GrowthBookValue) -> ConditionResult {
         guard let op = Self.operators[name] else { return nil }
+        return operation(op, actual, expected)
+    }
+
+    mutating func operation(_ op: Operator, _ actual: GrowthBookValue, _ expected: GrowthBookValue) -> ConditionResult {
         switch op {
         case .equal: return Self.strictEqual(actual, expected)
         case .notEqual: return !Self.strictEqual(actual, expected)

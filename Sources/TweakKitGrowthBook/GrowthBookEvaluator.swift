@@ -71,7 +71,8 @@ public struct GrowthBookEvaluator: Sendable {
             case .cyclic: return .decided(GrowthBookFeatureResult(value: .null, source: .cyclicPrerequisite))
             }
         }
-        if let condition = entry.rule.condition, !conditionPasses(condition) { return .next }
+        if let condition = entry.condition,
+           !GrowthBookCondition.evaluate(condition, attributes: user.attributes, savedGroups: payload.savedGroups) { return .next }
         if let filters = entry.rule.filters, isFilteredOut(filters) { return .next }
         if let force = entry.rule.force {
             let fallback = user.stickyBucketing && !entry.rule.disableStickyBucketing ? entry.rule.fallbackAttribute : nil
@@ -82,10 +83,15 @@ public struct GrowthBookEvaluator: Sendable {
         guard let variations = entry.rule.contextualVariations ?? entry.rule.variations else { return .next }
         // The experiment built at load serves a lookup by the key it was built for (the same
         // bytes: a canonically equivalent key hashes to other buckets).
-        let prebuilt = builtFor.utf8.elementsEqual(key.utf8) ? entry.experiment : nil
+        let prebuilt = Self.sameBytes(builtFor, key) ? entry.experiment : nil
         var experiment = prebuilt ?? entry.rule.experiment(featureKey: key, variations: variations)
-        if let reference = entry.rule.contextualBanditRef { applyBandit(reference, to: &experiment) }
-        let result = run(experiment: &experiment, featureID: key)
+        var ranges = prebuilt == nil ? nil : entry.bucketRanges
+        if let reference = entry.rule.contextualBanditRef {
+            applyBandit(reference, to: &experiment)
+            ranges = nil
+        }
+        // The experiment's condition is the rule's, which has just passed.
+        let result = run(experiment: &experiment, featureID: key, conditionPassed: true, ranges: ranges)
         if experiment.contextualBandit != nil && !(result.hashUsed && result.inExperiment) { experiment.contextualBandit = nil }
         guard result.inExperiment, !result.passthrough else { return .next }
         return .decided(GrowthBookFeatureResult(value: result.value, source: .experiment, ruleID: entry.rule.id ?? "",
@@ -144,7 +150,10 @@ public struct GrowthBookEvaluator: Sendable {
         return run(experiment: &experiment, featureID: featureID)
     }
 
-    private mutating func run(experiment: inout GrowthBookExperiment, featureID: String?) -> GrowthBookExperimentResult {
+    /// `conditionPassed`: the experiment's condition is known to pass; `ranges`: its bucket
+    /// ranges computed at load, for its coverage and weights.
+    private mutating func run(experiment: inout GrowthBookExperiment, featureID: String?,
+                              conditionPassed: Bool = false, ranges computed: [GrowthBookRange]? = nil) -> GrowthBookExperimentResult {
         let count = experiment.variations.count
         func excluded(_ this: inout Self, stickyBucketUsed: Bool = false) -> GrowthBookExperimentResult {
             this.result(experiment, variation: -1, hashUsed: false, featureID: featureID, stickyBucketUsed: stickyBucketUsed)
@@ -182,7 +191,7 @@ public struct GrowthBookEvaluator: Sendable {
             } else if let namespace = experiment.namespace, !GrowthBookBucketing.inNamespace(hashValue, namespace) {
                 return excluded(&self)
             }
-            if let condition = experiment.condition, !conditionPasses(condition) { return excluded(&self) }
+            if !conditionPassed, let condition = experiment.condition, !conditionPasses(condition) { return excluded(&self) }
             if let parents = experiment.parentConditions, prerequisites(parents) != .pass { return excluded(&self) }
             if let groups = experiment.groups, !groups.isEmpty, !groups.contains(where: { user.groups[$0] == true }) {
                 return excluded(&self)
@@ -193,7 +202,7 @@ public struct GrowthBookEvaluator: Sendable {
             return excluded(&self)
         }
         if !foundStickyBucket {
-            let ranges = experiment.ranges.flatMap { $0.isEmpty ? nil : $0 }
+            let ranges = experiment.ranges.flatMap { $0.isEmpty ? nil : $0 } ?? computed
                 ?? GrowthBookBucketing.bucketRanges(variations: count, coverage: experiment.coverage ?? 1, weights: experiment.weights)
             assigned = GrowthBookBucketing.chooseVariation(n, ranges: ranges)
         }
@@ -297,6 +306,12 @@ public struct GrowthBookEvaluator: Sendable {
         case .string(let text): return (name, text)
         default: return (name, JavaScriptNumber.string(value) ?? "")
         }
+    }
+
+    /// Whether `a` and `b` are the same UTF-8 bytes (not only canonically equivalent).
+    static func sameBytes(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in b.withUTF8 { y in x.elementsEqual(y) } }
     }
 
     static func isHashable(_ value: GrowthBookValue) -> Bool {

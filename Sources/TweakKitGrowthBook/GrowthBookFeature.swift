@@ -23,14 +23,24 @@ public struct GrowthBookFeature: Sendable, Hashable {
     /// A rule and, for an experiment rule, the experiment it runs (read in place: a class).
     final class EvaluationRule: Sendable {
         let rule: GrowthBookRule
+        /// The rule's condition, compiled.
+        let condition: GrowthBookCompiledCondition?
         /// Built for the feature's ``GrowthBookFeature/key``; `nil` for a force rule or one with
         /// neither `force` nor variations.
         let experiment: GrowthBookExperiment?
+        /// The bucket ranges of ``experiment``'s coverage and weights (used when it has no
+        /// `ranges` of its own and no contextual bandit changes its weights).
+        let bucketRanges: [GrowthBookRange]?
 
         init(_ rule: GrowthBookRule, featureKey: String) {
             self.rule = rule
+            condition = rule.condition.map(GrowthBookCompiledCondition.init)
             let variations = rule.force == nil ? rule.contextualVariations ?? rule.variations : nil
-            experiment = variations.map { rule.experiment(featureKey: featureKey, variations: $0) }
+            let experiment = variations.map { rule.experiment(featureKey: featureKey, variations: $0) }
+            self.experiment = experiment
+            bucketRanges = experiment.map {
+                GrowthBookBucketing.bucketRanges(variations: $0.variations.count, coverage: $0.coverage ?? 1, weights: $0.weights)
+            }
         }
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TweakKitGrowthBook
+@testable import TweakKitGrowthBook
 
 /// Every section of GrowthBook's SDK test suite, case by case.
 @Suite("GrowthBook SDK specification (cases.json)")
@@ -30,8 +30,12 @@ struct GrowthBookSpecTests {
 
     @Test(arguments: GrowthBookSpec.cases("evalCondition"))
     func evalCondition(_ spec: SpecCase) {
-        let result = GrowthBookCondition.evaluate(spec[1], attributes: spec[2], savedGroups: spec.fields.count > 4 ? spec[4] : nil)
+        let savedGroups = spec.fields.count > 4 ? spec[4] : nil
+        let result = GrowthBookCondition.evaluate(spec[1], attributes: spec[2], savedGroups: savedGroups)
         #expect(.bool(result) == spec[3])
+        // A feature rule's condition is compiled at load: the same answer.
+        let compiled = GrowthBookCondition.evaluate(GrowthBookCompiledCondition(spec[1]), attributes: spec[2], savedGroups: savedGroups)
+        #expect(.bool(compiled) == spec[3], "compiled")
     }
 
     @Test(arguments: GrowthBookSpec.cases("hash"))

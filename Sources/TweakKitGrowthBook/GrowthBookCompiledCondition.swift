@@ -1,0 +1,131 @@
+/// A targeting condition read once, at load, into the tests it runs: each attribute's path and
+/// each operator are found when the payload loads, not on every evaluation (the operator names
+/// were looked up, and every key checked for a `$`, each time a condition was walked as JSON).
+///
+/// It answers exactly as ``GrowthBookCondition/evaluate(_:attributes:savedGroups:)`` does on the
+/// same JSON: the clauses are the condition's entries in order, and what the walker decides
+/// from a value's shape (an operator object or a value to compare, an array or not) is decided
+/// here once. Nested conditions inside `$elemMatch`, `$size`, `$all`, value-level `$not` and
+/// saved groups are still walked as JSON.
+struct GrowthBookCompiledCondition: Sendable {
+    /// The entries, in order; `nil` when the condition is not an object (it then fails).
+    fileprivate let clauses: [Clause]?
+
+    fileprivate enum Clause: Sendable {
+        /// An attribute (or unknown `$` key) tested against a value; `dotted` when the path has a
+        /// `.` (it is then read segment by segment).
+        case attribute(path: String, dotted: Bool, ValueTest)
+        /// `$or`, `$nor`, `$and`: `nil` when the operand is not an array (the clause fails).
+        case or([GrowthBookCompiledCondition]?)
+        case nor([GrowthBookCompiledCondition]?)
+        case and([GrowthBookCompiledCondition]?)
+        case not(GrowthBookCompiledCondition)
+        case savedGroup(GrowthBookValue)
+        /// `$savedGroups` as a key: always false.
+        case never
+    }
+
+    fileprivate enum ValueTest: Sendable {
+        /// An object whose keys all start with `$`: each operator (`nil` when unknown) and its operand.
+        case operators([(ConditionEvaluator.Operator?, GrowthBookValue)])
+        /// Anything else: compared as JSON.
+        case equal(GrowthBookValue)
+    }
+
+    init(_ condition: GrowthBookValue) {
+        guard case .object(let entries) = condition else {
+            clauses = nil
+            return
+        }
+        clauses = entries.map { entry in
+            guard entry.key.utf8.first == UInt8(ascii: "$") else { return .attribute(entry.key, entry.value) }
+            switch entry.key {
+            case "$or": return .or(entry.value.array?.map(Self.init))
+            case "$nor": return .nor(entry.value.array?.map(Self.init))
+            case "$and": return .and(entry.value.array?.map(Self.init))
+            case "$not": return .not(Self(entry.value))
+            case "$savedGroup": return .savedGroup(entry.value)
+            case "$savedGroups": return .never
+            default: return .attribute(entry.key, entry.value)
+            }
+        }
+    }
+}
+
+extension GrowthBookCompiledCondition.Clause {
+    static func attribute(_ path: String, _ expected: GrowthBookValue) -> Self {
+        .attribute(path: path, dotted: path.utf8.contains(UInt8(ascii: ".")), GrowthBookCompiledCondition.ValueTest(expected))
+    }
+}
+
+extension GrowthBookCompiledCondition.ValueTest {
+    init(_ expected: GrowthBookValue) {
+        if case .object(let operators) = expected, operators.allSatisfy({ $0.key.utf8.first == UInt8(ascii: "$") }) {
+            self = .operators(operators.map { (ConditionEvaluator.operators[$0.key], $0.value) })
+        } else {
+            self = .equal(expected)
+        }
+    }
+}
+
+extension ConditionEvaluator {
+    /// `condition(_:_:)` for a compiled condition: the same answers, the same order.
+    mutating func condition(_ attributes: GrowthBookValue, _ compiled: GrowthBookCompiledCondition) -> ConditionResult {
+        guard let clauses = compiled.clauses else { return false }
+        var result: ConditionResult = true
+        for clause in clauses {
+            let r: ConditionResult
+            switch clause {
+            case .attribute(let path, let dotted, let test):
+                r = value(test, dotted ? attributes.path(path) : attributes[path] ?? .null)
+            case .or(let conditions): r = or(attributes, conditions)
+            case .nor(let conditions): r = or(attributes, conditions).map { !$0 }
+            case .and(let conditions): r = and(attributes, conditions)
+            case .not(let nested): r = condition(attributes, nested).map { !$0 }
+            case .savedGroup(let reference): r = savedGroup(attributes, reference)
+            case .never: r = false
+            }
+            if r == false { return false }
+            if r == nil { result = nil }
+        }
+        return result
+    }
+
+    private mutating func or(_ attributes: GrowthBookValue, _ conditions: [GrowthBookCompiledCondition]?) -> ConditionResult {
+        guard let conditions else { return false }
+        if conditions.isEmpty { return true }
+        var result: ConditionResult = false
+        for condition in conditions {
+            let r = self.condition(attributes, condition)
+            if r == true { return true }
+            if r == nil { result = nil }
+        }
+        return result
+    }
+
+    private mutating func and(_ attributes: GrowthBookValue, _ conditions: [GrowthBookCompiledCondition]?) -> ConditionResult {
+        guard let conditions else { return false }
+        var result: ConditionResult = true
+        for condition in conditions {
+            let r = self.condition(attributes, condition)
+            if r == false { return false }
+            if r == nil { result = nil }
+        }
+        return result
+    }
+
+    private mutating func value(_ test: GrowthBookCompiledCondition.ValueTest, _ actual: GrowthBookValue) -> ConditionResult {
+        switch test {
+        case .equal(let expected):
+            return Self.deepEqual(expected, actual)
+        case .operators(let operators):
+            var result: ConditionResult = true
+            for (op, expected) in operators {
+                let r = op.flatMap { operation($0, actual, expected) }
+                if r == false { return false }
+                if r == nil { result = nil }
+            }
+            return result
+        }
+    }
+}
