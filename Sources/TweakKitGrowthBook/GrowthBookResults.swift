@@ -75,7 +75,20 @@ public struct GrowthBookFeatureResult: Sendable, Hashable {
     /// The experiment that decided, for `.experiment`.
     public var experiment: GrowthBookExperiment?
     /// The user's variation in it.
-    public var experimentResult: GrowthBookExperimentResult?
+    public var experimentResult: GrowthBookExperimentResult? {
+        get { experimentResultBox?.result }
+        set { experimentResultBox = newValue.map(ExperimentResultBox.init) }
+    }
+
+    /// ``experimentResult`` behind one reference: a feature result is returned through every
+    /// rule of an evaluation, and an experiment result held inline made each return copy a
+    /// dozen fields.
+    private var experimentResultBox: ExperimentResultBox?
+
+    private final class ExperimentResultBox: Sendable {
+        let result: GrowthBookExperimentResult
+        init(_ result: GrowthBookExperimentResult) { self.result = result }
+    }
 
     /// A result.
     public init(value: GrowthBookValue, source: GrowthBookFeatureSource, ruleID: String = "",
@@ -84,7 +97,20 @@ public struct GrowthBookFeatureResult: Sendable, Hashable {
         self.source = source
         self.ruleID = ruleID
         self.experiment = experiment
-        self.experimentResult = experimentResult
+        self.experimentResultBox = experimentResult.map(ExperimentResultBox.init)
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.value == rhs.value && lhs.source == rhs.source && lhs.ruleID == rhs.ruleID
+            && lhs.experiment == rhs.experiment && lhs.experimentResult == rhs.experimentResult
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(value)
+        hasher.combine(source)
+        hasher.combine(ruleID)
+        hasher.combine(experiment)
+        hasher.combine(experimentResult)
     }
 
     /// The value is truthy (JavaScript's rules: not null, false, 0 or "").
