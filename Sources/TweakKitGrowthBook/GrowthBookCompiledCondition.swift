@@ -72,60 +72,38 @@ extension ConditionEvaluator {
     /// `condition(_:_:)` for a compiled condition: the same answers, the same order.
     mutating func condition(_ attributes: GrowthBookValue, _ compiled: GrowthBookCompiledCondition) -> ConditionResult {
         guard let clauses = compiled.clauses else { return false }
-        var result: ConditionResult = true
-        for clause in clauses {
-            let r: ConditionResult
+        return Self.allOf(clauses) { clause in
             switch clause {
             case .attribute(let path, let dotted, let test):
-                r = value(test, dotted ? attributes.path(path) : attributes[path] ?? .null)
-            case .or(let conditions): r = or(attributes, conditions)
-            case .nor(let conditions): r = or(attributes, conditions).map { !$0 }
-            case .and(let conditions): r = and(attributes, conditions)
-            case .not(let nested): r = condition(attributes, nested).map { !$0 }
-            case .savedGroup(let reference): r = savedGroup(attributes, reference)
-            case .never: r = false
+                value(test, dotted ? attributes.path(path) : attributes[path] ?? .null)
+            case .or(let conditions): or(attributes, conditions)
+            case .nor(let conditions): or(attributes, conditions).map { !$0 }
+            case .and(let conditions): and(attributes, conditions)
+            case .not(let nested): condition(attributes, nested).map { !$0 }
+            case .savedGroup(let reference): savedGroup(attributes, reference)
+            case .never: false
             }
-            if r == false { return false }
-            if r == nil { result = nil }
         }
-        return result
     }
 
+    /// `$or`; false when its operand was not an array.
     private mutating func or(_ attributes: GrowthBookValue, _ conditions: [GrowthBookCompiledCondition]?) -> ConditionResult {
         guard let conditions else { return false }
-        if conditions.isEmpty { return true }
-        var result: ConditionResult = false
-        for condition in conditions {
-            let r = self.condition(attributes, condition)
-            if r == true { return true }
-            if r == nil { result = nil }
-        }
-        return result
+        return Self.anyOf(conditions) { condition(attributes, $0) }
     }
 
+    /// `$and`; false when its operand was not an array.
     private mutating func and(_ attributes: GrowthBookValue, _ conditions: [GrowthBookCompiledCondition]?) -> ConditionResult {
         guard let conditions else { return false }
-        var result: ConditionResult = true
-        for condition in conditions {
-            let r = self.condition(attributes, condition)
-            if r == false { return false }
-            if r == nil { result = nil }
-        }
-        return result
+        return Self.allOf(conditions) { condition(attributes, $0) }
     }
 
     private mutating func value(_ test: GrowthBookCompiledCondition.ValueTest, _ actual: GrowthBookValue) -> ConditionResult {
         switch test {
         case .equal(let expected):
-            return Self.deepEqual(expected, actual)
+            Self.deepEqual(expected, actual)
         case .operators(let operators):
-            var result: ConditionResult = true
-            for (op, expected) in operators {
-                let r = op.flatMap { operation($0, actual, expected) }
-                if r == false { return false }
-                if r == nil { result = nil }
-            }
-            return result
+            Self.allOf(operators) { op, expected in op.flatMap { operation($0, actual, expected) } }
         }
     }
 }

@@ -71,21 +71,32 @@ struct ConditionEvaluator {
 
     private mutating func or(_ attributes: GrowthBookValue, _ conditions: GrowthBookValue) -> ConditionResult {
         guard let conditions = conditions.array else { return false }
-        if conditions.isEmpty { return true }
+        return Self.anyOf(conditions) { self.condition(attributes, $0) }
+    }
+
+    private mutating func and(_ attributes: GrowthBookValue, _ conditions: GrowthBookValue) -> ConditionResult {
+        guard let conditions = conditions.array else { return false }
+        return Self.allOf(conditions) { self.condition(attributes, $0) }
+    }
+
+    /// `$or` over `items`: true at the first true; otherwise `nil` if one was unknown, else false;
+    /// true for no items.
+    static func anyOf<Items: Collection>(_ items: Items, _ test: (Items.Element) -> ConditionResult) -> ConditionResult {
+        if items.isEmpty { return true }
         var result: ConditionResult = false
-        for condition in conditions {
-            let r = self.condition(attributes, condition)
+        for item in items {
+            let r = test(item)
             if r == true { return true }
             if r == nil { result = nil }
         }
         return result
     }
 
-    private mutating func and(_ attributes: GrowthBookValue, _ conditions: GrowthBookValue) -> ConditionResult {
-        guard let conditions = conditions.array else { return false }
+    /// `$and` over `items`: false at the first false; otherwise `nil` if one was unknown, else true.
+    static func allOf<Items: Sequence>(_ items: Items, _ test: (Items.Element) -> ConditionResult) -> ConditionResult {
         var result: ConditionResult = true
-        for condition in conditions {
-            let r = self.condition(attributes, condition)
+        for item in items {
+            let r = test(item)
             if r == false { return false }
             if r == nil { result = nil }
         }
