@@ -65,7 +65,7 @@ public enum GrowthBookFeatureSource: String, Sendable, Hashable {
 /// result.source             // .experiment
 /// result.experimentResult?.key
 /// ```
-public struct GrowthBookFeatureResult: Sendable, Hashable {
+public struct GrowthBookFeatureResult: Sendable, Hashable, CustomReflectable {
     /// The feature's value (`null` when it has none).
     public var value: GrowthBookValue
     /// Why the feature has this value.
@@ -98,6 +98,15 @@ public struct GrowthBookFeatureResult: Sendable, Hashable {
         self.ruleID = ruleID
         self.experiment = experiment
         self.experimentResultBox = experimentResult.map(ExperimentResultBox.init)
+    }
+
+    /// The five fields, as a struct holding them inline would show them (`print`, `dump`, test
+    /// failure messages): the experiment result's fields, not its box.
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "value": value, "source": source, "ruleID": ruleID, "experiment": experiment as Any,
+            "experimentResult": experimentResult as Any,
+        ], displayStyle: .struct)
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {

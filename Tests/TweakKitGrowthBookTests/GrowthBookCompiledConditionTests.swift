@@ -19,6 +19,8 @@ struct GrowthBookCompiledConditionTests {
         ["nested.x": 1], ["nested.x": ["$gte": 1]], ["list.length": 2], ["list.0": "x"], ["a": 1, "b": ["$ne": 2]],
         ["a": ["$not": ["$eq": 1]]], ["list": ["$elemMatch": ["$eq": "x"]]], ["list": ["$size": 2]], ["list": ["$all": ["x"]]],
         ["a": ["$inGroup": "g"]], ["a": ["$notInGroup": "g"]],
+        ["$savedGroup": ["id": "adults"]], ["$not": ["$savedGroup": ["id": "adults"]]], ["$savedGroup": ["id": "loop"]],
+        ["$or": [["$savedGroup": ["id": "adults"]], ["b": 2]]],
     ]
 
     static let attributeSets: [GrowthBookValue] = [
@@ -26,7 +28,13 @@ struct GrowthBookCompiledConditionTests {
         ["nested": ["x": 1], "list": ["x", "y"]], ["nested": ["x": 2], "list": ["y"]], ["nested": 5, "list": 7],
     ]
 
-    static let savedGroups: GrowthBookValue = ["g": [1, 3]]
+    /// A list group, a condition group and two condition groups that name each other (a cycle).
+    static let savedGroups: GrowthBookValue = [
+        "g": [1, 3],
+        "adults": ["type": "condition", "condition": ["a": ["$gte": 2]]],
+        "loop": ["type": "condition", "condition": ["$savedGroup": ["id": "loop2"]]],
+        "loop2": ["type": "condition", "condition": ["$savedGroup": ["id": "loop"]]],
+    ]
 
     @Test("the compiled form answers as the walker, for every condition shape and attribute set")
     func sameAnswers() {

@@ -69,6 +69,28 @@ struct GrowthBookEngineTests {
         #expect(evaluator.evaluateFeature("no-such-feature").source == .unknownFeature)
     }
 
+    @Test("a rule's condition, weights and coverage changed after load decide the next evaluation (they are compiled when set)")
+    func ruleChangedAfterLoad() throws {
+        let json = #"{"features": {"f": {"defaultValue": "none", "rules": [{"condition": {"plan": "pro"}, "variations": ["a", "b"], "weights": [1, 0], "meta": [{"key": "a"}, {"key": "b"}]}]}}}"#
+        var feature = try #require(try GrowthBookPayload(data: Data(json.utf8), source: "test").features["f"])
+        let user = GrowthBookUserContext(attributes: ["id": "user-1", "plan": "free"])
+        func decide(_ feature: GrowthBookFeature) -> GrowthBookFeatureResult {
+            var evaluator = GrowthBookEvaluator(payload: GrowthBookPayload(features: [feature]), user: user)
+            return evaluator.evaluateFeature("f")
+        }
+        #expect(decide(feature).source == .defaultValue)
+        feature.rules[0].condition = ["plan": "free"]
+        #expect(decide(feature).experimentResult?.key == "a")
+        feature.rules[0].weights = [0, 1]
+        #expect(decide(feature).experimentResult?.key == "b")
+        feature.rules[0].coverage = 0
+        #expect(decide(feature).source == .defaultValue)
+        // A result prints its experiment result's fields.
+        feature.rules[0].coverage = 1
+        let described = String(describing: decide(feature))
+        #expect(described.contains("experimentResult") && described.contains("variationID"), "\(described)")
+    }
+
     @Test("an experiment is a value: a changed copy leaves the original as it was; equal fields are equal and hash alike")
     func experimentValueSemantics() {
         var original = GrowthBookExperiment(key: "button", variations: [.string("red"), .string("blue")])
