@@ -38,7 +38,7 @@ struct GrowthBookCompiledCondition: Sendable {
             return
         }
         clauses = entries.map { entry in
-            guard entry.key.utf8.first == UInt8(ascii: "$") else { return .attribute(entry.key, entry.value) }
+            guard entry.key.utf8.first == UInt8(ascii: "$") else { return .reading(entry.key, expecting: entry.value) }
             switch entry.key {
             case "$or": return .or(entry.value.array?.map(Self.init))
             case "$nor": return .nor(entry.value.array?.map(Self.init))
@@ -46,14 +46,15 @@ struct GrowthBookCompiledCondition: Sendable {
             case "$not": return .not(Self(entry.value))
             case "$savedGroup": return .savedGroup(entry.value)
             case "$savedGroups": return .never
-            default: return .attribute(entry.key, entry.value)
+            default: return .reading(entry.key, expecting: entry.value)
             }
         }
     }
 }
 
 extension GrowthBookCompiledCondition.Clause {
-    static func attribute(_ path: String, _ expected: GrowthBookValue) -> Self {
+    /// The clause for an attribute (or unknown `$` key) and the value it is tested against.
+    static func reading(_ path: String, expecting expected: GrowthBookValue) -> Self {
         .attribute(path: path, dotted: path.utf8.contains(UInt8(ascii: ".")), GrowthBookCompiledCondition.ValueTest(expected))
     }
 }

@@ -71,8 +71,7 @@ public struct GrowthBookEvaluator: Sendable {
             case .cyclic: return .decided(GrowthBookFeatureResult(value: .null, source: .cyclicPrerequisite))
             }
         }
-        if let condition = entry.condition,
-           !GrowthBookCondition.evaluate(condition, attributes: user.attributes, savedGroups: payload.savedGroups) { return .next }
+        if let condition = entry.condition, !conditionPasses(condition) { return .next }
         if let filters = entry.rule.filters, isFilteredOut(filters) { return .next }
         if let force = entry.rule.force {
             let fallback = user.stickyBucketing && !entry.rule.disableStickyBucketing ? entry.rule.fallbackAttribute : nil
@@ -257,6 +256,10 @@ public struct GrowthBookEvaluator: Sendable {
     // MARK: Targeting helpers
 
     private func conditionPasses(_ condition: GrowthBookValue) -> Bool {
+        GrowthBookCondition.evaluate(condition, attributes: user.attributes, savedGroups: payload.savedGroups)
+    }
+
+    private func conditionPasses(_ condition: GrowthBookCompiledCondition) -> Bool {
         GrowthBookCondition.evaluate(condition, attributes: user.attributes, savedGroups: payload.savedGroups)
     }
 

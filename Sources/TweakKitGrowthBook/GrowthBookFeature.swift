@@ -28,8 +28,8 @@ public struct GrowthBookFeature: Sendable, Hashable {
         /// Built for the feature's ``GrowthBookFeature/key``; `nil` for a force rule or one with
         /// neither `force` nor variations.
         let experiment: GrowthBookExperiment?
-        /// The bucket ranges of ``experiment``'s coverage and weights (used when it has no
-        /// `ranges` of its own and no contextual bandit changes its weights).
+        /// The bucket ranges of ``experiment``'s coverage and weights, when it has no `ranges` of
+        /// its own (used unless a contextual bandit changes its weights).
         let bucketRanges: [GrowthBookRange]?
 
         init(_ rule: GrowthBookRule, featureKey: String) {
@@ -38,8 +38,9 @@ public struct GrowthBookFeature: Sendable, Hashable {
             let variations = rule.force == nil ? rule.contextualVariations ?? rule.variations : nil
             let experiment = variations.map { rule.experiment(featureKey: featureKey, variations: $0) }
             self.experiment = experiment
-            bucketRanges = experiment.map {
-                GrowthBookBucketing.bucketRanges(variations: $0.variations.count, coverage: $0.coverage ?? 1, weights: $0.weights)
+            bucketRanges = experiment.flatMap {
+                $0.ranges?.isEmpty == false ? nil
+                    : GrowthBookBucketing.bucketRanges(variations: $0.variations.count, coverage: $0.coverage ?? 1, weights: $0.weights)
             }
         }
     }
