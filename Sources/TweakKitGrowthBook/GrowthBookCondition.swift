@@ -275,21 +275,31 @@ struct ConditionEvaluator {
             return elements.contains { element in expected.contains { strictEqual(fold(element), fold($0)) } }
         }
         if case .object = actual { return false }
+        guard insensitive else { return expected.contains { strictEqual(actual, $0) } }
         let folded = fold(actual)
         return expected.contains { strictEqual(folded, fold($0)) }
     }
 
     /// JavaScript's `===` on values from two JSON documents: same type and value; containers never.
     static func strictEqual(_ a: GrowthBookValue, _ b: GrowthBookValue) -> Bool {
-        switch (a, b) {
-        case (.null, .null): return true
-        case (.bool(let x), .bool(let y)): return x == y
-        case (.string(let x), .string(let y)): return x == y
-        case (.int(let x), .int(let y)): return x == y
-        default:
-            if let x = a.number, let y = b.number { return x == y }
-            return false
+        // One value at a time, not `switch (a, b)`: a tuple of the two copies both (a retain and
+        // a release each), and this runs once per element of every `$in` list.
+        switch a {
+        case .null:
+            if case .null = b { return true }
+        case .bool(let x):
+            if case .bool(let y) = b { return x == y }
+        case .string(let x):
+            if case .string(let y) = b { return x == y }
+        case .int(let x):
+            if case .int(let y) = b { return x == y }
+            if case .double(let y) = b { return Double(x) == y }
+        case .double(let x):
+            if let y = b.number { return x == y }
+        case .array, .object:
+            break
         }
+        return false
     }
 
     /// Equality of JSON texts: same types all the way down, object keys in the same order.

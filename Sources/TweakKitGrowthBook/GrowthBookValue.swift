@@ -41,8 +41,9 @@ public enum GrowthBookValue: Sendable, Hashable, ExpressibleByStringLiteral, Exp
     /// The member named `key` of an object; `nil` for a missing member or another kind of value.
     public subscript(key: String) -> GrowthBookValue? {
         guard case .object(let members) = self else { return nil }
-        for member in members where member.key == key { return member.value }
-        return nil
+        // By index: `for member in members` copies each member it passes (two retains).
+        guard let index = members.firstIndex(where: { $0.key == key }) else { return nil }
+        return members[index].value
     }
 
     /// The number, for `.int` and `.double`.

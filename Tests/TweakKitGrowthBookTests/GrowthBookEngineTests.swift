@@ -144,4 +144,38 @@ struct GrowthBookEngineTests {
         let described = String(describing: experiment)
         #expect(described.contains("button") && described.contains("weights"), "\(described)")
     }
+
+    @Test("a payload and a user are values: a changed copy leaves the original as it was, also inside an evaluator; both print their fields")
+    func payloadAndUserValueSemantics() throws {
+        let json = #"{"features": {"f": {"defaultValue": 1}}, "savedGroups": {"staff": ["user-1"]}}"#
+        let payload = try GrowthBookPayload(data: Data(json.utf8), source: "test")
+        var changed = payload
+        var feature = try #require(payload.features["f"])
+        feature.key = "g"
+        changed.features["g"] = feature
+        changed.savedGroups = .object([])
+        #expect(payload.features.keys.sorted() == ["f"] && payload.savedGroups["staff"] != nil)
+        #expect(changed.features.keys.sorted() == ["f", "g"] && changed.savedGroups["staff"] == nil)
+        let described = String(describing: payload)
+        #expect(described.contains("featureKeys") && described.contains("savedGroups"), "\(described)")
+
+        var user = GrowthBookUserContext(attributes: ["id": "user-1"])
+        user.stickyBucketAssignmentDocs = [:]
+        var other = user
+        #expect(other == user && other.hashValue == user.hashValue)
+        other.forcedVariations["exp"] = 1
+        other.url = "https://example.com/?exp=1"
+        #expect(user.forcedVariations.isEmpty && user.url.isEmpty && other != user)
+        var twin = GrowthBookUserContext(attributes: ["id": "user-1"])
+        twin.stickyBucketAssignmentDocs = [:]
+        #expect(twin == user && twin.hashValue == user.hashValue)
+        #expect(String(describing: other).contains("forcedVariations"), "\(other)")
+
+        // An evaluator that adds a sticky document changes its own user, not the caller's.
+        let sticky = #"{"features": {"f": {"defaultValue": "a", "rules": [{"key": "exp", "variations": ["a", "b"]}]}}}"#
+        var evaluator = GrowthBookEvaluator(payload: try GrowthBookPayload(data: Data(sticky.utf8), source: "test"), user: user)
+        _ = evaluator.evaluateFeature("f")
+        #expect(evaluator.user.stickyBucketAssignmentDocs?.isEmpty == false)
+        #expect(user.stickyBucketAssignmentDocs?.isEmpty == true)
+    }
 }
