@@ -9,6 +9,8 @@ import TweakKit
 //                                   (TypedKey, StringKey; Dictionary: how far the machine scales)
 //   ColdLoad.<loader>.<tweak count> one load per iteration
 //   Store.<tweak count>.<Idle|DuringWrites> 1,000 lookups from a shared store per measured iteration
+//   Paired.<target>                 a target's baseline and subject timed in each iteration
+//                                   (PairedBenchmarks.swift); the targets' ratios come from these
 // The harness runs benchmarks sorted by name, so each size's baseline runs next to the lookups
 // it is compared with. Every lookup sequence is fixed (see TweakFixtures.swift).
 
@@ -27,6 +29,7 @@ let benchmarks: @Sendable () -> Void = {
     registerGrowthBookBenchmarks()
     registerFirebaseBenchmarks()
     registerMemoryBenchmarks()
+    registerPairedBenchmarks()
 }
 
 /// `benchmark.scaledIterations` is 0..<1,000: the lookups of one measured iteration.
