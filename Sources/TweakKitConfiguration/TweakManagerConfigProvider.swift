@@ -116,7 +116,7 @@ public final class TweakManagerConfigProvider: ConfigProvider, Sendable {
     }
 
     static func evaluate(_ id: TweakID, key: AbsoluteConfigKey, manager: TweakManager) -> TweakContent? {
-        let details = manager.evaluationDetails(for: TweakKey<TweakContent>(id.feature, id.variable, default: .bool(false)), context: evaluationContext(key.context))
+        let details = manager.evaluationDetails(id, default: TweakContent.bool(false), context: evaluationContext(key.context))
         return details.source == nil ? nil : details.value
     }
 

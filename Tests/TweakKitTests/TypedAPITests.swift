@@ -92,4 +92,44 @@ struct TypedAPITests {
         try manager.removeValue(for: .answer)
         #expect(manager[.answer] == 42)
     }
+
+    @Test("keys of one address share what they remember, across managers and threads; a key reports the bytes it was made with")
+    func keysOfOneAddress() async throws {
+        // Made apart, read through two managers in turn: each read answers from its own manager.
+        let first = TweakKey("general", "answer_to_the_universe", default: 0)
+        let second = TweakKey<Int>(feature: "general", variable: "answer_to_the_universe", default: -1)
+        let answers = EphemeralTweakProvider(name: "other")
+        answers.set(7, feature: "general", variable: "answer_to_the_universe")
+        let other = TweakManager(tweakProviders: [answers])
+        for _ in 0..<3 {
+            #expect(manager.value(for: first) == 42 && other.value(for: second) == 7)
+            #expect(other.value(for: first) == 7 && manager.value(for: second) == 42)
+        }
+        // Many copies read from many tasks at once.
+        let keys = Array(repeating: first, count: 64)
+        let manager = manager
+        let sums = try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<8 {
+                group.addTask { keys.reduce(0) { sum, key in sum + (index.isMultiple(of: 2) ? manager.value(for: key) : other.value(for: key)) } }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(sums.sorted() == [7 * 64, 7 * 64, 7 * 64, 7 * 64, 42 * 64, 42 * 64, 42 * 64, 42 * 64])
+        // Canonically equivalent names of other bytes: each key keeps its own.
+        let composed = TweakKey("caf\u{E9}", "enabled", default: false)
+        let decomposed = TweakKey("cafe\u{301}", "enabled", default: false)
+        #expect(Array(composed.feature.utf8) == Array("caf\u{E9}".utf8))
+        #expect(Array(decomposed.feature.utf8) == Array("cafe\u{301}".utf8))
+        #expect(composed.id == decomposed.id)
+    }
+
+    @Test("evaluation details by address match those through a key; a missing address says so")
+    func detailsByAddress() {
+        let id = TweakID(feature: "general", variable: "answer_to_the_universe")
+        let byAddress = manager.evaluationDetails(id, default: 0)
+        let byKey = manager.evaluationDetails(for: TweakKey<Int>.answer)
+        #expect(byAddress.value == 42 && byAddress.value == byKey.value && byAddress.reason == byKey.reason && byAddress.source == byKey.source)
+        let missing = manager.evaluationDetails(TweakID(feature: "nowhere", variable: "at-all"), default: 5)
+        #expect(missing.value == 5 && missing.errorCode == .flagNotFound)
+    }
 }

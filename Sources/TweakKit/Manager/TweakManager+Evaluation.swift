@@ -93,9 +93,21 @@ extension TweakManager {
     /// a missing tweak ``EvaluationErrorCode/flagNotFound``; a value of another type
     /// ``EvaluationErrorCode/typeMismatch``. The value is then the key's default.
     public func evaluationDetails<Value>(for key: TweakKey<Value>, context: EvaluationContext? = nil) -> EvaluationDetails<Value> {
-        let evaluated = evaluatedTweak(key.id, context: context)
+        evaluationDetails(key.id, default: key.defaultValue, context: context)
+    }
+
+    /// ``evaluationDetails(for:context:)`` by address: for names that arrive at run time (a
+    /// request's flag key), for which no ``TweakKey`` should be made (a key's slot is kept for the
+    /// life of the process).
+    ///
+    /// ```swift
+    /// let details = manager.evaluationDetails(TweakID(feature: "checkout", variable: "enabled"), default: false, context: context)
+    /// details.value      // false when the flag is missing, with errorCode .flagNotFound
+    /// ```
+    public func evaluationDetails<Value: TweakValueConvertible>(_ id: TweakID, default defaultValue: Value, context: EvaluationContext? = nil) -> EvaluationDetails<Value> {
+        let evaluated = evaluatedTweak(id, context: context)
         var details = EvaluationDetails(
-            id: key.id, value: key.defaultValue, variant: evaluated.evaluation?.variant,
+            id: id, value: defaultValue, variant: evaluated.evaluation?.variant,
             reason: evaluated.evaluation?.reason ?? .static, errorCode: evaluated.evaluation?.errorCode,
             errorMessage: evaluated.evaluation?.errorMessage, flagMetadata: evaluated.evaluation?.flagMetadata ?? [:],
             source: nil
@@ -105,14 +117,14 @@ extension TweakManager {
                 details.reason = .error
                 let issue = evaluated.resolution.issues.first
                 details.errorCode = issue == nil ? .flagNotFound : .general
-                details.errorMessage = (issue ?? .notFound(feature: key.feature, variable: key.variable)).description
+                details.errorMessage = (issue ?? .notFound(feature: id.feature, variable: id.variable)).description
             }
             return details
         }
         guard let value = Value(tweakContent: tweak.content) else {
             details.reason = .error
             details.errorCode = .typeMismatch
-            details.errorMessage = "\(key.id) is \(tweak.content.kind), not \(Value.tweakValueKind?.rawValue ?? "\(Value.self)")"
+            details.errorMessage = "\(id) is \(tweak.content.kind), not \(Value.tweakValueKind?.rawValue ?? "\(Value.self)")"
             details.variant = nil
             return details
         }

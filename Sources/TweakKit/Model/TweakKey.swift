@@ -16,10 +16,17 @@
 /// ```
 ///
 /// Declare keys once (as `static let`s) and reuse them: a key remembers where its value sits in
-/// the manager's snapshot, so after the first lookup a read is an array load.
+/// the manager's snapshot, so after the first lookup a read is an array load. What it remembers is
+/// kept per address for the life of the process (a few hundred bytes for each distinct feature and
+/// variable a key is made for), so a key is a plain value: copying one, or reading it from many
+/// threads at once, counts no references and writes no shared memory. Make keys for the tweaks an
+/// app declares, not from names that arrive at run time (a request's flag key): read those by name,
+/// with ``TweakManager/tweakWith(feature:variable:)`` or
+/// ``TweakManager/evaluationDetails(_:default:context:)``, which keep nothing.
 public struct TweakKey<Value: TweakValueConvertible>: Sendable {
-    /// The key's address and its cached snapshot slot.
-    @usableFromInline let slot: TweakKeySlot
+    /// The key's address and its cached snapshot slot: interned (``TweakKeySlot/interned(_:)``
+    /// keeps it for the life of the process), so it is held without reference counting.
+    @usableFromInline let slot: Unmanaged<TweakKeySlot>
     /// The value used when no provider has the tweak, or its value cannot be used.
     public let defaultValue: Value
 
@@ -30,7 +37,7 @@ public struct TweakKey<Value: TweakValueConvertible>: Sendable {
     /// static let maxItems = TweakKey(feature: "checkout", variable: "max_items", default: 25)
     /// ```
     public init(feature: String, variable: String, default defaultValue: Value) {
-        self.slot = TweakKeySlot(TweakID(feature: feature, variable: variable))
+        self.slot = Unmanaged.passUnretained(TweakKeySlot.interned(TweakID(feature: feature, variable: variable)))
         self.defaultValue = defaultValue
     }
 
@@ -46,11 +53,11 @@ public struct TweakKey<Value: TweakValueConvertible>: Sendable {
     }
 
     /// The key's address.
-    public var id: TweakID { slot.id }
+    public var id: TweakID { slot._withUnsafeGuaranteedRef(\.id) }
     /// The key's feature.
-    public var feature: String { slot.id.feature }
+    public var feature: String { id.feature }
     /// The key's variable.
-    public var variable: String { slot.id.variable }
+    public var variable: String { id.variable }
 }
 
 extension TweakKey where Value == Bool {

@@ -4,6 +4,9 @@ import Synchronization
 ///
 /// Packed in one word so that a lookup checks it with a single atomic load: the manager's id in
 /// the high 40 bits, the slot in the low 24. A key used with another manager resolves again.
+///
+/// One per address, by its exact bytes, kept for the life of the process (``interned(_:)``):
+/// keys hold it unretained, so a lookup through a key counts no references.
 @usableFromInline
 final class TweakKeySlot: Sendable {
     static let slotBits: UInt64 = 24
@@ -13,8 +16,24 @@ final class TweakKeySlot: Sendable {
     let id: TweakID
     private let packed = Atomic<UInt64>(TweakKeySlot.empty)
 
-    init(_ id: TweakID) {
+    private init(_ id: TweakID) {
         self.id = id
+    }
+
+    /// Every slot made, by exact address: never emptied, so a slot outlives every key that holds
+    /// it unretained.
+    private static let table = Mutex<[ExactTweakID: TweakKeySlot]>([:])
+
+    /// The slot of `id`: the same object for every key of the same feature and variable bytes
+    /// (canonically equivalent names of other bytes get their own, so each key reports the
+    /// bytes it was made with).
+    static func interned(_ id: TweakID) -> TweakKeySlot {
+        table.withLock { table in
+            if let slot = table[ExactTweakID(id)] { return slot }
+            let slot = TweakKeySlot(id)
+            table[ExactTweakID(id)] = slot
+            return slot
+        }
     }
 
     /// The cached slot for the manager with `managerID`, if this key resolved it there.
@@ -29,5 +48,25 @@ final class TweakKeySlot: Sendable {
     func remember(_ slot: Int, for managerID: UInt64) {
         guard UInt64(slot) <= Self.slotMask, managerID < (1 << (64 - Self.slotBits)) - 1 else { return }
         packed.store(managerID << Self.slotBits | UInt64(slot), ordering: .relaxed)
+    }
+}
+
+/// A ``TweakID`` compared by its names' bytes (`String`'s `==` is canonical equivalence).
+private struct ExactTweakID: Hashable {
+    let id: TweakID
+
+    init(_ id: TweakID) {
+        self.id = id
+    }
+
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.id.feature.utf8.elementsEqual(rhs.id.feature.utf8) && lhs.id.variable.utf8.elementsEqual(rhs.id.variable.utf8)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        var feature = id.feature, variable = id.variable
+        feature.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        hasher.combine(UInt8(0xFF))  // not a byte of UTF-8: the boundary between the two names
+        variable.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }

@@ -17,7 +17,7 @@ struct OFREPEvaluation: Sendable, Equatable {
     ///   without `value`, so the caller's default applies, with the reason.
     /// - No such tweak: `404` `FLAG_NOT_FOUND`; any other failure: `400` with its code.
     static func evaluate(_ id: TweakID, key: String, manager: TweakManager, context: EvaluationContext) -> OFREPEvaluation {
-        let details = manager.evaluationDetails(for: TweakKey<TweakContent>(id.feature, id.variable, default: .bool(false)), context: context)
+        let details = manager.evaluationDetails(id, default: TweakContent.bool(false), context: context)
         if let code = details.errorCode {
             let status: HTTPResponse.Status = code == .flagNotFound ? .notFound : .badRequest
             return failure(key: key, code: wireCode(code), details: details.errorMessage ?? "\(key): \(code.rawValue)", status: status)
