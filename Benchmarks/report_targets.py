@@ -189,7 +189,7 @@ class Report:
 
     def target(self, name, measured, goal, passed, unit="x", needs=(), note=""):
         if measured is None and needs and not any(benchmark in self.medians for benchmark in needs):
-            print(f"target {name}: not run (goal {goal})")  # filtered out with --filter
+            print(f"target {name}: not run (goal {goal}){note}")  # filtered out with --filter
             return
         if measured is None:
             self.missing = True
@@ -271,8 +271,11 @@ class Report:
         if self.baseline is not None:
             before = Report(self.baseline)
             for kind, label in (("TypedMixed", "typed-key"), ("StringKey", "string-key"), ("FeatureEnabled", "isFeatureEnabled")):
-                name = f"Lookup.{SIZES[1]}.{kind}"
+                # Paired when both runs have the paired benchmark (steadier), else measured apart.
+                name, paired = f"Lookup.{SIZES[1]}.{kind}", f"Paired.{SIZES[1]}.{kind}"
                 mine, theirs = self.ratio(name), before.ratio(name)
+                if self.paired(paired) is not None and before.paired(paired) is not None:
+                    name, mine, theirs = paired, self.paired(paired), before.paired(paired)
                 self.target(f"{label} lookup with no hooks vs the baseline run (each vs its dictionary), {SIZES[1]} tweaks",
                             None if mine is None or theirs is None else mine / theirs, "0.90x-1.10x",
                             lambda r: 0.9 <= r <= 1.1, needs=(name,))

@@ -71,10 +71,12 @@ public struct GrowthBookUserContext: Sendable, Hashable, CustomReflectable {
         if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
     }
 
+    /// Equal when every field is.
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+        lhs.storage.fields == rhs.storage.fields
     }
 
+    /// Hashes every field.
     public func hash(into hasher: inout Hasher) {
         storage.fields.hash(into: &hasher)
     }

@@ -6,7 +6,7 @@ import TweakKit
 import TweakKitMetrics
 
 // Paired.<target>: each measured iteration times the target's baseline and its subject back to
-// back on the same keys, alternating which goes first, and records the subject's time over the
+// back on the same keys (baseline, subject, subject, baseline), and records the subject's time over the
 // baseline's (×10,000) as the metric `pairedRatio`; Benchmarks/report_targets.py takes the
 // median of those ratios. Measured as separate benchmarks, a baseline and its subject run seconds
 // apart, in processes of their own, and this (virtual) machine has phases of seconds in which
@@ -17,46 +17,45 @@ import TweakKitMetrics
 /// Subject time / baseline time × 10,000, one sample per measured iteration.
 let pairedRatio = BenchmarkMetric.custom("pairedRatio", polarity: .prefersSmaller, useScalingFactor: false)
 
-private func pairedConfiguration(maxIterations: Int = 5_000, warmupIterations: Int = 20) -> Benchmark.Configuration {
+private func pairedConfiguration(maxIterations: Int = 5_000, warmupIterations: Int = 20, seconds: Int = 2) -> Benchmark.Configuration {
     .init(
         metrics: [.wallClock, pairedRatio],
         timeUnits: .nanoseconds,
         // Plain counts: left to choose, the export scales large ratios to thousands, truncated.
         units: [pairedRatio: .count],
         warmupIterations: warmupIterations,
-        maxDuration: .seconds(2),
+        maxDuration: .seconds(seconds),
         maxIterations: maxIterations
     )
 }
 
-/// Runs `baseline` and `subject` (in the order the iteration's parity picks), each timed, and
-/// records `subject / baseline` for `benchmark`.
-private func recordPair(_ benchmark: Benchmark, baseline: () -> Void, subject: () -> Void) {
-    func timed(_ work: () -> Void) -> UInt64 {
+/// Runs `baseline` and `subject` twice each, in the order baseline, subject, subject, baseline
+/// (each given the part, 0 or 1, of the iteration's work to do), and records the subject's total
+/// time over the baseline's for `benchmark`. Whichever runs second in a pair finds the first's
+/// data in the cache; in this order each side is second once in every iteration, so every
+/// recorded ratio is measured the same way.
+private func recordPair(_ benchmark: Benchmark, baseline: (Int) -> Void, subject: (Int) -> Void) {
+    func timed(_ work: (Int) -> Void, _ part: Int) -> UInt64 {
         let start = DispatchTime.now().uptimeNanoseconds
-        work()
+        work(part)
         return DispatchTime.now().uptimeNanoseconds - start
     }
-    let baselineTime, subjectTime: UInt64
-    if benchmark.currentIteration % 2 == 0 {
-        baselineTime = timed(baseline)
-        subjectTime = timed(subject)
-    } else {
-        subjectTime = timed(subject)
-        baselineTime = timed(baseline)
-    }
+    var baselineTime = timed(baseline, 0)
+    var subjectTime = timed(subject, 0)
+    subjectTime += timed(subject, 1)
+    baselineTime += timed(baseline, 1)
     guard baselineTime > 0 else { return }
     benchmark.measurement(pairedRatio, Int((Double(subjectTime) / Double(baselineTime) * 10_000).rounded()))
 }
 
 /// `Paired.<size>.<kind>`: 1,000 lookups of `kind` against 1,000 `[Key: SmallEnum]` lookups of
-/// the same keys (the next batch of the sequence each iteration, as `Lookup.*`).
+/// the same keys (the next batch of the sequence each iteration, as `Lookup.*`), in two halves.
 private func pairedLookup(_ kind: String, size: Int, _ lookups: @escaping (LookupFixture, Range<Int>) -> Void) {
     Benchmark("Paired.\(size).\(kind)", configuration: pairedConfiguration()) { benchmark, fixture in
         let batch = 1_000
         let start = LookupFixture.batchStart(benchmark.currentIteration, batch: batch)
-        recordPair(benchmark, baseline: { fixture.dictionaryLookups(start..<start + batch) },
-                   subject: { lookups(fixture, start..<start + batch) })
+        let half = { (part: Int) in start + part * batch / 2..<start + (part + 1) * batch / 2 }
+        recordPair(benchmark, baseline: { fixture.dictionaryLookups(half($0)) }, subject: { lookups(fixture, half($0)) })
     } setup: {
         try LookupFixture(size: size)
     }
@@ -74,8 +73,8 @@ func registerPairedBenchmarks() {
     Benchmark("Paired.100000.TypedMixedMetricsHook", configuration: pairedConfiguration()) { (benchmark: Benchmark, fixtures: HookPair) in
         let batch = 1_000
         let start = LookupFixture.batchStart(benchmark.currentIteration, batch: batch)
-        recordPair(benchmark, baseline: { fixtures.plain.mixedKeyLookups(start..<start + batch) },
-                   subject: { fixtures.hooked.mixedKeyLookups(start..<start + batch) })
+        let half = { (part: Int) in start + part * batch / 2..<start + (part + 1) * batch / 2 }
+        recordPair(benchmark, baseline: { fixtures.plain.mixedKeyLookups(half($0)) }, subject: { fixtures.hooked.mixedKeyLookups(half($0)) })
     } setup: {
         let hooked = try LookupFixture(size: 100_000)
         hooked.manager.addHook(TweakMetricsHook(factory: NOOPMetricsHandler.instance))
@@ -83,9 +82,9 @@ func registerPairedBenchmarks() {
     }
 
     // One load of the 10,000-tweak file from bytes against JSONSerialization on the same bytes.
-    Benchmark("Paired.ColdLoad.10000", configuration: pairedConfiguration(maxIterations: 100, warmupIterations: 2)) { benchmark, fixture in
-        recordPair(benchmark, baseline: { blackHole(try? JSONSerialization.jsonObject(with: fixture.data)) },
-                   subject: { blackHole(try? LocalTweakProvider(data: fixture.data, name: "cold-load")) })
+    Benchmark("Paired.ColdLoad.10000", configuration: pairedConfiguration(maxIterations: 100, warmupIterations: 2, seconds: 4)) { benchmark, fixture in
+        recordPair(benchmark, baseline: { _ in blackHole(try? JSONSerialization.jsonObject(with: fixture.data)) },
+                   subject: { _ in blackHole(try? LocalTweakProvider(data: fixture.data, name: "cold-load")) })
     } setup: {
         try ColdLoadFixture()
     }
@@ -100,7 +99,7 @@ func registerPairedBenchmarks() {
         ("StringKey", { $0.stringKeyLookups($1) }),
     ]
     for (kind, lookups) in passes {
-        Benchmark("Paired.Threads.\(kind)", configuration: pairedConfiguration(maxIterations: 300, warmupIterations: 3)) { benchmark, fixture in
+        Benchmark("Paired.Threads.\(kind)", configuration: pairedConfiguration(maxIterations: 300, warmupIterations: 3, seconds: 3)) { benchmark, fixture in
             func pass(threads: Int) {
                 DispatchQueue.concurrentPerform(iterations: threads) { thread in
                     let start = thread * n / threads
@@ -110,7 +109,7 @@ func registerPairedBenchmarks() {
             }
             // "subject / baseline" with the two-thread pass (2×N lookups) as the baseline: ×2 of
             // that is lookups per second on two threads over lookups per second on one.
-            recordPair(benchmark, baseline: { pass(threads: 2) }, subject: { pass(threads: 1) })
+            recordPair(benchmark, baseline: { _ in pass(threads: 2) }, subject: { _ in pass(threads: 1) })
         } setup: {
             try LookupFixture(size: 100_000)
         }
