@@ -18,11 +18,14 @@
 /// Declare keys once (as `static let`s) and reuse them: a key remembers where its value sits in
 /// the manager's snapshot, so after the first lookup a read is an array load. What it remembers is
 /// kept per address for the life of the process (a few hundred bytes for each distinct feature and
-/// variable a key is made for), so a key is a plain value: copying one, or reading it from many
-/// threads at once, counts no references and writes no shared memory. Make keys for the tweaks an
-/// app declares, not from names that arrive at run time (a request's flag key): read those by name,
-/// with ``TweakManager/tweakWith(feature:variable:)`` or
-/// ``TweakManager/evaluationDetails(_:default:context:)``, which keep nothing.
+/// variable a key is made for) and held unretained, so a key of `Bool`, `Int` or `Double` is a
+/// plain value: copying one, or reading it from many threads at once, counts no references. Keys of
+/// one address share what they remember, for one manager at a time: reading one address through
+/// two managers in turn resolves it again at each switch (a lock and a dictionary lookup), as one
+/// `static let` key read through two managers always did. Make keys for the tweaks an app declares,
+/// not from names that arrive at run time (a request's flag key): read those by name, with
+/// ``TweakManager/tweakWith(feature:variable:)`` or
+/// ``TweakManager/evaluationDetails(_:default:context:)``, which make no key.
 public struct TweakKey<Value: TweakValueConvertible>: Sendable {
     /// The key's address and its cached snapshot slot: interned (``TweakKeySlot/interned(_:)``
     /// keeps it for the life of the process), so it is held without reference counting.
