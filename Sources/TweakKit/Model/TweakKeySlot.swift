@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// A key's address and the snapshot slot it last resolved to, with the manager it belongs to.
@@ -16,24 +17,19 @@ final class TweakKeySlot: Sendable {
     let id: TweakID
     private let packed = Atomic<UInt64>(TweakKeySlot.empty)
 
-    private init(_ id: TweakID) {
+    fileprivate init(_ id: TweakID) {
         self.id = id
     }
 
     /// Every slot made, by exact address: never emptied, so a slot outlives every key that holds
     /// it unretained.
-    private static let table = Mutex<[ExactTweakID: TweakKeySlot]>([:])
+    private static let table = InternTable()
 
     /// The slot of `id`: the same object for every key of the same feature and variable bytes
     /// (canonically equivalent names of other bytes get their own, so each key reports the
     /// bytes it was made with).
     static func interned(_ id: TweakID) -> TweakKeySlot {
-        table.withLock { table in
-            if let slot = table[ExactTweakID(id)] { return slot }
-            let slot = TweakKeySlot(id)
-            table[ExactTweakID(id)] = slot
-            return slot
-        }
+        table.slot(for: id)
     }
 
     /// The cached slot for the manager with `managerID`, if this key resolved it there.
@@ -68,5 +64,22 @@ private struct ExactTweakID: Hashable {
         feature.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         hasher.combine(UInt8(0xFF))  // not a byte of UTF-8: the boundary between the two names
         variable.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+}
+
+/// The interned slots, behind an `NSLock`, not a `Mutex`: keys are made on many threads at once
+/// (tests do), and on Linux a contended `Mutex` takes a slow path ThreadSanitizer cannot see, so
+/// it reports the accesses inside `withLock` as races (see `.ci/tsan.sh`).
+private final class InternTable: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [ExactTweakID: TweakKeySlot] = [:]
+
+    func slot(for id: TweakID) -> TweakKeySlot {
+        lock.withLock {
+            if let slot = slots[ExactTweakID(id)] { return slot }
+            let slot = TweakKeySlot(id)
+            slots[ExactTweakID(id)] = slot
+            return slot
+        }
     }
 }
