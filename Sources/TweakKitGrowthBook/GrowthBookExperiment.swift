@@ -10,140 +10,133 @@ public struct GrowthBookExperiment: Sendable, Hashable, CustomReflectable {
     /// The experiment's key: what forced variations, query strings and sticky buckets name.
     public var key: String {
         get { storage.fields.key }
-        _modify { makeUnique(); yield &storage.fields.key }
+        _modify { yield &storage.fields.key }
     }
     /// The values users are split between (at least two for anyone to be in the experiment).
     public var variations: [GrowthBookValue] {
         get { storage.fields.variations }
-        _modify { makeUnique(); yield &storage.fields.variations }
+        _modify { yield &storage.fields.variations }
     }
     /// Each variation's share; equal shares when missing or not summing to 1.
     public var weights: [Double]? {
         get { storage.fields.weights }
-        _modify { makeUnique(); yield &storage.fields.weights }
+        _modify { yield &storage.fields.weights }
     }
     /// `false` excludes everyone (unless forced).
     public var active: Bool {
         get { storage.fields.active }
-        _modify { makeUnique(); yield &storage.fields.active }
+        _modify { yield &storage.fields.active }
     }
     /// `draft` and `stopped` exclude everyone (unless forced).
     public var status: String? {
         get { storage.fields.status }
-        _modify { makeUnique(); yield &storage.fields.status }
+        _modify { yield &storage.fields.status }
     }
     /// The share of users included, 0–1; nil is everyone.
     public var coverage: Double? {
         get { storage.fields.coverage }
-        _modify { makeUnique(); yield &storage.fields.coverage }
+        _modify { yield &storage.fields.coverage }
     }
     /// Explicit bucket ranges per variation, used instead of coverage and weights.
     public var ranges: [GrowthBookRange]? {
         get { storage.fields.ranges }
-        _modify { makeUnique(); yield &storage.fields.ranges }
+        _modify { yield &storage.fields.ranges }
     }
     /// The targeting condition users must meet.
     public var condition: GrowthBookValue? {
         get { storage.fields.condition }
-        _modify { makeUnique(); yield &storage.fields.condition }
+        _modify { yield &storage.fields.condition }
     }
     /// Prerequisite features the experiment needs.
     public var parentConditions: [GrowthBookParentCondition]? {
         get { storage.fields.parentConditions }
-        _modify { makeUnique(); yield &storage.fields.parentConditions }
+        _modify { yield &storage.fields.parentConditions }
     }
     /// The namespace slice users must fall in (ignored when `filters` are set).
     public var namespace: GrowthBookNamespace? {
         get { storage.fields.namespace }
-        _modify { makeUnique(); yield &storage.fields.namespace }
+        _modify { yield &storage.fields.namespace }
     }
     /// A variation every included user gets.
     public var force: Int? {
         get { storage.fields.force }
-        _modify { makeUnique(); yield &storage.fields.force }
+        _modify { yield &storage.fields.force }
     }
     /// The attribute hashed to bucket users (`id` when nil).
     public var hashAttribute: String? {
         get { storage.fields.hashAttribute }
-        _modify { makeUnique(); yield &storage.fields.hashAttribute }
+        _modify { yield &storage.fields.hashAttribute }
     }
     /// The attribute hashed when `hashAttribute` is missing (with sticky bucketing only).
     public var fallbackAttribute: String? {
         get { storage.fields.fallbackAttribute }
-        _modify { makeUnique(); yield &storage.fields.fallbackAttribute }
+        _modify { yield &storage.fields.fallbackAttribute }
     }
     /// The hashing algorithm, 1 (when nil) or 2.
     public var hashVersion: Int? {
         get { storage.fields.hashVersion }
-        _modify { makeUnique(); yield &storage.fields.hashVersion }
+        _modify { yield &storage.fields.hashVersion }
     }
     /// Per-variation metadata: `key`, `name`, `passthrough`.
     public var meta: [GrowthBookValue]? {
         get { storage.fields.meta }
-        _modify { makeUnique(); yield &storage.fields.meta }
+        _modify { yield &storage.fields.meta }
     }
     /// Hash-based filters users must pass.
     public var filters: [GrowthBookFilter]? {
         get { storage.fields.filters }
-        _modify { makeUnique(); yield &storage.fields.filters }
+        _modify { yield &storage.fields.filters }
     }
     /// The hash seed (the key when nil).
     public var seed: String? {
         get { storage.fields.seed }
-        _modify { makeUnique(); yield &storage.fields.seed }
+        _modify { yield &storage.fields.seed }
     }
     /// The experiment's display name.
     public var name: String? {
         get { storage.fields.name }
-        _modify { makeUnique(); yield &storage.fields.name }
+        _modify { yield &storage.fields.name }
     }
     /// The experiment's phase, as GrowthBook reports it.
     public var phase: String? {
         get { storage.fields.phase }
-        _modify { makeUnique(); yield &storage.fields.phase }
+        _modify { yield &storage.fields.phase }
     }
     /// A regular expression the context's URL must match.
     public var url: String? {
         get { storage.fields.url }
-        _modify { makeUnique(); yield &storage.fields.url }
+        _modify { yield &storage.fields.url }
     }
     /// Groups of which the user must be in one.
     public var groups: [String]? {
         get { storage.fields.groups }
-        _modify { makeUnique(); yield &storage.fields.groups }
+        _modify { yield &storage.fields.groups }
     }
     /// Sticky bucketing is off for this experiment.
     public var disableStickyBucketing: Bool {
         get { storage.fields.disableStickyBucketing }
-        _modify { makeUnique(); yield &storage.fields.disableStickyBucketing }
+        _modify { yield &storage.fields.disableStickyBucketing }
     }
     /// The sticky bucket version; raising it re-buckets users.
     public var bucketVersion: Int? {
         get { storage.fields.bucketVersion }
-        _modify { makeUnique(); yield &storage.fields.bucketVersion }
+        _modify { yield &storage.fields.bucketVersion }
     }
     /// Users with an assignment from a lower bucket version are excluded.
     public var minBucketVersion: Int? {
         get { storage.fields.minBucketVersion }
-        _modify { makeUnique(); yield &storage.fields.minBucketVersion }
+        _modify { yield &storage.fields.minBucketVersion }
     }
     /// The contextual bandit leaf that chose the weights, when one did.
     public var contextualBandit: GrowthBookBanditAssignment? {
         get { storage.fields.contextualBandit }
-        _modify { makeUnique(); yield &storage.fields.contextualBandit }
+        _modify { yield &storage.fields.contextualBandit }
     }
 
     /// The fields, behind one reference: an experiment is copied into each result and exposure,
     /// and a copy is then one retain, not one per field. Changing a field copies them first when
     /// another experiment shares them.
-    private var storage: Storage
-
-    private final class Storage: @unchecked Sendable {
-        // Changed only while uniquely referenced (see `makeUnique()`), so sharing it is safe and
-        // no two accesses can overlap: the runtime's access checks are left out of every read.
-        @exclusivity(unchecked) var fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
-    }
+    private var storage: CopyOnWrite<Fields>
 
     struct Fields: Sendable, Hashable {
         var key: String
@@ -173,14 +166,8 @@ public struct GrowthBookExperiment: Sendable, Hashable, CustomReflectable {
         var contextualBandit: GrowthBookBanditAssignment?
     }
 
-    /// Copies the fields before a change when another experiment shares them. A change is made in
-    /// place (`_modify`), so `experiment.variations.append(value)` does not copy the array.
-    private mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
-    }
-
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+        lhs.storage.shares(with: rhs.storage) || lhs.storage.fields == rhs.storage.fields
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -194,7 +181,7 @@ public struct GrowthBookExperiment: Sendable, Hashable, CustomReflectable {
 
     /// An experiment with equal weights, full coverage and no targeting.
     public init(key: String, variations: [GrowthBookValue]) {
-        storage = Storage(Fields(key: key, variations: variations))
+        storage = CopyOnWrite(Fields(key: key, variations: variations))
     }
 
     /// The experiment as GrowthBook's SDKs report it (only the fields that are set).

@@ -16,40 +16,33 @@ public struct GrowthBookPayload: Sendable, CustomReflectable {
     /// Features by key.
     public var features: [String: GrowthBookFeature] {
         get { storage.fields.features }
-        _modify { makeUnique(); yield &storage.fields.features }
+        _modify { yield &storage.fields.features }
     }
     /// Feature keys in the order the payload lists them.
     public var featureKeys: [String] {
         get { storage.fields.featureKeys }
-        _modify { makeUnique(); yield &storage.fields.featureKeys }
+        _modify { yield &storage.fields.featureKeys }
     }
     /// Saved groups by id: lists of values (`$inGroup`) or typed groups (`$savedGroup`).
     public var savedGroups: GrowthBookValue {
         get { storage.fields.savedGroups }
-        _modify { makeUnique(); yield &storage.fields.savedGroups }
+        _modify { yield &storage.fields.savedGroups }
     }
     /// Contextual bandit definitions by id, as the payload has them.
     public var contextualBandits: GrowthBookValue {
         get { storage.fields.contextualBandits }
-        _modify { makeUnique(); yield &storage.fields.contextualBandits }
+        _modify { yield &storage.fields.contextualBandits }
     }
     /// Every attribute a rule hashes, for loading sticky bucket documents.
     public var hashAttributes: [String] {
         get { storage.fields.hashAttributes }
-        _modify { makeUnique(); yield &storage.fields.hashAttributes }
+        _modify { yield &storage.fields.hashAttributes }
     }
 
     /// The fields, behind one reference: every evaluator holds the payload, and creating one is
     /// then one retain, not one per field. Changing a field copies them first when another
     /// payload (or an evaluator) shares them.
-    private var storage: Storage
-
-    private final class Storage: @unchecked Sendable {
-        // Changed only while uniquely referenced (see `makeUnique()`), so sharing it is safe and
-        // no two accesses can overlap: the runtime's access checks are left out of every read.
-        @exclusivity(unchecked) var fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
-    }
+    private var storage: CopyOnWrite<Fields>
 
     private struct Fields: Sendable {
         var features: [String: GrowthBookFeature]
@@ -57,12 +50,6 @@ public struct GrowthBookPayload: Sendable, CustomReflectable {
         var savedGroups: GrowthBookValue
         var contextualBandits: GrowthBookValue
         var hashAttributes: [String]
-    }
-
-    /// Copies the fields before a change when another payload shares them; the change is then
-    /// made in place (`payload.features[key] = feature` does not copy the dictionary).
-    private mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
     }
 
     /// The fields, as `print`, `dump` and test failures show them (not the storage behind them).
@@ -81,7 +68,7 @@ public struct GrowthBookPayload: Sendable, CustomReflectable {
                 for attribute in rule.hashAttributes where !attributes.contains(attribute) { attributes.append(attribute) }
             }
         }
-        storage = Storage(Fields(
+        storage = CopyOnWrite(Fields(
             features: Dictionary(features.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last }),
             featureKeys: features.map(\.key), savedGroups: savedGroups, contextualBandits: contextualBandits,
             hashAttributes: attributes

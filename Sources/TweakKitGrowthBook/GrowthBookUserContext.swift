@@ -9,51 +9,44 @@ public struct GrowthBookUserContext: Sendable, Hashable, CustomReflectable {
     /// The attributes conditions and hashing read (an object).
     public var attributes: GrowthBookValue {
         get { storage.fields.attributes }
-        _modify { makeUnique(); yield &storage.fields.attributes }
+        _modify { yield &storage.fields.attributes }
     }
     /// Experiment key → variation index, forced before any bucketing.
     public var forcedVariations: [String: Int] {
         get { storage.fields.forcedVariations }
-        _modify { makeUnique(); yield &storage.fields.forcedVariations }
+        _modify { yield &storage.fields.forcedVariations }
     }
     /// No experiment runs unless forced.
     public var qaMode: Bool {
         get { storage.fields.qaMode }
-        _modify { makeUnique(); yield &storage.fields.qaMode }
+        _modify { yield &storage.fields.qaMode }
     }
     /// `false` turns every experiment off.
     public var enabled: Bool {
         get { storage.fields.enabled }
-        _modify { makeUnique(); yield &storage.fields.enabled }
+        _modify { yield &storage.fields.enabled }
     }
     /// The page URL, for `?experiment=1` query-string overrides and `url` targeting.
     public var url: String {
         get { storage.fields.url }
-        _modify { makeUnique(); yield &storage.fields.url }
+        _modify { yield &storage.fields.url }
     }
     /// Group memberships for experiments' `groups`.
     public var groups: [String: Bool] {
         get { storage.fields.groups }
-        _modify { makeUnique(); yield &storage.fields.groups }
+        _modify { yield &storage.fields.groups }
     }
     /// Sticky bucket documents by `"<attribute>||<value>"`; `nil` turns sticky bucketing off.
     /// Evaluations add the assignments they make.
     public var stickyBucketAssignmentDocs: [String: GrowthBookStickyAssignmentsDocument]? {
         get { storage.fields.stickyBucketAssignmentDocs }
-        _modify { makeUnique(); yield &storage.fields.stickyBucketAssignmentDocs }
+        _modify { yield &storage.fields.stickyBucketAssignmentDocs }
     }
 
     /// The fields, behind one reference: each evaluator holds the user, and creating one is then
     /// one retain, not one per field. Changing a field copies them first when another user
     /// context (or an evaluator) shares them.
-    private var storage: Storage
-
-    private final class Storage: @unchecked Sendable {
-        // Changed only while uniquely referenced (see `makeUnique()`), so sharing it is safe and
-        // no two accesses can overlap: the runtime's access checks are left out of every read.
-        @exclusivity(unchecked) var fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
-    }
+    private var storage: CopyOnWrite<Fields>
 
     private struct Fields: Sendable, Hashable {
         var attributes: GrowthBookValue
@@ -63,12 +56,6 @@ public struct GrowthBookUserContext: Sendable, Hashable, CustomReflectable {
         var url = ""
         var groups: [String: Bool] = [:]
         var stickyBucketAssignmentDocs: [String: GrowthBookStickyAssignmentsDocument]?
-    }
-
-    /// Copies the fields before a change when another user context shares them; the change is
-    /// then made in place.
-    private mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
     }
 
     /// Equal when every field is.
@@ -88,7 +75,7 @@ public struct GrowthBookUserContext: Sendable, Hashable, CustomReflectable {
 
     /// A user with these attributes, no forced variations, sticky bucketing off.
     public init(attributes: GrowthBookValue = .object([])) {
-        storage = Storage(Fields(attributes: attributes))
+        storage = CopyOnWrite(Fields(attributes: attributes))
     }
 
     /// Whether sticky bucketing is on (a store or a set of documents was given).
