@@ -26,6 +26,7 @@ struct DatafileParser {
         }
 
         audiences = try parseAudiences(root)
+        let sendFlagDecisions = try reader.optionalBool(root, "sendFlagDecisions", in: "the datafile") ?? false
 
         var experimentsByID: [String: (Experiment, JSONNode)] = [:]
         for node in try reader.optionalArray(root, "experiments", in: "the datafile") {
@@ -60,7 +61,7 @@ struct DatafileParser {
         var flags: [String: Shared<OptimizelyDatafile.Flag>] = [:]
         var flagKeys: [String] = []
         for node in try reader.optionalArray(root, "featureFlags", in: "the datafile") {
-            let flag = try parseFlag(node, experiments: experimentsByID, rollouts: rollouts)
+            let flag = try parseFlag(node, experiments: experimentsByID, rollouts: rollouts, sendFlagDecisions: sendFlagDecisions)
             guard flags[flag.key] == nil else { throw reader.error(node, "flag \"\(flag.key)\" is defined twice") }
             flags[flag.key] = Shared(flag)
             flagKeys.append(flag.key)
@@ -95,7 +96,7 @@ struct DatafileParser {
             revision: try reader.optionalString(root, "revision", in: "the datafile") ?? "",
             projectID: try reader.optionalString(root, "projectId", in: "the datafile") ?? "",
             accountID: try reader.optionalString(root, "accountId", in: "the datafile") ?? "",
-            sendFlagDecisions: try reader.optionalBool(root, "sendFlagDecisions", in: "the datafile") ?? false,
+            sendFlagDecisions: sendFlagDecisions,
             flagKeys: flagKeys, flags: flags, groups: groups, holdouts: holdouts, localHoldouts: localHoldouts,
             source: reader.file
         )
@@ -258,7 +259,7 @@ struct DatafileParser {
     // MARK: - Flags
 
     private func parseFlag(
-        _ node: JSONNode, experiments: [String: (Experiment, JSONNode)], rollouts: [String: [Experiment]]
+        _ node: JSONNode, experiments: [String: (Experiment, JSONNode)], rollouts: [String: [Experiment]], sendFlagDecisions: Bool
     ) throws(TweakFileError) -> OptimizelyDatafile.Flag {
         let id = try reader.string(node, "id", in: "a flag")
         let key = try reader.string(node, "key", in: "a flag")
@@ -302,8 +303,10 @@ struct DatafileParser {
             variables[index].typedDefault = OptimizelyDatafile.convert(variables[index].defaultValue, to: variables[index], flagKey: key)
         }
         let variablesByID = Dictionary(variables.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        /// Checks the variations' variable ids and converts their values once.
-        func typed(_ rule: Experiment) throws(TweakFileError) -> Experiment {
+        let defaults = OptimizelyDatafile.decidedVariables(variables, flagKey: key, variation: nil)
+        /// Checks the variations' variable ids, converts their values once, and puts together
+        /// what a decision holds when `rule` serves each variation as `source`.
+        func typed(_ rule: Experiment, as source: OptimizelyDecision.Source) throws(TweakFileError) -> Experiment {
             var rule = rule
             for (variationID, variation) in rule.variations {
                 var converted = variation.value
@@ -316,15 +319,19 @@ struct DatafileParser {
                 if converted.featureEnabled {
                     converted.decidedVariables = OptimizelyDatafile.decidedVariables(variables, flagKey: key, variation: Shared(converted))
                 }
+                converted.outcome = OptimizelyDatafile.outcome(
+                    flag: key, variables: variables, defaults: defaults, variation: Shared(converted),
+                    rule: (rule.key, rule.id), source: source, sendFlagDecisions: sendFlagDecisions
+                )
                 rule.variations[variationID] = Shared(converted)
             }
             rule.linkTraffic()
             return rule
         }
         var typedExperiments: [Experiment] = []
-        for experiment in flagExperiments { typedExperiments.append(try typed(experiment)) }
+        for experiment in flagExperiments { typedExperiments.append(try typed(experiment, as: .featureTest)) }
         var typedRules: [Experiment] = []
-        for rule in rules { typedRules.append(try typed(rule)) }
+        for rule in rules { typedRules.append(try typed(rule, as: .rollout)) }
         flagExperiments = typedExperiments
         rules = typedRules
         var variationsByKey: [String: Shared<OptimizelyDatafile.Variation>] = [:]
@@ -335,7 +342,9 @@ struct DatafileParser {
         }
         return .init(id: id, key: key, experiments: flagExperiments.map(Shared.init), rolloutRules: rules.map(Shared.init), rolloutID: rolloutID, variables: variables,
                      variablesByKey: variablesByKey, variationsByKey: variationsByKey,
-                     defaultVariables: OptimizelyDatafile.decidedVariables(variables, flagKey: key, variation: nil))
+                     defaultVariables: defaults,
+                     noDecision: OptimizelyDatafile.outcome(flag: key, variables: variables, defaults: defaults, variation: nil,
+                                                            rule: nil, source: nil, sendFlagDecisions: sendFlagDecisions))
     }
 
     /// A feature rollout (`"type": "fr"`) serves the rollout's "Everyone Else" variation to the

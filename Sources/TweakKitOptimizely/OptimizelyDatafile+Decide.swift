@@ -21,35 +21,85 @@ extension OptimizelyDatafile {
     /// bucketing), then delivery rules (forced decision, audiences, bucketing; a user who passes a
     /// rule's audiences but misses its traffic goes straight to "Everyone Else").
     public func decide(flagKey: String, user: OptimizelyUser, forcedDecisions: OptimizelyForcedDecisions? = nil) -> OptimizelyDecision {
-        guard let flag = flags[flagKey] else {
-            var reasons = DecisionReasons(recording: true, userID: user.id)
-            reasons.append(.flagNotFound(flag: flagKey))
-            return OptimizelyDecision(flagKey: flagKey, userID: user.id, enabled: false, variables: [:], reasonLog: reasons, isImpression: false)
-        }
-        var reasons = DecisionReasons(recording: true, userID: user.id)
-        let choice = choose(flag, user: user, forced: forcedDecisions, reasons: &reasons)
-        // Converted at load for the flag's own variations and for none (every default, as a
-        // variation that is not enabled serves); an enabled holdout variation (holdouts belong
-        // to no flag) is converted here.
-        let decided = if let variation = choice?.variation, variation.value.featureEnabled {
-            variation.value.decidedVariables ?? Self.decidedVariables(flag.value.variables, flagKey: flag.value.key, variation: variation)
-        } else {
-            flag.value.defaultVariables
-        }
-        for problem in decided.problems { reasons.append(.text(problem)) }
-        return OptimizelyDecision(
-            flagKey: flagKey, userID: user.id, enabled: choice?.variation.value.featureEnabled ?? false,
-            variationKey: choice?.variation.value.key, variationID: choice?.variation.value.id,
-            ruleKey: choice?.ruleKey, ruleID: choice?.ruleID, source: choice?.source,
-            variables: decided.values, reasonLog: reasons,
-            // As the SDKs: experiments always; with sendFlagDecisions every decision, even none.
-            isImpression: choice?.source == .featureTest || sendFlagDecisions
-        )
+        rules.decide(flagKey: flagKey, user: user, forcedDecisions: forcedDecisions)
     }
 
     /// Decisions for every flag, in datafile order.
     public func decideAll(user: OptimizelyUser, forcedDecisions: OptimizelyForcedDecisions? = nil) -> [OptimizelyDecision] {
         flagKeys.map { decide(flagKey: $0, user: user, forcedDecisions: forcedDecisions) }
+    }
+
+    /// A decision's fields for `variation` served by `rule` (`nil` for a flag-level forced
+    /// decision) as `source`, or (`variation` `nil`) for no decision. Variables are converted at
+    /// load for the flag's own variations and for none (every default, as a variation that is
+    /// not enabled serves); an enabled holdout variation (holdouts belong to no flag) is
+    /// converted here.
+    static func outcome(
+        flag flagKey: String, variables: [Variable], defaults: DecidedVariables, variation: Shared<Variation>?,
+        rule: (key: String, id: String)?, source: OptimizelyDecision.Source?, sendFlagDecisions: Bool
+    ) -> RuleOutcome {
+        let decided = if let variation, variation.value.featureEnabled {
+            variation.value.decidedVariables ?? decidedVariables(variables, flagKey: flagKey, variation: variation)
+        } else {
+            defaults
+        }
+        let fields = OptimizelyDecision.Outcome(
+            flagKey: flagKey, enabled: variation?.value.featureEnabled ?? false,
+            variationKey: variation?.value.key, variationID: variation?.value.id, ruleKey: rule?.key, ruleID: rule?.id,
+            source: source, variables: decided.values,
+            // As the SDKs: experiments always; with sendFlagDecisions every decision, even none.
+            isImpression: source == .featureTest || sendFlagDecisions
+        )
+        return RuleOutcome(fields: Shared(fields), problems: decided.problems)
+    }
+}
+
+extension OptimizelyDatafile.Rules {
+    typealias Flag = OptimizelyDatafile.Flag
+    typealias Experiment = OptimizelyDatafile.Experiment
+    typealias Variation = OptimizelyDatafile.Variation
+    typealias Choice = OptimizelyDatafile.Choice
+    typealias RuleOutcome = OptimizelyDatafile.RuleOutcome
+    typealias DecisionMethod = OptimizelyDatafile.DecisionMethod
+
+    func decide(flagKey: String, user: OptimizelyUser, forcedDecisions: OptimizelyForcedDecisions?) -> OptimizelyDecision {
+        guard let flag = flags[flagKey] else {
+            var reasons = DecisionReasons(recordingInto: self, userID: user.id)
+            reasons.appendFlagNotFound(flagKey)
+            let outcome = OptimizelyDecision.Outcome(flagKey: flagKey, variables: [:], isImpression: false)
+            return OptimizelyDecision(outcome: Shared(outcome), userID: user.id, reasonLog: reasons)
+        }
+        // Without forced decisions (which can change) a decision is a function of these rules,
+        // the flag and the user: its steps are taken again when its reasons are read, not
+        // recorded now.
+        guard let forcedDecisions else {
+            var none = DecisionReasons.none
+            let outcome = decide(flag, user: user, forced: nil, reasons: &none)
+            return OptimizelyDecision(outcome: outcome.fields, userID: user.id, reasonLog: DecisionReasons(replaying: flag, user: user, rules: self))
+        }
+        var reasons = DecisionReasons(recordingInto: self, userID: user.id)
+        let outcome = decide(flag, user: user, forced: forcedDecisions, reasons: &reasons)
+        return OptimizelyDecision(outcome: outcome.fields, userID: user.id, reasonLog: reasons)
+    }
+
+    /// Decides `flag`, recording every step (and each variable that did not convert) in `reasons`.
+    func decide(_ flag: Shared<Flag>, user: OptimizelyUser, forced: OptimizelyForcedDecisions?, reasons: inout DecisionReasons) -> RuleOutcome {
+        let outcome = outcome(of: choose(flag, user: user, forced: forced, reasons: &reasons), flag: flag)
+        for problem in outcome.problems { reasons.append(message: problem) }
+        return outcome
+    }
+
+    /// What a decision for `choice` holds: kept at load for no decision and for each of the
+    /// flag's rules' variations when their rule serves them; put together here for a forced
+    /// decision or a holdout.
+    private func outcome(of choice: Choice?, flag: Shared<Flag>) -> RuleOutcome {
+        guard let choice else { return flag.value.noDecision }
+        if choice.method != .forcedDecision, let outcome = choice.variation.value.outcome { return outcome }
+        return OptimizelyDatafile.outcome(
+            flag: flag.value.key, variables: flag.value.variables, defaults: flag.value.defaultVariables,
+            variation: choice.variation, rule: choice.ruleKey.map { ($0, choice.ruleID ?? "") }, source: choice.source,
+            sendFlagDecisions: sendFlagDecisions
+        )
     }
 
     func choose(_ flag: Shared<Flag>, user: OptimizelyUser, forced: OptimizelyForcedDecisions?, reasons: inout DecisionReasons) -> Choice? {
@@ -66,7 +116,7 @@ extension OptimizelyDatafile {
             guard holdout.value.excludesTargetedDeliveries else {
                 return Choice(ruleKey: holdout.value.key, ruleID: holdout.value.id, variation: variation, source: .holdout, method: .bucketing)
             }
-            reasons.append(.holdoutExcludesTargetedDeliveries(holdout: holdout.value.key))
+            reasons.append(.holdoutExcludesTargetedDeliveries(holdout: .init(holdout)))
             heldOut = true
             break
         }
@@ -83,10 +133,10 @@ extension OptimizelyDatafile {
     private func forcedVariation(_ flag: Shared<Flag>, rule: Shared<Experiment>?, user: OptimizelyUser, forced: OptimizelyForcedDecisions?, reasons: inout DecisionReasons) -> Shared<Variation>? {
         guard let forced, let key = forced.variationKey(flagKey: flag.value.key, ruleKey: rule?.value.key, userID: user.id) else { return nil }
         guard let variation = flag.value.variationsByKey[key] else {
-            reasons.append(.invalidForcedVariation(flag: flag.value.key, rule: rule?.value.key))
+            reasons.append(.invalidForcedVariation(flag: .init(flag), rule: rule.map(DatafilePointer.init)))
             return nil
         }
-        reasons.append(.forcedVariation(variation: key, flag: flag.value.key, rule: rule?.value.key))
+        reasons.append(.forcedVariation(variation: .init(variation), flag: .init(flag), rule: rule.map(DatafilePointer.init)))
         return variation
     }
 
@@ -107,19 +157,19 @@ extension OptimizelyDatafile {
 
     private func decideHoldout(_ holdout: Shared<Experiment>, flag: Shared<Flag>, user: OptimizelyUser, bucketingID: String, reasons: inout DecisionReasons) -> Shared<Variation>? {
         guard holdout.value.status == "Running" else {
-            reasons.append(.holdoutNotRunning(holdout: holdout.value.key))
+            reasons.append(.holdoutNotRunning(holdout: .init(holdout)))
             return nil
         }
         guard meetsAudience(holdout, user: user) else {
-            reasons.append(.holdoutAudiencesNotMet(holdout: holdout.value.key))
+            reasons.append(.holdoutAudiencesNotMet(holdout: .init(holdout)))
             return nil
         }
         guard let variation = bucket(holdout, bucketingID: bucketingID, reasons: &reasons) else {
-            reasons.append(.holdoutNotBucketed(holdout: holdout.value.key))
+            reasons.append(.holdoutNotBucketed(holdout: .init(holdout)))
             return nil
         }
-        reasons.append(.holdoutVariation(variation: variation.value.key, holdout: holdout.value.key))
-        reasons.append(.heldOut(holdout: holdout.value.key, flag: flag.value.key))
+        reasons.append(.holdoutVariation(variation: .init(variation), holdout: .init(holdout)))
+        reasons.append(.heldOut(holdout: .init(holdout), flag: .init(flag)))
         return variation
     }
 
@@ -136,24 +186,24 @@ extension OptimizelyDatafile {
 
     private func decideExperiment(_ experiment: Shared<Experiment>, user: OptimizelyUser, bucketingID: String, reasons: inout DecisionReasons) -> (Shared<Variation>, DecisionMethod)? {
         guard experiment.value.status == "Running" else {
-            reasons.append(.experimentNotRunning(experiment: experiment.value.key))
+            reasons.append(.experimentNotRunning(experiment: .init(experiment)))
             return nil
         }
         guard !experiment.value.isContextualBandit else {
-            reasons.append(.contextualBandit(experiment: experiment.value.key))
+            reasons.append(.contextualBandit(experiment: .init(experiment)))
             return nil
         }
-        if let variationKey = experiment.value.forcedVariations[user.id] {
+        if let variationKey = experiment.value.forcedVariations.value(forFewKeys: user.id) {
             if let id = experiment.value.variationKeys[variationKey], let variation = experiment.value.variations[id] {
-                reasons.append(.whitelisted(variation: variationKey))
+                reasons.append(.whitelisted(variation: .init(variation)))
                 return (variation, .whitelist)
             }
-            reasons.append(.whitelistedVariationMissing(variation: variationKey))
+            reasons.append(.whitelistedVariationMissing(experiment: .init(experiment)))
         }
         let matches = meetsAudience(experiment, user: user)
-        reasons.append(.experimentAudiences(experiment: experiment.value.key, met: matches))
+        reasons.append(.experimentAudiences(experiment: .init(experiment), met: matches))
         guard matches else {
-            reasons.append(.experimentAudiencesNotMet(experiment: experiment.value.key))
+            reasons.append(.experimentAudiencesNotMet(experiment: .init(experiment)))
             return nil
         }
         if let groupID = experiment.value.groupID, let group = groups[groupID], group.policy == "random" {
@@ -164,22 +214,22 @@ extension OptimizelyDatafile {
                 return nil
             }
             guard chosen == experiment.value.id else {
-                reasons.append(.inOtherGroupExperiment(experiment: experiment.value.key, group: group.id))
+                reasons.append(.inOtherGroupExperiment(experiment: .init(experiment)))
                 return nil
             }
-            reasons.append(.inGroupExperiment(experiment: experiment.value.key, group: group.id))
+            reasons.append(.inGroupExperiment(experiment: .init(experiment)))
         }
         guard let variation = bucket(experiment, bucketingID: bucketingID, reasons: &reasons) else {
             reasons.append(.inNoVariation)
             return nil
         }
-        reasons.append(.experimentVariation(variation: variation.value.key, experiment: experiment.value.key))
+        reasons.append(.experimentVariation(variation: .init(variation), experiment: .init(experiment)))
         return (variation, .bucketing)
     }
 
     private func decideRollout(_ flag: Shared<Flag>, user: OptimizelyUser, bucketingID: String, forced: OptimizelyForcedDecisions?, reasons: inout DecisionReasons) -> Choice? {
         guard !flag.value.rolloutRules.isEmpty else {
-            if let rolloutID = flag.value.rolloutID { reasons.append(.rolloutWithoutRules(rollout: rolloutID)) }
+            if flag.value.rolloutID != nil { reasons.append(.rolloutWithoutRules(flag: .init(flag))) }
             return nil
         }
         var index = 0

@@ -30,15 +30,13 @@ public struct OptimizelyDatafile: Sendable {
     /// Every flag key, in datafile order.
     public let flagKeys: [String]
 
-    let flags: [String: Shared<Flag>]
-    let groups: [String: Group]
-    /// Holdouts in datafile order. Every holdout applies to every flag, as in Optimizely's current
-    /// SDKs (`includedFlags` and `excludedFlags` are ignored).
-    let holdouts: [Shared<Experiment>]
-    /// Rule-level holdouts (`localHoldouts`), by the id of each rule they name.
-    let localHoldouts: [String: [Shared<Experiment>]]
+    /// Everything a decision reads.
+    let rules: Rules
     /// The file or URL it came from, for messages.
     let source: String
+
+    /// Every flag, by key.
+    var flags: [String: Shared<Flag>] { rules.flags }
 
     /// The datafile versions TweakKit reads.
     public static let supportedVersions: Set<String> = ["4"]
@@ -85,11 +83,8 @@ public struct OptimizelyDatafile: Sendable {
         self.accountID = accountID
         self.sendFlagDecisions = sendFlagDecisions
         self.flagKeys = flagKeys
-        self.flags = flags
-        self.groups = groups
-        self.holdouts = holdouts
-        self.localHoldouts = localHoldouts
         self.source = source
+        rules = Rules(flags: flags, groups: groups, holdouts: holdouts, localHoldouts: localHoldouts, sendFlagDecisions: sendFlagDecisions)
     }
 
     /// A flag's variable keys and types, in datafile order; `nil` for an unknown flag.
@@ -125,6 +120,32 @@ public enum OptimizelyVariableType: String, Sendable, Hashable, CaseIterable {
 }
 
 extension OptimizelyDatafile {
+    /// What decisions read — every flag (with its rules and their variations), group and
+    /// holdout — behind one reference. A decision's reasons hold it: their steps point into it
+    /// (``DecisionStep``), and a decision without forced decisions is made again from it when
+    /// its reasons are read.
+    final class Rules: Sendable {
+        let flags: [String: Shared<Flag>]
+        let groups: [String: Group]
+        /// Holdouts in datafile order. Every holdout applies to every flag, as in Optimizely's
+        /// current SDKs (`includedFlags` and `excludedFlags` are ignored).
+        let holdouts: [Shared<Experiment>]
+        /// Rule-level holdouts (`localHoldouts`), by the id of each rule they name.
+        let localHoldouts: [String: [Shared<Experiment>]]
+        let sendFlagDecisions: Bool
+
+        init(
+            flags: [String: Shared<Flag>], groups: [String: Group], holdouts: [Shared<Experiment>],
+            localHoldouts: [String: [Shared<Experiment>]], sendFlagDecisions: Bool
+        ) {
+            self.flags = flags
+            self.groups = groups
+            self.holdouts = holdouts
+            self.localHoldouts = localHoldouts
+            self.sendFlagDecisions = sendFlagDecisions
+        }
+    }
+
     struct Flag: Sendable {
         var id: String
         var key: String
@@ -139,6 +160,8 @@ extension OptimizelyDatafile {
         var variationsByKey: [String: Shared<Variation>]
         /// The variables when no rule decides: every default.
         var defaultVariables: DecidedVariables
+        /// What a decision holds when no rule decides.
+        var noDecision: RuleOutcome
     }
 
     struct Variable: Sendable {
@@ -197,6 +220,16 @@ extension OptimizelyDatafile {
         /// at load, per flag, for an enabled variation; `nil` for a holdout's variation and for
         /// one that is not enabled, which serves the flag's defaults).
         var decidedVariables: DecidedVariables?
+        /// What a decision holds when its rule serves this variation (filled in at load, per
+        /// flag; `nil` for a holdout's variation, whose decisions are put together when made).
+        var outcome: RuleOutcome?
+    }
+
+    /// A decision's fields for one rule and variation (or for none), shared by every decision
+    /// they make, with the messages of the variables that did not convert (reasons to add).
+    struct RuleOutcome: Sendable {
+        var fields: Shared<OptimizelyDecision.Outcome>
+        var problems: [String]
     }
 
     struct TrafficRange: Sendable {

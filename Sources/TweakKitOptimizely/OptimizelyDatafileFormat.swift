@@ -148,8 +148,8 @@ public struct OptimizelyDocument: TweakDocument {
             return TweakEvaluation(value: nil, reason: .error, errorCode: .targetingKeyMissing,
                                    errorMessage: "an Optimizely decision needs a user id: set the evaluation context's targetingKey")
         }
-        var reasons = DecisionReasons(recording: false, userID: user.id)
-        let choice = datafile.choose(flag, user: user, forced: forcedDecisions, reasons: &reasons)
+        var reasons = DecisionReasons.none
+        let choice = datafile.rules.choose(flag, user: user, forced: forcedDecisions, reasons: &reasons)
         let reason: EvaluationReason = switch choice?.method {
         case nil: .default
         case .forcedDecision?, .whitelist?: .targetingMatch

@@ -207,4 +207,36 @@ struct DecisionTests {
         let other = decide("checkout_redesign", "user-2", ["plan": "pro"])
         #expect(other.reasons != decision.reasons)
     }
+
+    @Test("reasons taken again when read are the reasons recorded while deciding, for every user and rule")
+    func reasonsTakenAgain() {
+        // Without forced decisions the steps are taken again when read; with a set of forced
+        // decisions (empty: it forces nothing) they are recorded as the decision is made.
+        let attributeSets: [[String: TweakContent]] = [
+            [:], ["plan": "pro"], ["beta": true], ["country": "NL"], ["beta": true, "country": "NL"],
+            ["plan": "free", "country": "DE"], ["$opt_bucketing_id": 42],
+        ]
+        let none = OptimizelyForcedDecisions()
+        var distinct = Set<[String]>()
+        for flag in datafile.flagKeys + ["nope"] {
+            for index in 0..<60 {
+                let user = OptimizelyUser(id: "user-\(index)", attributes: attributeSets[index % attributeSets.count])
+                let replayed = datafile.decide(flagKey: flag, user: user)
+                let recorded = datafile.decide(flagKey: flag, user: user, forcedDecisions: none)
+                #expect(replayed.reasons == recorded.reasons, "\(flag), \(user)")
+                #expect(replayed == recorded)
+                distinct.insert(replayed.reasons)
+            }
+        }
+        #expect(distinct.count > 20)
+        // They name the user decided for, whatever the decision's fields are changed to.
+        var changed = decide("checkout_redesign", "user-1", ["plan": "pro"])
+        let before = changed.reasons
+        changed.userID = "someone-else"
+        changed.variationKey = "control"
+        #expect(changed.reasons == before)
+        #expect(changed.userID == "someone-else")
+        #expect(changed.variationKey == "control")
+        #expect(decide("checkout_redesign", "user-1", ["plan": "pro"]).variationKey == "treatment")
+    }
 }
