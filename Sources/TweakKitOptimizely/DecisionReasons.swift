@@ -8,17 +8,21 @@ import TweakKit
 ///   its reasons are read.
 /// - A decision with forced decisions (which can change later) records its steps as they are
 ///   taken. Each step keeps its parts (the rule, the variation: pointers into the datafile; the
-///   user id once for all), so steps are plain values: recording one retains nothing, and
-///   dropping the log frees one buffer.
+///   user id once for all), so steps are plain values: recording one retains nothing.
 /// - A lookup through the manager, whose reasons nobody reads, records nothing at all.
 ///
-/// Two logs are equal when their messages are.
+/// Either way the log holds the datafile's ``OptimizelyDatafile/Rules`` (and, to decide again,
+/// the user). Two logs are equal when their messages are; reading them, comparing two logs
+/// and hashing one each decide again (two logs of the same rules, flag and user are equal
+/// without it).
 struct DecisionReasons: Sendable, Hashable {
     private enum Log: Sendable {
         /// Records nothing.
         case none
-        /// Records steps as they are taken.
+        /// Records steps as they are taken, while its decision is made (see ``finished()``).
         case recording(Recording)
+        /// The steps recorded while the decision was made.
+        case recorded(rules: OptimizelyDatafile.Rules, userID: String, steps: [DecisionStep], texts: [String])
         /// Takes the steps of deciding `flag` (one of `rules`' flags) for `user`, without forced
         /// decisions, when they are read.
         case replay(rules: OptimizelyDatafile.Rules, flag: DatafilePointer<OptimizelyDatafile.Flag>, user: OptimizelyUser)
@@ -26,8 +30,8 @@ struct DecisionReasons: Sendable, Hashable {
         case words([String])
     }
 
-    /// Recorded steps. Appended to only while its decision is made, by the one log that holds
-    /// it; read-only once the decision is returned.
+    /// Steps being recorded. Only the decision being made appends to it, on its own thread,
+    /// before ``DecisionReasons/finished()`` copies the steps out: no decision returned holds one.
     private final class Recording: @unchecked Sendable {
         /// What the steps point into.
         let rules: OptimizelyDatafile.Rules
@@ -95,6 +99,13 @@ struct DecisionReasons: Sendable, Hashable {
         if case .recording(let recording) = log { recording.append(text: flagKey, DecisionStep.flagNotFound) }
     }
 
+    /// The log to return with the decision: a recording's steps copied out of it, so that the
+    /// log returned holds nothing that changes.
+    func finished() -> DecisionReasons {
+        guard case .recording(let recording) = log else { return self }
+        return DecisionReasons(log: .recorded(rules: recording.rules, userID: recording.userID, steps: recording.steps, texts: recording.texts))
+    }
+
     /// The steps in words. (The log holds the rules its steps point into.)
     var messages: [String] {
         switch log {
@@ -102,6 +113,8 @@ struct DecisionReasons: Sendable, Hashable {
             return []
         case .recording(let recording):
             return recording.steps.map { $0.message(userID: recording.userID, texts: recording.texts) }
+        case .recorded(_, let userID, let steps, let texts):
+            return steps.map { $0.message(userID: userID, texts: texts) }
         case .replay(let rules, let flag, let user):
             var again = DecisionReasons(recordingInto: rules, userID: user.id)
             _ = rules.decide(flag.object, user: user, forced: nil, reasons: &again)
@@ -112,7 +125,12 @@ struct DecisionReasons: Sendable, Hashable {
     }
 
     static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.messages == rhs.messages
+        // The same rules, flag and user take the same steps: equal without deciding again.
+        if case .replay(let rules, let flag, let user) = lhs.log, case .replay(let otherRules, let otherFlag, let otherUser) = rhs.log,
+           rules === otherRules, flag.object === otherFlag.object, user == otherUser {
+            return true
+        }
+        return lhs.messages == rhs.messages
     }
 
     func hash(into hasher: inout Hasher) {

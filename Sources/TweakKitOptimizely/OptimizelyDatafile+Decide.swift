@@ -67,7 +67,7 @@ extension OptimizelyDatafile.Rules {
             var reasons = DecisionReasons(recordingInto: self, userID: user.id)
             reasons.appendFlagNotFound(flagKey)
             let outcome = OptimizelyDecision.Outcome(flagKey: flagKey, variables: [:], isImpression: false)
-            return OptimizelyDecision(outcome: Shared(outcome), userID: user.id, reasonLog: reasons)
+            return OptimizelyDecision(outcome: Shared(outcome), userID: user.id, reasonLog: reasons.finished())
         }
         // Without forced decisions (which can change) a decision is a function of these rules,
         // the flag and the user: its steps are taken again when its reasons are read, not
@@ -79,7 +79,7 @@ extension OptimizelyDatafile.Rules {
         }
         var reasons = DecisionReasons(recordingInto: self, userID: user.id)
         let outcome = decide(flag, user: user, forced: forcedDecisions, reasons: &reasons)
-        return OptimizelyDecision(outcome: outcome.fields, userID: user.id, reasonLog: reasons)
+        return OptimizelyDecision(outcome: outcome.fields, userID: user.id, reasonLog: reasons.finished())
     }
 
     /// Decides `flag`, recording every step (and each variable that did not convert) in `reasons`.

@@ -35,7 +35,7 @@ extension OptimizelyDatafile {
 
     /// `variables` (a flag's, in order) as decided for `variation` (`nil`: no rule decided).
     /// Computed at load for each of the flag's variations and for none, so that a decision
-    /// copies them instead of building a dictionary.
+    /// shares them instead of building a dictionary.
     static func decidedVariables(_ variables: [Variable], flagKey: String, variation: Shared<Variation>?) -> DecidedVariables {
         var decided = DecidedVariables(values: .init(minimumCapacity: variables.count))
         for variable in variables {

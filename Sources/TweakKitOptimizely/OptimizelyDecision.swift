@@ -4,7 +4,8 @@ public import TweakKit
 ///
 /// What a rule's variation decides is the same for every user it serves, so it is kept once,
 /// at load, and a decision shares it: building one retains a few objects and copies no fields.
-/// Setting a property gives the decision fields of its own.
+/// Setting a property gives the decision fields of its own. A decision keeps the datafile's
+/// rules alive (its reasons point into them, or are taken again from them when read).
 public struct OptimizelyDecision: Sendable, Hashable {
     /// Where the decision came from, in Optimizely's words.
     public enum Source: String, Sendable, Hashable {
@@ -82,7 +83,8 @@ public struct OptimizelyDecision: Sendable, Hashable {
     }
     /// Why, step by step, in the SDKs' wording. Put into words when read (each read builds the
     /// array anew: keep it in a local to read it more than once); a decision whose reasons
-    /// nobody reads builds none of these strings.
+    /// nobody reads builds none of these strings. Without forced decisions a decision records no
+    /// steps: a read takes them again by deciding once more, with the same datafile and user.
     public var reasons: [String] {
         get { reasonLog.messages }
         set { reasonLog = DecisionReasons(messages: newValue) }
@@ -105,7 +107,7 @@ public struct OptimizelyDecision: Sendable, Hashable {
 
     /// Whether both decide the same for the same user, with the same reasons.
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.userID == rhs.userID && (lhs.outcome === rhs.outcome || lhs.outcome.value == rhs.outcome.value)
+        lhs.userID == rhs.userID && lhs.outcome.value == rhs.outcome.value
             && lhs.reasonLog == rhs.reasonLog
     }
 

@@ -48,22 +48,22 @@ struct CurrentSDKTests {
                                 experiment("12", "pro_delivery", type: "td", audience: "91", variation: "pro"),
                                 experiment("13", "other_ab", type: "ab", variation: "other")].joined(separator: ",") + "]",
             rollouts: rollout, holdouts: holdoutExcludingDeliveries)
-        let targeted = file.decide(flagKey: "f", user: user(["plan": "pro"]))
+        let targeted = file.checkedDecide(flagKey: "f", user: user(["plan": "pro"]))
         #expect(targeted.ruleKey == "pro_delivery")
         #expect(targeted.variationKey == "pro")
         #expect(targeted.variables["label"] == "pro")
         #expect(targeted.reasons.contains("Holdout 'global_holdout' excludes targeted deliveries. Targeted delivery rules will be evaluated."))
 
-        let delivered = file.decide(flagKey: "f", user: user(["country": "NL"]))
+        let delivered = file.checkedDecide(flagKey: "f", user: user(["country": "NL"]))
         #expect(delivered.ruleKey == "dutch_delivery")
         #expect(delivered.source == .rollout)
 
         // The A/B test is skipped even though it takes all traffic; "Everyone Else" still serves.
-        let everyone = file.decide(flagKey: "f", user: user([:]))
+        let everyone = file.checkedDecide(flagKey: "f", user: user([:]))
         #expect(everyone.ruleKey == "everyone_else")
 
         // Nothing targeted serves: no variation at all (the holdout's is not served either).
-        let none = file.decide(flagKey: "g", user: user([:]))
+        let none = file.checkedDecide(flagKey: "g", user: user([:]))
         #expect(none.variationKey == nil)
         #expect(none.ruleKey == nil)
         #expect(none.enabled == false)
@@ -75,7 +75,7 @@ struct CurrentSDKTests {
         let holdout = holdoutExcludingDeliveries.replacingOccurrences(of: #""excludeTargetedDeliveries": true,"#, with: "")
         let file = try datafile(flags: #"[{"id": "1", "key": "f", "experimentIds": [], "rolloutId": "r", "variables": \#(variable)}]"#,
                                 rollouts: rollout, holdouts: holdout)
-        let decision = file.decide(flagKey: "f", user: user(["country": "NL"]))
+        let decision = file.checkedDecide(flagKey: "f", user: user(["country": "NL"]))
         #expect(decision.source == .holdout)
         #expect(decision.ruleKey == "global_holdout")
         #expect(decision.variationKey == "off")
@@ -87,7 +87,7 @@ struct CurrentSDKTests {
             flags: #"[{"id": "1", "key": "f", "experimentIds": ["41"], "rolloutId": "r", "variables": \#(variable)}]"#,
             experiments: "[" + experiment("41", "gradual_rollout", type: "fr", variation: "new_flow", endOfRange: 0) + "]",
             rollouts: rollout)
-        let decision = file.decide(flagKey: "f", user: user(["country": "NL"]))
+        let decision = file.checkedDecide(flagKey: "f", user: user(["country": "NL"]))
         #expect(decision.ruleKey == "gradual_rollout")
         #expect(decision.source == .featureTest)
         #expect(decision.variationKey == "everyone")
@@ -98,7 +98,7 @@ struct CurrentSDKTests {
             flags: #"[{"id": "1", "key": "f", "experimentIds": ["41"], "rolloutId": "r", "variables": \#(variable)}]"#,
             experiments: "[" + experiment("41", "gradual_rollout", type: "ab", variation: "new_flow", endOfRange: 0) + "]",
             rollouts: rollout)
-        #expect(plain.decide(flagKey: "f", user: user(["country": "NL"])).ruleKey == "dutch_delivery")
+        #expect(plain.checkedDecide(flagKey: "f", user: user(["country": "NL"])).ruleKey == "dutch_delivery")
     }
 
     @Test("double variables are decimal numbers or inf/nan, as the SDKs read them", arguments: [
@@ -108,7 +108,7 @@ struct CurrentSDKTests {
     ])
     func doubles(text: String, expected: TweakContent?) throws {
         let file = try datafile(flags: #"[{"id": "1", "key": "f", "experimentIds": [], "rolloutId": "", "variables": [{"id": "v", "key": "ratio", "type": "double", "defaultValue": "\#(text)"}]}]"#)
-        let decision = file.decide(flagKey: "f", user: user([:]))
+        let decision = file.checkedDecide(flagKey: "f", user: user([:]))
         #expect(decision.variables["ratio"] == expected)
         if expected == nil {
             #expect(decision.reasons.contains { $0.contains("is not a valid double value") })
@@ -118,7 +118,7 @@ struct CurrentSDKTests {
     @Test("a double variable nan reads as NaN")
     func notANumber() throws {
         let file = try datafile(flags: #"[{"id": "1", "key": "f", "experimentIds": [], "rolloutId": "", "variables": [{"id": "v", "key": "ratio", "type": "double", "defaultValue": "nan"}]}]"#)
-        guard case .double(let value)? = file.decide(flagKey: "f", user: user([:])).variables["ratio"] else {
+        guard case .double(let value)? = file.checkedDecide(flagKey: "f", user: user([:])).variables["ratio"] else {
             Issue.record("nan is not a double")
             return
         }

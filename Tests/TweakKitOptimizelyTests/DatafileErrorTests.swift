@@ -88,7 +88,7 @@ struct DatafileErrorTests {
             experiments: "[" + experiment.replacingOccurrences(of: #""featureEnabled": true"#, with: #""featureEnabled": true, "variables": [{"id": "5", "value": "12abc"}]"#) + "]"
         )
         let loaded = try OptimizelyDatafile(data: Data(text.utf8), source: "datafile.json")
-        let decision = loaded.decide(flagKey: "f", user: OptimizelyUser(id: "u"))
+        let decision = loaded.checkedDecide(flagKey: "f", user: OptimizelyUser(id: "u"))
         #expect(decision.enabled)
         #expect(decision.variables == ["b": false])  // only exactly "true" is true
         #expect(decision.reasons.contains(#"Variable "n" of flag "f": "12abc" is not a valid integer value."#))
@@ -102,7 +102,7 @@ struct DatafileErrorTests {
             extra: #", "typedAudiences": [{"id": "4", "name": "typeless", "conditions": ["not", {"name": "plan", "value": "pro"}]}]"#
         )
         let loaded = try OptimizelyDatafile(data: Data(text.utf8), source: "datafile.json")
-        let decision = loaded.decide(flagKey: "f", user: OptimizelyUser(id: "u", attributes: ["plan": "pro"]))
+        let decision = loaded.checkedDecide(flagKey: "f", user: OptimizelyUser(id: "u", attributes: ["plan": "pro"]))
         #expect(decision.variables == ["v": " 1.5", "j": ["a": .null, "b": [1, 2], "c": ["d": .null]], "n": 42, "k": [.null]])
         #expect(decision.ruleKey == nil)  // not(unknown) is unknown: the audience does not match
     }
@@ -113,7 +113,7 @@ struct DatafileErrorTests {
             flags: #"[{"id": "1", "key": "f", "experimentIds": ["11"], "rolloutId": "", "variables": []}]"#,
             experiments: "[" + experiment.replacingOccurrences(of: #""forcedVariations": {}"#, with: #""forcedVariations": {}, "cmab": {"attributeIds": [], "trafficAllocation": 10000}"#) + "]"
         )
-        let skipped = try OptimizelyDatafile(data: Data(bandit.utf8), source: "datafile.json").decide(flagKey: "f", user: OptimizelyUser(id: "u"))
+        let skipped = try OptimizelyDatafile(data: Data(bandit.utf8), source: "datafile.json").checkedDecide(flagKey: "f", user: OptimizelyUser(id: "u"))
         #expect(skipped.variationKey == nil)
         #expect(skipped.reasons.contains(#"Experiment "exp" is a contextual multi-armed bandit, which needs Optimizely's decision service; skipped."#))
 
@@ -122,7 +122,7 @@ struct DatafileErrorTests {
             experiments: "[\(experiment)]",
             extra: #", "localHoldouts": [{"id": "8", "key": "local", "status": "Running", "audienceIds": [], "variations": [{"id": "81", "key": "off", "featureEnabled": false}], "trafficAllocation": [{"entityId": "81", "endOfRange": 10000}], "includedRules": ["11"]}]"#
         )
-        let decision = try OptimizelyDatafile(data: Data(held.utf8), source: "datafile.json").decide(flagKey: "f", user: OptimizelyUser(id: "u"))
+        let decision = try OptimizelyDatafile(data: Data(held.utf8), source: "datafile.json").checkedDecide(flagKey: "f", user: OptimizelyUser(id: "u"))
         #expect(decision.source == .holdout)
         #expect(decision.ruleKey == "local")
         #expect(decision.enabled == false)

@@ -13,6 +13,27 @@ func loadDatafile() throws -> OptimizelyDatafile {
     return try OptimizelyDatafile(contentsOf: url)
 }
 
+extension OptimizelyDatafile {
+    /// `decide(flagKey:user:)`, whose reasons are taken again when read, checked against the
+    /// same decision with its steps recorded as they are taken (given a set of forced decisions
+    /// that forces nothing): every field and every reason must be the same.
+    func checkedDecide(flagKey: String, user: OptimizelyUser, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> OptimizelyDecision {
+        let replayed = decide(flagKey: flagKey, user: user)
+        let recorded = decide(flagKey: flagKey, user: user, forcedDecisions: OptimizelyForcedDecisions())
+        #expect(replayed.reasons == recorded.reasons, sourceLocation: sourceLocation)
+        #expect(replayed.flagKey == recorded.flagKey && replayed.userID == recorded.userID && replayed.enabled == recorded.enabled,
+                sourceLocation: sourceLocation)
+        #expect(replayed.variationKey == recorded.variationKey && replayed.variationID == recorded.variationID, sourceLocation: sourceLocation)
+        #expect(replayed.ruleKey == recorded.ruleKey && replayed.ruleID == recorded.ruleID && replayed.source == recorded.source,
+                sourceLocation: sourceLocation)
+        #expect(replayed.isImpression == recorded.isImpression, sourceLocation: sourceLocation)
+        // NaN is not equal to itself: compare the variables in words.
+        let words = { (variables: [String: TweakContent]) in variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } }
+        #expect(words(replayed.variables) == words(recorded.variables), sourceLocation: sourceLocation)
+        return replayed
+    }
+}
+
 @Suite("Optimizely decisions")
 struct DecisionTests {
     let datafile: OptimizelyDatafile
@@ -22,7 +43,9 @@ struct DecisionTests {
     }
 
     func decide(_ flag: String, _ user: String, _ attributes: [String: TweakContent] = [:], forced: OptimizelyForcedDecisions? = nil) -> OptimizelyDecision {
-        datafile.decide(flagKey: flag, user: OptimizelyUser(id: user, attributes: attributes), forcedDecisions: forced)
+        let user = OptimizelyUser(id: user, attributes: attributes)
+        guard let forced else { return datafile.checkedDecide(flagKey: flag, user: user) }
+        return datafile.decide(flagKey: flag, user: user, forcedDecisions: forced)
     }
 
     @Test("an experiment buckets users who pass its audience; variables come from the enabled variation")
@@ -219,8 +242,10 @@ struct DecisionTests {
         let none = OptimizelyForcedDecisions()
         var distinct = Set<[String]>()
         for flag in datafile.flagKeys + ["nope"] {
-            for index in 0..<60 {
-                let user = OptimizelyUser(id: "user-\(index)", attributes: attributeSets[index % attributeSets.count])
+            for index in 0..<61 {
+                // qa-user: whitelisted in checkout_ab.
+                let id = index == 60 ? "qa-user" : "user-\(index)"
+                let user = OptimizelyUser(id: id, attributes: attributeSets[index % attributeSets.count])
                 let replayed = datafile.decide(flagKey: flag, user: user)
                 let recorded = datafile.decide(flagKey: flag, user: user, forcedDecisions: none)
                 #expect(replayed.reasons == recorded.reasons, "\(flag), \(user)")
