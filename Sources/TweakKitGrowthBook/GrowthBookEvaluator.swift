@@ -23,11 +23,17 @@ public struct GrowthBookEvaluator: Sendable {
     /// Features being evaluated on the current prerequisite path (cycle guard): a few at most,
     /// and none for a feature without prerequisites (nothing to allocate then).
     private var stack: [String] = []
+    /// The user's attributes and the payload's saved groups, read by every condition and hash:
+    /// kept here, they are read in place rather than each read returning a retained copy.
+    private let attributes: GrowthBookValue
+    private let savedGroups: GrowthBookValue?
 
     /// An evaluator for `user`; sticky bucketing is on when `user.stickyBucketAssignmentDocs` is set.
     public init(payload: GrowthBookPayload, user: GrowthBookUserContext) {
         self.payload = payload
         self.user = user
+        attributes = user.attributes
+        savedGroups = payload.savedGroups
     }
 
     // MARK: Features
@@ -46,7 +52,9 @@ public struct GrowthBookEvaluator: Sendable {
         // Each rule is shared, not copied (a rule is large; a copy per rule showed up as a sixth
         // of an evaluation's time).
         for rule in feature.sharedRules {
-            stack = evaluated
+            // Only prerequisites push onto the stack, always above `evaluated`: the same count is
+            // the same stack (no array assigned for a rule without them).
+            if stack.count != evaluated.count { stack = evaluated }
             switch apply(rule, featureKey: key, builtFor: feature.key) {
             case .next: continue
             case .decided(let result): return result
@@ -106,7 +114,7 @@ public struct GrowthBookEvaluator: Sendable {
             let result = feature(parent.id)
             if result.source == .cyclicPrerequisite { return .cyclic }
             let subject: GrowthBookValue = .object([GrowthBookMember(key: "value", value: result.value)])
-            if !GrowthBookCondition.evaluate(parent.condition, attributes: subject, savedGroups: payload.savedGroups) {
+            if !GrowthBookCondition.evaluate(parent.condition, attributes: subject, savedGroups: savedGroups) {
                 return parent.gate ? .gate : .fail
             }
         }
@@ -256,11 +264,11 @@ public struct GrowthBookEvaluator: Sendable {
     // MARK: Targeting helpers
 
     private func conditionPasses(_ condition: GrowthBookValue) -> Bool {
-        GrowthBookCondition.evaluate(condition, attributes: user.attributes, savedGroups: payload.savedGroups)
+        GrowthBookCondition.evaluate(condition, attributes: attributes, savedGroups: savedGroups)
     }
 
     private func conditionPasses(_ condition: GrowthBookCompiledCondition) -> Bool {
-        GrowthBookCondition.evaluate(condition, attributes: user.attributes, savedGroups: payload.savedGroups)
+        GrowthBookCondition.evaluate(condition, attributes: attributes, savedGroups: savedGroups)
     }
 
     private func isFilteredOut(_ filters: [GrowthBookFilter]) -> Bool {
@@ -296,9 +304,9 @@ public struct GrowthBookEvaluator: Sendable {
     /// string or a non-zero finite number) counts as missing and the fallback attribute is tried.
     func rawHashValue(_ attribute: String?, fallback: String? = nil) -> (String, GrowthBookValue) {
         let name = attribute ?? "id"
-        let value = user.attributes[name] ?? .null
+        let value = attributes[name] ?? .null
         if Self.isHashable(value) { return (name, value) }
-        if let fallback, let other = user.attributes[fallback], Self.isHashable(other) { return (fallback, other) }
+        if let fallback, let other = attributes[fallback], Self.isHashable(other) { return (fallback, other) }
         return (name, .string(""))
     }
 
