@@ -2,7 +2,6 @@ import Benchmark
 import CoreMetrics
 import Dispatch
 import Foundation
-import Synchronization
 import TweakKit
 import TweakKitMetrics
 
@@ -84,8 +83,6 @@ func registerPairedBenchmarks() {
         return fixture
     }
 
-    registerPairedStoreBenchmark(size: 10_000)
-
     // One load of the 10,000-tweak file from bytes against JSONSerialization on the same bytes.
     Benchmark("Paired.ColdLoad.10000", configuration: pairedConfiguration(maxIterations: 100, warmupIterations: 2, seconds: 4)) { benchmark, fixture in
         recordPair(benchmark, baseline: { _ in blackHole(try? JSONSerialization.jsonObject(with: fixture.data)) },
@@ -118,47 +115,5 @@ func registerPairedBenchmarks() {
         } setup: {
             try LookupFixture(size: 100_000)
         }
-    }
-}
-
-/// Two store fixtures of the same tweaks: one whose store another handle commits to for the
-/// whole run, one whose store nobody writes.
-private final class StorePair: Sendable {
-    let idle: StoreLookupFixture
-    let writing: StoreLookupFixture
-
-    init(size: Int) async throws {
-        idle = try await StoreLookupFixture(size: size, writing: false)
-        writing = try await StoreLookupFixture(size: size, writing: true)
-    }
-
-    func close() async {
-        await writing.close()
-        await idle.close()
-    }
-}
-
-/// `Paired.Store.<size>`: 1,000 string-keyed lookups through a manager following a store that
-/// another handle commits to (as `Store.<size>.DuringWrites`) against the same lookups through
-/// a manager on an idle store of the same tweaks (as `Store.<size>.Idle`). The writes go on
-/// during both halves of every iteration, so the machine is as busy for each: the ratio is what
-/// following the changes (reading, applying, rebuilding the snapshot) costs the lookups.
-private func registerPairedStoreBenchmark(size: Int) {
-    let running = Mutex<StorePair?>(nil)
-    Benchmark("Paired.Store.\(size)", configuration: pairedConfiguration(seconds: 3)) { (benchmark: Benchmark, pair: StorePair) in
-        let batch = 1_000
-        let start = LookupFixture.batchStart(benchmark.currentIteration, batch: batch)
-        let half = { (part: Int) in start + part * batch / 2..<start + (part + 1) * batch / 2 }
-        recordPair(benchmark, baseline: { pair.idle.lookups(half($0)) }, subject: { pair.writing.lookups(half($0)) })
-    } setup: {
-        let pair = try await StorePair(size: size)
-        running.withLock { $0 = pair }
-        return pair
-    } teardown: {
-        let pair = running.withLock { pair in
-            defer { pair = nil }
-            return pair
-        }
-        await pair?.close()
     }
 }

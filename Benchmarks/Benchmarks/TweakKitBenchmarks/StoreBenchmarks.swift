@@ -8,8 +8,7 @@ import TweakKitStore
 /// iteration through a manager whose only provider is a `StoreTweakProvider` on an SQLite store
 /// of `size` tweaks. In `DuringWrites` a second handle commits one change after another for the
 /// whole run, which the provider follows (reads, applies, the manager rebuilds its snapshot):
-/// lookups must not wait on any of it. The target is `Paired.Store.<size>`'s (both in one
-/// iteration, PairedBenchmarks.swift); the report prints `DuringWrites` over `Idle` beside it.
+/// lookups must not wait on any of it. The report compares `DuringWrites` with `Idle`.
 func registerStoreBenchmarks(size: Int) {
     for writing in [false, true] {
         let running = Mutex<StoreLookupFixture?>(nil)
