@@ -26,6 +26,11 @@ public enum GrowthBookBucketing {
         }
     }
 
+    /// `hash(seed:value:version: 2)`, the seed's part computed once: `seedHash` is `fnv1a32(seed)`.
+    static func hash(seedHash: UInt32, value: String) -> Double {
+        Double(fnv1a32(decimalDigitsOf: fnv1a32(value, continuing: seedHash)) % 10000) / 10000
+    }
+
     static let fnvOffsetBasis: UInt32 = 0x811C_9DC5
     static let fnvPrime: UInt32 = 0x0100_0193
 

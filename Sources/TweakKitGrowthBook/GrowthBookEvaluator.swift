@@ -19,7 +19,14 @@ public struct GrowthBookEvaluator: Sendable {
     /// Sticky bucket documents this evaluator created or changed, by key: what to save.
     public private(set) var changedStickyBucketDocuments: [String: GrowthBookStickyAssignmentsDocument] = [:]
     /// Every experiment that put the user in a variation by hashing, in order (`trackingCallback`).
-    public private(set) var exposures: [(experiment: GrowthBookExperiment, result: GrowthBookExperimentResult)] = []
+    public var exposures: [(experiment: GrowthBookExperiment, result: GrowthBookExperimentResult)] {
+        guard let firstExposure else { return [] }
+        return [firstExposure] + laterExposures
+    }
+    /// ``exposures``: the first held inline (most evaluations expose the user to one experiment at
+    /// most, and an array would be allocated for it), the others in order after it.
+    private var firstExposure: (experiment: GrowthBookExperiment, result: GrowthBookExperimentResult)?
+    private var laterExposures: [(experiment: GrowthBookExperiment, result: GrowthBookExperimentResult)] = []
     /// Features being evaluated on the current prerequisite path (cycle guard): a few at most,
     /// and none for a feature without prerequisites (nothing to allocate then).
     private var stack: [String] = []
@@ -45,17 +52,20 @@ public struct GrowthBookEvaluator: Sendable {
     }
 
     private mutating func feature(_ key: String) -> GrowthBookFeatureResult {
-        guard let feature = payload.features[key] else { return GrowthBookFeatureResult(value: .null, source: .unknownFeature) }
+        guard let feature = payload.feature(key) else { return GrowthBookFeatureResult(value: .null, source: .unknownFeature) }
         if stack.contains(key) { return GrowthBookFeatureResult(value: .null, source: .cyclicPrerequisite) }
         if feature.hasParentConditions { stack.append(key) }
         let evaluated = stack
+        // What the rules prepared at load for the feature's key serves a lookup by the same bytes
+        // (a canonically equivalent key hashes to other buckets).
+        let asBuilt = Self.sameBytes(feature.key, key)
         // Each rule is shared, not copied (a rule is large; a copy per rule showed up as a sixth
         // of an evaluation's time).
         for rule in feature.sharedRules {
             // Only prerequisites push onto the stack, always above `evaluated`: the same count is
             // the same stack (no array assigned for a rule without them).
             if stack.count != evaluated.count { stack = evaluated }
-            switch apply(rule, featureKey: key, builtFor: feature.key) {
+            switch apply(rule, featureKey: key, asBuilt: asBuilt) {
             case .next: continue
             case .decided(let result): return result
             }
@@ -69,8 +79,8 @@ public struct GrowthBookEvaluator: Sendable {
         case decided(GrowthBookFeatureResult)
     }
 
-    /// `builtFor`: the key the rules' experiments were built for (the feature's own).
-    private mutating func apply(_ entry: GrowthBookFeature.EvaluationRule, featureKey key: String, builtFor: String) -> RuleOutcome {
+    /// `asBuilt`: `key` is the one the rule was prepared for at load (the feature's own).
+    private mutating func apply(_ entry: GrowthBookFeature.EvaluationRule, featureKey key: String, asBuilt: Bool) -> RuleOutcome {
         if let parents = entry.rule.parentConditions {
             switch prerequisites(parents) {
             case .pass: break
@@ -83,14 +93,13 @@ public struct GrowthBookEvaluator: Sendable {
         if let filters = entry.rule.filters, isFilteredOut(filters) { return .next }
         if let force = entry.rule.force {
             let fallback = user.stickyBucketing && !entry.rule.disableStickyBucketing ? entry.rule.fallbackAttribute : nil
-            guard isIncludedInRollout(seed: entry.rule.seed ?? key, hashAttribute: entry.rule.hashAttribute, fallbackAttribute: fallback,
+            let seedHash = asBuilt || entry.rule.seed != nil ? entry.rolloutSeedHash : nil
+            guard isIncludedInRollout(seed: entry.rule.seed ?? key, seedHash: seedHash, hashAttribute: entry.rule.hashAttribute, fallbackAttribute: fallback,
                                       range: entry.rule.range, coverage: entry.rule.coverage, hashVersion: entry.rule.hashVersion) else { return .next }
             return .decided(GrowthBookFeatureResult(value: force, source: .force, ruleID: entry.rule.id ?? ""))
         }
         guard let variations = entry.rule.contextualVariations ?? entry.rule.variations else { return .next }
-        // The experiment built at load serves a lookup by the key it was built for (the same
-        // bytes: a canonically equivalent key hashes to other buckets).
-        let prebuilt = Self.sameBytes(builtFor, key) ? entry.experiment : nil
+        let prebuilt = asBuilt ? entry.experiment : nil
         var experiment = prebuilt ?? entry.rule.experiment(featureKey: key, variations: variations)
         var ranges = prebuilt == nil ? nil : entry.bucketRanges
         if let reference = entry.rule.contextualBanditRef {
@@ -98,7 +107,7 @@ public struct GrowthBookEvaluator: Sendable {
             ranges = nil
         }
         // The experiment's condition is the rule's, which has just passed.
-        let result = run(experiment: &experiment, featureID: key, conditionPassed: true, ranges: ranges)
+        let result = run(experiment: &experiment, featureID: key, conditionPassed: true, ranges: ranges, prepared: prebuilt == nil ? nil : entry)
         if experiment.contextualBandit != nil && !(result.hashUsed && result.inExperiment) { experiment.contextualBandit = nil }
         guard result.inExperiment, !result.passthrough else { return .next }
         return .decided(GrowthBookFeatureResult(value: result.value, source: .experiment, ruleID: entry.rule.id ?? "",
@@ -157,10 +166,12 @@ public struct GrowthBookEvaluator: Sendable {
         return run(experiment: &experiment, featureID: featureID)
     }
 
-    /// `conditionPassed`: the experiment's condition is known to pass; `ranges`: its bucket
-    /// ranges computed at load, for its coverage and weights.
-    private mutating func run(experiment: inout GrowthBookExperiment, featureID: String?,
-                              conditionPassed: Bool = false, ranges computed: [GrowthBookRange]? = nil) -> GrowthBookExperimentResult {
+    /// `conditionPassed`: the experiment's condition is known to pass; `ranges`: its bucket ranges
+    /// for its coverage and weights, computed at load; `prepared`: the rule `experiment` was built
+    /// from at load, with its variations' labels and seed's hash.
+    private mutating func run(experiment: inout GrowthBookExperiment, featureID: String?, conditionPassed: Bool = false,
+                              ranges computed: [GrowthBookRange]? = nil,
+                              prepared: GrowthBookFeature.EvaluationRule? = nil) -> GrowthBookExperimentResult {
         let count = experiment.variations.count
         func excluded(_ this: inout Self, stickyBucketUsed: Bool = false) -> GrowthBookExperimentResult {
             this.result(experiment, variation: -1, hashUsed: false, featureID: featureID, stickyBucketUsed: stickyBucketUsed)
@@ -182,7 +193,8 @@ public struct GrowthBookEvaluator: Sendable {
         }
         if experiment.status == "draft" || !experiment.active { return excluded(&self) }
         let sticky = user.stickyBucketing && !experiment.disableStickyBucketing
-        let (hashAttribute, hashValue) = hashValue(experiment.hashAttribute, fallback: sticky ? experiment.fallbackAttribute : nil)
+        let (hashAttribute, rawHashValue) = rawHashValue(experiment.hashAttribute, fallback: sticky ? experiment.fallbackAttribute : nil)
+        let hashValue = Self.hashText(rawHashValue)
         if hashValue.isEmpty { return excluded(&self) }
 
         var assigned = -1
@@ -205,7 +217,8 @@ public struct GrowthBookEvaluator: Sendable {
             }
         }
         if let pattern = experiment.url, !urlMatches(pattern) { return excluded(&self) }
-        guard let n = GrowthBookBucketing.hash(seed: experiment.seed ?? experiment.key, value: hashValue, version: experiment.hashVersion ?? 1) else {
+        let bucket = prepared?.experimentSeedHash.map { GrowthBookBucketing.hash(seedHash: $0, value: hashValue) }
+        guard let n = bucket ?? GrowthBookBucketing.hash(seed: experiment.seed ?? experiment.key, value: hashValue, version: experiment.hashVersion ?? 1) else {
             return excluded(&self)
         }
         if !foundStickyBucket {
@@ -218,17 +231,25 @@ public struct GrowthBookEvaluator: Sendable {
         if let force = experiment.force { return result(experiment, variation: force, hashUsed: false, featureID: featureID) }
         if user.qaMode || experiment.status == "stopped" { return excluded(&self) }
 
-        let outcome = result(experiment, variation: assigned, hashUsed: true, featureID: featureID, bucket: n, stickyBucketUsed: foundStickyBucket)
+        let outcome = result(experiment, variation: assigned, hashUsed: true, featureID: featureID, bucket: n,
+                             stickyBucketUsed: foundStickyBucket, hashed: (hashAttribute, rawHashValue), labels: prepared?.labels)
         if sticky {
             saveStickyAssignment(attribute: hashAttribute, value: hashValue,
                                  experimentKey: stickyExperimentKey(experiment.key, experiment.bucketVersion), variationKey: outcome.key)
         }
-        exposures.append((experiment, outcome))
+        if firstExposure == nil {
+            firstExposure = (experiment, outcome)
+        } else {
+            laterExposures.append((experiment, outcome))
+        }
         return outcome
     }
 
+    /// `hashed`: the attribute hashed and its raw value, when `run` has read them; `labels`: the
+    /// variations' labels computed at load.
     private func result(_ experiment: GrowthBookExperiment, variation: Int, hashUsed: Bool, featureID: String?,
-                        bucket: Double? = nil, stickyBucketUsed: Bool = false) -> GrowthBookExperimentResult {
+                        bucket: Double? = nil, stickyBucketUsed: Bool = false, hashed: (String, GrowthBookValue)? = nil,
+                        labels: [GrowthBookVariationLabel]? = nil) -> GrowthBookExperimentResult {
         var index = variation
         var inExperiment = true
         if index < 0 || index >= experiment.variations.count {
@@ -236,11 +257,10 @@ public struct GrowthBookEvaluator: Sendable {
             inExperiment = false
         }
         let sticky = user.stickyBucketing && !experiment.disableStickyBucketing
-        let (attribute, raw) = rawHashValue(experiment.hashAttribute, fallback: sticky ? experiment.fallbackAttribute : nil)
-        let meta = experiment.meta.flatMap { index < $0.count ? $0[index] : nil }
-        let metaKey = meta?["key"]?.string ?? ""
+        let (attribute, raw) = hashed ?? rawHashValue(experiment.hashAttribute, fallback: sticky ? experiment.fallbackAttribute : nil)
+        let label = labels.flatMap { index < $0.count ? $0[index] : nil } ?? GrowthBookVariationLabel(experiment, index)
         return GrowthBookExperimentResult(
-            key: metaKey.isEmpty ? String(index) : metaKey,
+            key: label.key,
             featureID: featureID,
             inExperiment: inExperiment,
             hashUsed: hashUsed,
@@ -249,9 +269,9 @@ public struct GrowthBookEvaluator: Sendable {
             hashAttribute: attribute,
             hashAttributeValue: raw,
             stickyBucketUsed: stickyBucketUsed,
-            name: meta?["name"]?.string.flatMap { $0.isEmpty ? nil : $0 },
+            name: label.name,
             bucket: bucket,
-            passthrough: meta?["passthrough"]?.isTruthy ?? false,
+            passthrough: label.passthrough,
             bandit: hashUsed && inExperiment ? experiment.contextualBandit : nil
         )
     }
@@ -281,12 +301,15 @@ public struct GrowthBookEvaluator: Sendable {
         }
     }
 
-    private func isIncludedInRollout(seed: String, hashAttribute: String?, fallbackAttribute: String?,
+    /// `seedHash`: the seed's FNV-1a, computed at load for hash version 2.
+    private func isIncludedInRollout(seed: String, seedHash: UInt32?, hashAttribute: String?, fallbackAttribute: String?,
                                      range: GrowthBookRange?, coverage: Double?, hashVersion: Int?) -> Bool {
         if range == nil && coverage == nil { return true }
         if range == nil && coverage == 0 { return false }
         let (_, value) = hashValue(hashAttribute, fallback: fallbackAttribute)
-        guard !value.isEmpty, let n = GrowthBookBucketing.hash(seed: seed, value: value, version: hashVersion ?? 1) else { return false }
+        guard !value.isEmpty,
+              let n = seedHash.map({ GrowthBookBucketing.hash(seedHash: $0, value: value) })
+                ?? GrowthBookBucketing.hash(seed: seed, value: value, version: hashVersion ?? 1) else { return false }
         if let range { return range.contains(n) }
         return n < (coverage ?? 1)
     }
@@ -313,16 +336,20 @@ public struct GrowthBookEvaluator: Sendable {
     /// The attribute hashed and its value as text ("" when missing).
     func hashValue(_ attribute: String?, fallback: String? = nil) -> (String, String) {
         let (name, value) = rawHashValue(attribute, fallback: fallback)
+        return (name, Self.hashText(value))
+    }
+
+    /// A hash attribute's value as text.
+    static func hashText(_ value: GrowthBookValue) -> String {
         switch value {
-        case .string(let text): return (name, text)
-        default: return (name, JavaScriptNumber.string(value) ?? "")
+        case .string(let text): text
+        default: JavaScriptNumber.string(value) ?? ""
         }
     }
 
     /// Whether `a` and `b` are the same UTF-8 bytes (not only canonically equivalent).
     static func sameBytes(_ a: String, _ b: String) -> Bool {
-        var a = a, b = b
-        return a.withUTF8 { x in b.withUTF8 { y in x.elementsEqual(y) } }
+        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
     }
 
     static func isHashable(_ value: GrowthBookValue) -> Bool {

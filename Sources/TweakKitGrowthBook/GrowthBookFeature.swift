@@ -1,24 +1,52 @@
 import TweakKit
 
 /// One feature of the SDK payload: a default value and rules tried in order.
-public struct GrowthBookFeature: Sendable, Hashable {
+public struct GrowthBookFeature: Sendable, Hashable, CustomReflectable {
     /// The feature's key.
     public var key: String {
-        didSet { (sharedRules, hasParentConditions) = Self.evaluationForm(of: rules, key: key) }
+        get { storage.fields.key }
+        set {
+            storage.fields.key = newValue
+            storage.fields.updateEvaluationForm()
+        }
     }
     /// The value when no rule decides; `null` when the payload has none.
-    public var defaultValue: GrowthBookValue
+    public var defaultValue: GrowthBookValue {
+        get { storage.fields.defaultValue }
+        _modify { yield &storage.fields.defaultValue }
+    }
     /// Rules tried in order; the first that applies decides.
     public var rules: [GrowthBookRule] {
-        didSet { (sharedRules, hasParentConditions) = Self.evaluationForm(of: rules, key: key) }
+        get { storage.fields.rules }
+        set {
+            storage.fields.rules = newValue
+            storage.fields.updateEvaluationForm()
+        }
     }
 
     /// ``rules`` as an evaluation reads them: each behind one reference, so that trying a rule
     /// retains one object instead of copying its two dozen fields, with the experiment an
     /// experiment rule runs built once, for the feature's ``key``.
-    private(set) var sharedRules: [EvaluationRule]
+    var sharedRules: [EvaluationRule] { storage.fields.sharedRules }
     /// Whether a rule has prerequisites (the evaluation then guards against cycles).
-    private(set) var hasParentConditions: Bool
+    var hasParentConditions: Bool { storage.fields.hasParentConditions }
+
+    /// The fields, behind one reference: an evaluation looks a feature up by key, and the copy
+    /// it gets is then one retain, not one per field.
+    private var storage: CopyOnWrite<Fields>
+
+    private struct Fields: Sendable {
+        var key: String
+        var defaultValue: GrowthBookValue
+        var rules: [GrowthBookRule]
+        var sharedRules: [EvaluationRule] = []
+        var hasParentConditions = false
+
+        mutating func updateEvaluationForm() {
+            sharedRules = rules.map { EvaluationRule($0, featureKey: key) }
+            hasParentConditions = rules.contains { $0.parentConditions != nil }
+        }
+    }
 
     /// A rule and, for an experiment rule, the experiment it runs (read in place: a class).
     final class EvaluationRule: Sendable {
@@ -31,6 +59,13 @@ public struct GrowthBookFeature: Sendable, Hashable {
         /// The bucket ranges of ``experiment``'s coverage and weights, when it has no `ranges` of
         /// its own (used unless a contextual bandit changes its weights).
         let bucketRanges: [GrowthBookRange]?
+        /// What ``experiment``'s `meta` says of each variation (a result reports it).
+        let labels: [GrowthBookVariationLabel]?
+        /// FNV-1a of ``experiment``'s seed, when it hashes with version 2.
+        let experimentSeedHash: UInt32?
+        /// FNV-1a of a force rule's rollout seed (its `seed`, else the feature's key), when it
+        /// hashes with version 2.
+        let rolloutSeedHash: UInt32?
 
         init(_ rule: GrowthBookRule, featureKey: String) {
             self.rule = rule
@@ -42,18 +77,21 @@ public struct GrowthBookFeature: Sendable, Hashable {
                 $0.ranges?.isEmpty == false ? nil
                     : GrowthBookBucketing.bucketRanges(variations: $0.variations.count, coverage: $0.coverage ?? 1, weights: $0.weights)
             }
+            labels = experiment.map { experiment in experiment.variations.indices.map { GrowthBookVariationLabel(experiment, $0) } }
+            experimentSeedHash = experiment.flatMap { $0.hashVersion == 2 ? GrowthBookBucketing.fnv1a32($0.seed ?? $0.key) : nil }
+            rolloutSeedHash = rule.force != nil && rule.hashVersion == 2 ? GrowthBookBucketing.fnv1a32(rule.seed ?? featureKey) : nil
         }
     }
 
     init(key: String, defaultValue: GrowthBookValue, rules: [GrowthBookRule]) {
-        self.key = key
-        self.defaultValue = defaultValue
-        self.rules = rules
-        (sharedRules, hasParentConditions) = Self.evaluationForm(of: rules, key: key)
+        var fields = Fields(key: key, defaultValue: defaultValue, rules: rules)
+        fields.updateEvaluationForm()
+        storage = CopyOnWrite(fields)
     }
 
-    private static func evaluationForm(of rules: [GrowthBookRule], key: String) -> ([EvaluationRule], Bool) {
-        (rules.map { EvaluationRule($0, featureKey: key) }, rules.contains { $0.parentConditions != nil })
+    /// The key, default value and rules, as `print`, `dump` and test failures show them.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["key": key, "defaultValue": defaultValue, "rules": rules], displayStyle: .struct)
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
@@ -64,6 +102,22 @@ public struct GrowthBookFeature: Sendable, Hashable {
         hasher.combine(key)
         hasher.combine(defaultValue)
         hasher.combine(rules)
+    }
+}
+
+/// What an experiment's `meta` says of one variation: its key (its index as text when none),
+/// its name and whether it passes through.
+struct GrowthBookVariationLabel: Sendable {
+    let key: String
+    let name: String?
+    let passthrough: Bool
+
+    init(_ experiment: GrowthBookExperiment, _ index: Int) {
+        let meta = experiment.meta.flatMap { index < $0.count ? $0[index] : nil }
+        let metaKey = meta?["key"]?.string ?? ""
+        key = metaKey.isEmpty ? String(index) : metaKey
+        name = meta?["name"]?.string.flatMap { $0.isEmpty ? nil : $0 }
+        passthrough = meta?["passthrough"]?.isTruthy ?? false
     }
 }
 

@@ -39,6 +39,11 @@ public struct GrowthBookPayload: Sendable, CustomReflectable {
         _modify { yield &storage.fields.hashAttributes }
     }
 
+    /// The feature named `key`, read in place (``features`` would return a copy of the dictionary).
+    func feature(_ key: String) -> GrowthBookFeature? {
+        storage.fields.features[key]
+    }
+
     /// The fields, behind one reference: every evaluator holds the payload, and creating one is
     /// then one retain, not one per field. Changing a field copies them first when another
     /// payload (or an evaluator) shares them.

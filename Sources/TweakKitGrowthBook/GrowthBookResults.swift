@@ -1,31 +1,115 @@
 /// The outcome of running an experiment for one user.
-public struct GrowthBookExperimentResult: Sendable, Hashable {
+public struct GrowthBookExperimentResult: Sendable, Hashable, CustomReflectable {
     /// The variation's key (from `meta`, else its index as text).
-    public var key: String
+    public var key: String {
+        get { storage.fields.key }
+        _modify { yield &storage.fields.key }
+    }
     /// The feature the experiment ran for (nil when run directly).
-    public var featureID: String?
+    public var featureID: String? {
+        get { storage.fields.featureID }
+        _modify { yield &storage.fields.featureID }
+    }
     /// Whether the user is in the experiment; when not, `variationID` is 0 and `value` the first variation.
-    public var inExperiment: Bool
+    public var inExperiment: Bool {
+        get { storage.fields.inExperiment }
+        _modify { yield &storage.fields.inExperiment }
+    }
     /// Whether the variation came from hashing (not forced).
-    public var hashUsed: Bool
+    public var hashUsed: Bool {
+        get { storage.fields.hashUsed }
+        _modify { yield &storage.fields.hashUsed }
+    }
     /// The variation's index.
-    public var variationID: Int
+    public var variationID: Int {
+        get { storage.fields.variationID }
+        _modify { yield &storage.fields.variationID }
+    }
     /// The variation's value.
-    public var value: GrowthBookValue
+    public var value: GrowthBookValue {
+        get { storage.fields.value }
+        _modify { yield &storage.fields.value }
+    }
     /// The attribute that was (or would be) hashed.
-    public var hashAttribute: String
+    public var hashAttribute: String {
+        get { storage.fields.hashAttribute }
+        _modify { yield &storage.fields.hashAttribute }
+    }
     /// The attribute's value as the user has it ("" when missing).
-    public var hashAttributeValue: GrowthBookValue
+    public var hashAttributeValue: GrowthBookValue {
+        get { storage.fields.hashAttributeValue }
+        _modify { yield &storage.fields.hashAttributeValue }
+    }
     /// The variation came from a sticky bucket document.
-    public var stickyBucketUsed: Bool
+    public var stickyBucketUsed: Bool {
+        get { storage.fields.stickyBucketUsed }
+        _modify { yield &storage.fields.stickyBucketUsed }
+    }
     /// The variation's name from `meta`.
-    public var name: String?
+    public var name: String? {
+        get { storage.fields.name }
+        _modify { yield &storage.fields.name }
+    }
     /// The user's hash, 0–1, when hashing was used.
-    public var bucket: Double?
+    public var bucket: Double? {
+        get { storage.fields.bucket }
+        _modify { yield &storage.fields.bucket }
+    }
     /// A passthrough variation: the feature goes on to its next rule.
-    public var passthrough: Bool
+    public var passthrough: Bool {
+        get { storage.fields.passthrough }
+        _modify { yield &storage.fields.passthrough }
+    }
     /// The contextual bandit leaf that chose the weights.
-    public var bandit: GrowthBookBanditAssignment?
+    public var bandit: GrowthBookBanditAssignment? {
+        get { storage.fields.bandit }
+        _modify { yield &storage.fields.bandit }
+    }
+
+    /// The fields, behind one reference: a result is returned through every rule of an
+    /// evaluation and kept in the feature result and the exposures, and a copy is then one
+    /// retain, not one per field.
+    private var storage: CopyOnWrite<Fields>
+
+    private struct Fields: Sendable, Hashable {
+        var key: String
+        var featureID: String?
+        var inExperiment: Bool
+        var hashUsed: Bool
+        var variationID: Int
+        var value: GrowthBookValue
+        var hashAttribute: String
+        var hashAttributeValue: GrowthBookValue
+        var stickyBucketUsed: Bool
+        var name: String?
+        var bucket: Double?
+        var passthrough: Bool
+        var bandit: GrowthBookBanditAssignment?
+    }
+
+    init(key: String, featureID: String?, inExperiment: Bool, hashUsed: Bool, variationID: Int, value: GrowthBookValue,
+         hashAttribute: String, hashAttributeValue: GrowthBookValue, stickyBucketUsed: Bool, name: String?, bucket: Double?,
+         passthrough: Bool, bandit: GrowthBookBanditAssignment?) {
+        storage = CopyOnWrite(Fields(
+            key: key, featureID: featureID, inExperiment: inExperiment, hashUsed: hashUsed, variationID: variationID, value: value,
+            hashAttribute: hashAttribute, hashAttributeValue: hashAttributeValue, stickyBucketUsed: stickyBucketUsed, name: name,
+            bucket: bucket, passthrough: passthrough, bandit: bandit
+        ))
+    }
+
+    // Field by field: two results sharing their fields are still compared (a NaN value is unequal to itself).
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.storage.fields == rhs.storage.fields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        storage.fields.hash(into: &hasher)
+    }
+
+    /// The fields, as `print`, `dump` and test failures show them (not the storage behind them).
+    public var customMirror: Mirror {
+        Mirror(reflecting: storage.fields)
+    }
 
     /// The result as GrowthBook's SDKs report it.
     public var jsonValue: GrowthBookValue {
@@ -65,7 +149,7 @@ public enum GrowthBookFeatureSource: String, Sendable, Hashable {
 /// result.source             // .experiment
 /// result.experimentResult?.key
 /// ```
-public struct GrowthBookFeatureResult: Sendable, Hashable, CustomReflectable {
+public struct GrowthBookFeatureResult: Sendable, Hashable {
     /// The feature's value (`null` when it has none).
     public var value: GrowthBookValue
     /// Why the feature has this value.
@@ -75,20 +159,7 @@ public struct GrowthBookFeatureResult: Sendable, Hashable, CustomReflectable {
     /// The experiment that decided, for `.experiment`.
     public var experiment: GrowthBookExperiment?
     /// The user's variation in it.
-    public var experimentResult: GrowthBookExperimentResult? {
-        get { experimentResultBox?.result }
-        set { experimentResultBox = newValue.map(ExperimentResultBox.init) }
-    }
-
-    /// ``experimentResult`` behind one reference: a feature result is returned through every
-    /// rule of an evaluation, and an experiment result held inline made each return copy a
-    /// dozen fields.
-    private var experimentResultBox: ExperimentResultBox?
-
-    private final class ExperimentResultBox: Sendable {
-        let result: GrowthBookExperimentResult
-        init(_ result: GrowthBookExperimentResult) { self.result = result }
-    }
+    public var experimentResult: GrowthBookExperimentResult?
 
     /// A result.
     public init(value: GrowthBookValue, source: GrowthBookFeatureSource, ruleID: String = "",
@@ -97,29 +168,7 @@ public struct GrowthBookFeatureResult: Sendable, Hashable, CustomReflectable {
         self.source = source
         self.ruleID = ruleID
         self.experiment = experiment
-        self.experimentResultBox = experimentResult.map(ExperimentResultBox.init)
-    }
-
-    /// The five fields, as a struct holding them inline would show them (`print`, `dump`, test
-    /// failure messages): the experiment result's fields, not its box.
-    public var customMirror: Mirror {
-        Mirror(self, children: [
-            "value": value, "source": source, "ruleID": ruleID, "experiment": experiment as Any,
-            "experimentResult": experimentResult as Any,
-        ], displayStyle: .struct)
-    }
-
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.value == rhs.value && lhs.source == rhs.source && lhs.ruleID == rhs.ruleID
-            && lhs.experiment == rhs.experiment && lhs.experimentResult == rhs.experimentResult
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(value)
-        hasher.combine(source)
-        hasher.combine(ruleID)
-        hasher.combine(experiment)
-        hasher.combine(experimentResult)
+        self.experimentResult = experimentResult
     }
 
     /// The value is truthy (JavaScript's rules: not null, false, 0 or "").
