@@ -28,6 +28,8 @@ struct GrowthBookCompiledCondition: Sendable {
     fileprivate enum ValueTest: Sendable {
         /// An object whose keys all start with `$`: each operator (`nil` when unknown) and its operand.
         case operators([(ConditionEvaluator.Operator?, GrowthBookValue)])
+        /// The same with one operator, the most common form (no list to walk).
+        case only(ConditionEvaluator.Operator?, GrowthBookValue)
         /// Anything else: compared as JSON.
         case equal(GrowthBookValue)
     }
@@ -62,7 +64,8 @@ extension GrowthBookCompiledCondition.Clause {
 extension GrowthBookCompiledCondition.ValueTest {
     init(_ expected: GrowthBookValue) {
         if case .object(let operators) = expected, operators.allSatisfy({ $0.key.utf8.first == UInt8(ascii: "$") }) {
-            self = .operators(operators.map { (ConditionEvaluator.operators[$0.key], $0.value) })
+            let compiled = operators.map { (ConditionEvaluator.operators[$0.key], $0.value) }
+            self = compiled.count == 1 ? .only(compiled[0].0, compiled[0].1) : .operators(compiled)
         } else {
             self = .equal(expected)
         }
@@ -105,6 +108,8 @@ extension ConditionEvaluator {
             Self.deepEqual(expected, actual)
         case .operators(let operators):
             Self.allOf(operators) { op, expected in op.flatMap { operation($0, actual, expected) } }
+        case .only(let op, let expected):
+            op.flatMap { operation($0, actual, expected) }
         }
     }
 }

@@ -30,17 +30,19 @@ public struct GrowthBookEvaluator: Sendable {
     /// Features being evaluated on the current prerequisite path (cycle guard): a few at most,
     /// and none for a feature without prerequisites (nothing to allocate then).
     private var stack: [String] = []
-    /// The user's attributes and the payload's saved groups, read by every condition and hash:
-    /// kept here, they are read in place rather than each read returning a retained copy.
+    /// The user's attributes, read by every condition and hash: kept here, they are read in place
+    /// rather than each read returning a retained copy.
     private let attributes: GrowthBookValue
-    private let savedGroups: GrowthBookValue?
+    /// Evaluates conditions against the payload's saved groups: made once, as each one made
+    /// would retain and release the saved groups.
+    private var conditions: ConditionEvaluator
 
     /// An evaluator for `user`; sticky bucketing is on when `user.stickyBucketAssignmentDocs` is set.
     public init(payload: GrowthBookPayload, user: GrowthBookUserContext) {
         self.payload = payload
         self.user = user
         attributes = user.attributes
-        savedGroups = payload.savedGroups
+        conditions = ConditionEvaluator(savedGroups: payload.savedGroups)
     }
 
     // MARK: Features
@@ -54,51 +56,50 @@ public struct GrowthBookEvaluator: Sendable {
     private mutating func feature(_ key: String) -> GrowthBookFeatureResult {
         guard let feature = payload.feature(key) else { return GrowthBookFeatureResult(value: .null, source: .unknownFeature) }
         if stack.contains(key) { return GrowthBookFeatureResult(value: .null, source: .cyclicPrerequisite) }
-        if feature.hasParentConditions { stack.append(key) }
-        let evaluated = stack
         // What the rules prepared at load for the feature's key serves a lookup by the same bytes
         // (a canonically equivalent key hashes to other buckets).
         let asBuilt = Self.sameBytes(feature.key, key)
         // Each rule is shared, not copied (a rule is large; a copy per rule showed up as a sixth
         // of an evaluation's time).
-        for rule in feature.sharedRules {
-            // Only prerequisites push onto the stack, always above `evaluated`: the same count is
-            // the same stack (no array assigned for a rule without them).
-            if stack.count != evaluated.count { stack = evaluated }
-            switch apply(rule, featureKey: key, asBuilt: asBuilt) {
-            case .next: continue
-            case .decided(let result): return result
+        if feature.hasParentConditions {
+            stack.append(key)
+            let evaluated = stack
+            for rule in feature.sharedRules {
+                // Only prerequisites push onto the stack, always above `evaluated`: the same count
+                // is the same stack (no array assigned for a rule without them).
+                if stack.count != evaluated.count { stack = evaluated }
+                if let result = apply(rule, featureKey: key, asBuilt: asBuilt) { return result }
+            }
+        } else {
+            // No rule has prerequisites: nothing pushes onto the stack.
+            for rule in feature.sharedRules {
+                if let result = apply(rule, featureKey: key, asBuilt: asBuilt) { return result }
             }
         }
         return GrowthBookFeatureResult(value: feature.defaultValue, source: .defaultValue)
     }
 
-    private enum RuleOutcome {
-        /// The rule does not apply; the next one is tried.
-        case next
-        case decided(GrowthBookFeatureResult)
-    }
-
+    /// The rule's result, or `nil` when it does not apply (the next rule is tried).
     /// `asBuilt`: `key` is the one the rule was prepared for at load (the feature's own).
-    private mutating func apply(_ entry: GrowthBookFeature.EvaluationRule, featureKey key: String, asBuilt: Bool) -> RuleOutcome {
+    private mutating func apply(_ entry: GrowthBookFeature.EvaluationRule, featureKey key: String, asBuilt: Bool) -> GrowthBookFeatureResult? {
         if let parents = entry.rule.parentConditions {
             switch prerequisites(parents) {
             case .pass: break
-            case .fail: return .next
-            case .gate: return .decided(GrowthBookFeatureResult(value: .null, source: .prerequisite))
-            case .cyclic: return .decided(GrowthBookFeatureResult(value: .null, source: .cyclicPrerequisite))
+            case .fail: return nil
+            case .gate: return GrowthBookFeatureResult(value: .null, source: .prerequisite)
+            case .cyclic: return GrowthBookFeatureResult(value: .null, source: .cyclicPrerequisite)
             }
         }
-        if let condition = entry.condition, !conditionPasses(condition) { return .next }
-        if let filters = entry.rule.filters, isFilteredOut(filters) { return .next }
+        if let condition = entry.condition, !conditionPasses(condition) { return nil }
+        if let filters = entry.rule.filters, isFilteredOut(filters) { return nil }
         if let force = entry.rule.force {
             let fallback = user.stickyBucketing && !entry.rule.disableStickyBucketing ? entry.rule.fallbackAttribute : nil
             let seedHash = asBuilt || entry.rule.seed != nil ? entry.rolloutSeedHash : nil
             guard isIncludedInRollout(seed: entry.rule.seed ?? key, seedHash: seedHash, hashAttribute: entry.rule.hashAttribute, fallbackAttribute: fallback,
-                                      range: entry.rule.range, coverage: entry.rule.coverage, hashVersion: entry.rule.hashVersion) else { return .next }
-            return .decided(GrowthBookFeatureResult(value: force, source: .force, ruleID: entry.rule.id ?? ""))
+                                      range: entry.rule.range, coverage: entry.rule.coverage, hashVersion: entry.rule.hashVersion) else { return nil }
+            return GrowthBookFeatureResult(value: force, source: .force, ruleID: entry.rule.id ?? "")
         }
-        guard let variations = entry.rule.contextualVariations ?? entry.rule.variations else { return .next }
+        guard let variations = entry.rule.contextualVariations ?? entry.rule.variations else { return nil }
         let prebuilt = asBuilt ? entry.experiment : nil
         var experiment = prebuilt ?? entry.rule.experiment(featureKey: key, variations: variations)
         var ranges = prebuilt == nil ? nil : entry.bucketRanges
@@ -109,9 +110,9 @@ public struct GrowthBookEvaluator: Sendable {
         // The experiment's condition is the rule's, which has just passed.
         let result = run(experiment: &experiment, featureID: key, conditionPassed: true, ranges: ranges, prepared: prebuilt == nil ? nil : entry)
         if experiment.contextualBandit != nil && !(result.hashUsed && result.inExperiment) { experiment.contextualBandit = nil }
-        guard result.inExperiment, !result.passthrough else { return .next }
-        return .decided(GrowthBookFeatureResult(value: result.value, source: .experiment, ruleID: entry.rule.id ?? "",
-                                                experiment: experiment, experimentResult: result))
+        guard result.inExperiment, !result.passthrough else { return nil }
+        return GrowthBookFeatureResult(value: result.value, source: .experiment, ruleID: entry.rule.id ?? "",
+                                       experiment: experiment, experimentResult: result)
     }
 
     private enum PrerequisiteOutcome { case pass, fail, gate, cyclic }
@@ -123,7 +124,7 @@ public struct GrowthBookEvaluator: Sendable {
             let result = feature(parent.id)
             if result.source == .cyclicPrerequisite { return .cyclic }
             let subject: GrowthBookValue = .object([GrowthBookMember(key: "value", value: result.value)])
-            if !GrowthBookCondition.evaluate(parent.condition, attributes: subject, savedGroups: savedGroups) {
+            if conditions.condition(subject, parent.condition) != true {
                 return parent.gate ? .gate : .fail
             }
         }
@@ -132,7 +133,7 @@ public struct GrowthBookEvaluator: Sendable {
 
     /// Replaces an experiment's weights with those of the first contextual bandit leaf whose
     /// condition the user meets (leaf -1 and the rule's weights when none does).
-    private func applyBandit(_ reference: String, to experiment: inout GrowthBookExperiment) {
+    private mutating func applyBandit(_ reference: String, to experiment: inout GrowthBookExperiment) {
         guard let definition = payload.contextualBandits[reference], !definition.isNull else { return }
         var leaf: GrowthBookValue?
         for context in definition["contexts"]?.array ?? [] {
@@ -185,10 +186,12 @@ public struct GrowthBookEvaluator: Sendable {
                 experiment.contextualBandit?.variationWeights = weights
             }
         }
-        if let forced = GrowthBookBucketing.queryStringOverride(experimentKey: experiment.key, url: user.url, variations: count) {
+        // Both checked for emptiness first: a dictionary lookup hashes the key even in an empty one.
+        if !user.url.isEmpty,
+           let forced = GrowthBookBucketing.queryStringOverride(experimentKey: experiment.key, url: user.url, variations: count) {
             return result(experiment, variation: forced, hashUsed: false, featureID: featureID)
         }
-        if let forced = user.forcedVariations[experiment.key] {
+        if !user.forcedVariations.isEmpty, let forced = user.forcedVariations[experiment.key] {
             return result(experiment, variation: forced, hashUsed: false, featureID: featureID)
         }
         if experiment.status == "draft" || !experiment.active { return excluded(&self) }
@@ -283,12 +286,13 @@ public struct GrowthBookEvaluator: Sendable {
 
     // MARK: Targeting helpers
 
-    private func conditionPasses(_ condition: GrowthBookValue) -> Bool {
-        GrowthBookCondition.evaluate(condition, attributes: attributes, savedGroups: savedGroups)
+    // As `GrowthBookCondition.evaluate`: `nil` (an unknown operator) fails.
+    private mutating func conditionPasses(_ condition: GrowthBookValue) -> Bool {
+        conditions.condition(attributes, condition) == true
     }
 
-    private func conditionPasses(_ condition: GrowthBookCompiledCondition) -> Bool {
-        GrowthBookCondition.evaluate(condition, attributes: attributes, savedGroups: savedGroups)
+    private mutating func conditionPasses(_ condition: GrowthBookCompiledCondition) -> Bool {
+        conditions.condition(attributes, condition) == true
     }
 
     private func isFilteredOut(_ filters: [GrowthBookFilter]) -> Bool {
@@ -349,7 +353,14 @@ public struct GrowthBookEvaluator: Sendable {
 
     /// Whether `a` and `b` are the same UTF-8 bytes (not only canonically equivalent).
     static func sameBytes(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+        guard a.utf8.count == b.utf8.count else { return false }
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                guard let left = x.baseAddress, let right = y.baseAddress else { return true }  // both empty
+                return memcmp(left, right, x.count) == 0
+            }
+        }
     }
 
     static func isHashable(_ value: GrowthBookValue) -> Bool {
