@@ -12,9 +12,8 @@ struct GrowthBookCompiledCondition: Sendable {
     fileprivate let clauses: [Clause]?
 
     fileprivate enum Clause: Sendable {
-        /// An attribute (or unknown `$` key) tested against a value; `dotted` when the path has a
-        /// `.` (it is then read segment by segment).
-        case attribute(path: String, dotted: Bool, ValueTest)
+        /// An attribute (or unknown `$` key) tested against a value.
+        case attribute(AttributeTest)
         /// `$or`, `$nor`, `$and`: `nil` when the operand is not an array (the clause fails).
         case or([GrowthBookCompiledCondition]?)
         case nor([GrowthBookCompiledCondition]?)
@@ -25,13 +24,43 @@ struct GrowthBookCompiledCondition: Sendable {
         case never
     }
 
-    fileprivate enum ValueTest: Sendable {
-        /// An object whose keys all start with `$`: each operator (`nil` when unknown) and its operand.
-        case operators([(ConditionEvaluator.Operator?, GrowthBookValue)])
-        /// The same with one operator, the most common form (no list to walk).
-        case only(ConditionEvaluator.Operator?, GrowthBookValue)
-        /// Anything else: compared as JSON.
-        case equal(GrowthBookValue)
+    /// An attribute's test, behind one reference: a clause is matched on every evaluation, and
+    /// matching an enum case copies its payload (a retain per field).
+    fileprivate final class AttributeTest: Sendable {
+        /// The attribute's path; `dotted` when it has a `.` (it is then read segment by segment).
+        let path: String
+        let dotted: Bool
+        let form: Form
+        /// The one operator, for `.operator` (`nil` when unknown).
+        let op: ConditionEvaluator.Operator?
+        /// The value compared with, for `.equal`; the operand, for `.operator`.
+        let expected: GrowthBookValue
+        /// Each operator (`nil` when unknown) and its operand, for `.operators`.
+        let operators: [(ConditionEvaluator.Operator?, GrowthBookValue)]
+
+        enum Form {
+            /// An object whose keys all start with `$`, with one key (the most common form) or more.
+            case `operator`, operators
+            /// Anything else: compared as JSON.
+            case equal
+        }
+
+        init(path: String, expected: GrowthBookValue) {
+            self.path = path
+            dotted = path.utf8.contains(UInt8(ascii: "."))
+            if case .object(let members) = expected, members.allSatisfy({ $0.key.utf8.first == UInt8(ascii: "$") }) {
+                let compiled = members.map { (ConditionEvaluator.operators[$0.key], $0.value) }
+                form = compiled.count == 1 ? .operator : .operators
+                op = compiled.first?.0
+                self.expected = compiled.first?.1 ?? .null
+                operators = compiled.count == 1 ? [] : compiled
+            } else {
+                form = .equal
+                op = nil
+                self.expected = expected
+                operators = []
+            }
+        }
     }
 
     init(_ condition: GrowthBookValue) {
@@ -57,18 +86,7 @@ struct GrowthBookCompiledCondition: Sendable {
 extension GrowthBookCompiledCondition.Clause {
     /// The clause for an attribute (or unknown `$` key) and the value it is tested against.
     static func reading(_ path: String, expecting expected: GrowthBookValue) -> Self {
-        .attribute(path: path, dotted: path.utf8.contains(UInt8(ascii: ".")), GrowthBookCompiledCondition.ValueTest(expected))
-    }
-}
-
-extension GrowthBookCompiledCondition.ValueTest {
-    init(_ expected: GrowthBookValue) {
-        if case .object(let operators) = expected, operators.allSatisfy({ $0.key.utf8.first == UInt8(ascii: "$") }) {
-            let compiled = operators.map { (ConditionEvaluator.operators[$0.key], $0.value) }
-            self = compiled.count == 1 ? .only(compiled[0].0, compiled[0].1) : .operators(compiled)
-        } else {
-            self = .equal(expected)
-        }
+        .attribute(GrowthBookCompiledCondition.AttributeTest(path: path, expected: expected))
     }
 }
 
@@ -78,8 +96,8 @@ extension ConditionEvaluator {
         guard let clauses = compiled.clauses else { return false }
         return Self.allOf(clauses) { clause in
             switch clause {
-            case .attribute(let path, let dotted, let test):
-                value(test, dotted ? attributes.path(path) : attributes[path] ?? .null)
+            case .attribute(let test):
+                value(test, test.dotted ? attributes.path(test.path) : attributes[test.path] ?? .null)
             case .or(let conditions): or(attributes, conditions)
             case .nor(let conditions): or(attributes, conditions).map { !$0 }
             case .and(let conditions): and(attributes, conditions)
@@ -102,14 +120,14 @@ extension ConditionEvaluator {
         return Self.allOf(conditions) { condition(attributes, $0) }
     }
 
-    private mutating func value(_ test: GrowthBookCompiledCondition.ValueTest, _ actual: GrowthBookValue) -> ConditionResult {
-        switch test {
-        case .equal(let expected):
-            Self.deepEqual(expected, actual)
-        case .operators(let operators):
-            Self.allOf(operators) { op, expected in op.flatMap { operation($0, actual, expected) } }
-        case .only(let op, let expected):
-            op.flatMap { operation($0, actual, expected) }
+    private mutating func value(_ test: GrowthBookCompiledCondition.AttributeTest, _ actual: GrowthBookValue) -> ConditionResult {
+        switch test.form {
+        case .equal:
+            Self.deepEqual(test.expected, actual)
+        case .operator:
+            test.op.flatMap { operation($0, actual, test.expected) }
+        case .operators:
+            Self.allOf(test.operators) { op, expected in op.flatMap { operation($0, actual, expected) } }
         }
     }
 }
