@@ -1,10 +1,10 @@
 /// A value's fields behind one reference, copied before a change when another value shares them.
 ///
-/// GrowthBook's experiments, payloads and user contexts are copied into every evaluator, result
-/// and exposure: with their fields in one box, a copy is one retain, not one per field. A type
-/// keeps `private var storage: CopyOnWrite<Fields>` and gives each public property
-/// `get { storage.fields.name }` and `_modify { yield &storage.fields.name }`, so a change is made
-/// in place (`experiment.variations.append(value)` copies no array).
+/// GrowthBook's experiments, experiment results, features, payloads and user contexts are copied
+/// into every evaluator, result and exposure: with their fields in one box, a copy is one retain,
+/// not one per field. A type keeps `private var storage: CopyOnWrite<Fields>` and gives each
+/// public property `get { storage.fields.name }` and `_modify { yield &storage.fields.name }`, so
+/// a change is made in place (`experiment.variations.append(value)` copies no array).
 struct CopyOnWrite<Fields: Sendable>: Sendable {
     private final class Storage: @unchecked Sendable {
         // Changed only while uniquely referenced (see `fields`' `_modify`), so sharing it is safe

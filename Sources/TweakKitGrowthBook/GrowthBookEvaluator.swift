@@ -19,6 +19,7 @@ public struct GrowthBookEvaluator: Sendable {
     /// Sticky bucket documents this evaluator created or changed, by key: what to save.
     public private(set) var changedStickyBucketDocuments: [String: GrowthBookStickyAssignmentsDocument] = [:]
     /// Every experiment that put the user in a variation by hashing, in order (`trackingCallback`).
+    /// Each read builds the array: read it once, not once per element.
     public var exposures: [(experiment: GrowthBookExperiment, result: GrowthBookExperimentResult)] {
         guard let firstExposure else { return [] }
         return [firstExposure] + laterExposures
@@ -94,9 +95,12 @@ public struct GrowthBookEvaluator: Sendable {
         if let filters = entry.rule.filters, isFilteredOut(filters) { return nil }
         if let force = entry.rule.force {
             let fallback = user.stickyBucketing && !entry.rule.disableStickyBucketing ? entry.rule.fallbackAttribute : nil
-            let seedHash = asBuilt || entry.rule.seed != nil ? entry.rolloutSeedHash : nil
-            guard isIncludedInRollout(seed: entry.rule.seed ?? key, seedHash: seedHash, hashAttribute: entry.rule.hashAttribute, fallbackAttribute: fallback,
-                                      range: entry.rule.range, coverage: entry.rule.coverage, hashVersion: entry.rule.hashVersion) else { return nil }
+            // As the SDKs read them: an empty seed is the feature key, hash version 0 is 1.
+            let seed = entry.rule.seed.flatMap { $0.isEmpty ? nil : $0 }
+            let seedHash = asBuilt || seed != nil ? entry.rolloutSeedHash : nil
+            guard isIncludedInRollout(seed: seed ?? key, seedHash: seedHash, hashAttribute: entry.rule.hashAttribute, fallbackAttribute: fallback,
+                                      range: entry.rule.range, coverage: entry.rule.coverage,
+                                      hashVersion: entry.rule.hashVersion.flatMap { $0 == 0 ? nil : $0 }) else { return nil }
             return GrowthBookFeatureResult(value: force, source: .force, ruleID: entry.rule.id ?? "")
         }
         guard let variations = entry.rule.contextualVariations ?? entry.rule.variations else { return nil }

@@ -63,8 +63,8 @@ public struct GrowthBookFeature: Sendable, Hashable, CustomReflectable {
         let labels: [GrowthBookVariationLabel]?
         /// FNV-1a of ``experiment``'s seed, when it hashes with version 2.
         let experimentSeedHash: UInt32?
-        /// FNV-1a of a force rule's rollout seed (its `seed`, else the feature's key), when it
-        /// hashes with version 2.
+        /// FNV-1a of a force rule's rollout seed (its `seed` unless empty, else the feature's key),
+        /// when it hashes with version 2.
         let rolloutSeedHash: UInt32?
 
         init(_ rule: GrowthBookRule, featureKey: String) {
@@ -79,7 +79,8 @@ public struct GrowthBookFeature: Sendable, Hashable, CustomReflectable {
             }
             labels = experiment.map { experiment in experiment.variations.indices.map { GrowthBookVariationLabel(experiment, $0) } }
             experimentSeedHash = experiment.flatMap { $0.hashVersion == 2 ? GrowthBookBucketing.fnv1a32($0.seed ?? $0.key) : nil }
-            rolloutSeedHash = rule.force != nil && rule.hashVersion == 2 ? GrowthBookBucketing.fnv1a32(rule.seed ?? featureKey) : nil
+            let rolloutSeed = rule.seed.flatMap { $0.isEmpty ? nil : $0 } ?? featureKey
+            rolloutSeedHash = rule.force != nil && rule.hashVersion == 2 ? GrowthBookBucketing.fnv1a32(rolloutSeed) : nil
         }
     }
 

@@ -108,7 +108,7 @@ public struct GrowthBookExperimentResult: Sendable, Hashable, CustomReflectable 
 
     /// The fields, as `print`, `dump` and test failures show them (not the storage behind them).
     public var customMirror: Mirror {
-        Mirror(reflecting: storage.fields)
+        Mirror(self, children: Mirror(reflecting: storage.fields).children, displayStyle: .struct)
     }
 
     /// The result as GrowthBook's SDKs report it.

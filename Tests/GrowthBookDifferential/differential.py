@@ -101,11 +101,13 @@ class Generator:
     def hashing(self, rule):
         r = self.r
         if r.random() < 0.7:
-            rule["hashVersion"] = r.choice([1, 2])
+            # 0 reads as 1 (`hashVersion or 1`).
+            rule["hashVersion"] = r.choice([1, 2, 1, 2, 0])
         if r.random() < 0.3:
             rule["hashAttribute"] = r.choice(["id", "deviceId", "company"])
         if r.random() < 0.4:
-            rule["seed"] = r.choice(["s1", "checkout", "abc-123"])
+            # An empty seed reads as the feature or experiment key (`seed or key`).
+            rule["seed"] = r.choice(["s1", "checkout", "abc-123", ""])
 
     def experiment_rule(self, kind, index):
         r = self.r
