@@ -39,9 +39,10 @@ public struct GrowthBookPayload: Sendable, CustomReflectable {
         _modify { yield &storage.fields.hashAttributes }
     }
 
-    /// The feature named `key`, read in place (``features`` would return a copy of the dictionary).
+    /// The feature named `key`, read in place (``features`` would return a copy of the dictionary);
+    /// among a few features by comparing keys, which is cheaper than hashing the key.
     func feature(_ key: String) -> GrowthBookFeature? {
-        storage.fields.features[key]
+        storage.fields.features.value(forFewKeys: key)
     }
 
     /// The fields, behind one reference: every evaluator holds the payload, and creating one is
