@@ -225,7 +225,10 @@ public struct GrowthBookEvaluator: Sendable {
         }
         if let pattern = experiment.url, !urlMatches(pattern) { return excluded(&self) }
         let bucket = prepared?.experimentSeedHash.map { GrowthBookBucketing.hash(seedHash: $0, value: hashValue) }
-        guard let n = bucket ?? GrowthBookBucketing.hash(seed: experiment.seed ?? experiment.key, value: hashValue, version: experiment.hashVersion ?? 1) else {
+        // As the SDKs read them: an empty seed is the key, hash version 0 is 1.
+        let seed = experiment.seed.flatMap { $0.isEmpty ? nil : $0 } ?? experiment.key
+        let version = experiment.hashVersion.flatMap { $0 == 0 ? nil : $0 } ?? 1
+        guard let n = bucket ?? GrowthBookBucketing.hash(seed: seed, value: hashValue, version: version) else {
             return excluded(&self)
         }
         if !foundStickyBucket {

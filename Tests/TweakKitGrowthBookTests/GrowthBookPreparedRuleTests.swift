@@ -65,6 +65,23 @@ struct GrowthBookPreparedRuleTests {
         }
     }
 
+    @Test("an experiment run directly reads an empty seed as its key and hash version 0 as 1, as the SDKs do")
+    func experimentRunDirectly() throws {
+        for (seed, version) in [(String?.some(""), Int?.some(0)), ("", 2), (nil, 0), ("s1", 0)] {
+            var experiment = try GrowthBookExperiment(json: ["key": "exp", "variations": [0, 1, 2]])
+            experiment.seed = seed
+            experiment.hashVersion = version
+            for user in Self.users.prefix(100) {
+                let id = user.attributes["id"]?.string ?? ""
+                let effectiveSeed = seed.flatMap { $0.isEmpty ? nil : $0 } ?? "exp"
+                let n = try #require(GrowthBookBucketing.hash(seed: effectiveSeed, value: id, version: version == 0 ? 1 : version ?? 1))
+                var evaluator = GrowthBookEvaluator(payload: .empty, user: user)
+                let result = evaluator.run(experiment)
+                #expect(result.inExperiment && result.bucket == n, "seed \(String(describing: seed)), version \(String(describing: version)), \(id)")
+            }
+        }
+    }
+
     @Test("exposures are every experiment the user was put in, in order, the first and those after it alike")
     func exposuresInOrder() throws {
         let features = (0..<3).map { index in
