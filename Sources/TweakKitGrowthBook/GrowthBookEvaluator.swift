@@ -225,10 +225,7 @@ public struct GrowthBookEvaluator: Sendable {
         }
         if let pattern = experiment.url, !urlMatches(pattern) { return excluded(&self) }
         let bucket = prepared?.experimentSeedHash.map { GrowthBookBucketing.hash(seedHash: $0, value: hashValue) }
-        // As the SDKs read them: an empty seed is the key, hash version 0 is 1.
-        let seed = experiment.seed.flatMap { $0.isEmpty ? nil : $0 } ?? experiment.key
-        let version = experiment.hashVersion.flatMap { $0 == 0 ? nil : $0 } ?? 1
-        guard let n = bucket ?? GrowthBookBucketing.hash(seed: seed, value: hashValue, version: version) else {
+        guard let n = bucket ?? Self.bucket(of: experiment, hashValue) else {
             return excluded(&self)
         }
         if !foundStickyBucket {
@@ -253,6 +250,14 @@ public struct GrowthBookEvaluator: Sendable {
             laterExposures.append((experiment, outcome))
         }
         return outcome
+    }
+
+    /// The experiment's hash of `value`, with an empty seed read as the key and hash version 0 as
+    /// 1, as the SDKs read them.
+    private static func bucket(of experiment: GrowthBookExperiment, _ value: String) -> Double? {
+        let seed = experiment.seed.flatMap { $0.isEmpty ? nil : $0 } ?? experiment.key
+        let version = experiment.hashVersion.flatMap { $0 == 0 ? nil : $0 } ?? 1
+        return GrowthBookBucketing.hash(seed: seed, value: value, version: version)
     }
 
     /// `hashed`: the attribute hashed and its raw value, when `run` has read them; `labels`: the
