@@ -96,11 +96,11 @@ public struct GrowthBookEvaluator: Sendable {
         if let force = entry.rule.force {
             let fallback = user.stickyBucketing && !entry.rule.disableStickyBucketing ? entry.rule.fallbackAttribute : nil
             // As the SDKs read them: an empty seed is the feature key, hash version 0 is 1.
-            let seed = entry.rule.seed.flatMap { $0.isEmpty ? nil : $0 }
+            let seed = entry.rule.seed.nonEmpty
             let seedHash = asBuilt || seed != nil ? entry.rolloutSeedHash : nil
             guard isIncludedInRollout(seed: seed ?? key, seedHash: seedHash, hashAttribute: entry.rule.hashAttribute, fallbackAttribute: fallback,
                                       range: entry.rule.range, coverage: entry.rule.coverage,
-                                      hashVersion: entry.rule.hashVersion.flatMap { $0 == 0 ? nil : $0 }) else { return nil }
+                                      hashVersion: entry.rule.hashVersion.nonZero) else { return nil }
             return GrowthBookFeatureResult(value: force, source: .force, ruleID: entry.rule.id ?? "")
         }
         guard let variations = entry.rule.contextualVariations ?? entry.rule.variations else { return nil }
@@ -229,7 +229,7 @@ public struct GrowthBookEvaluator: Sendable {
             return excluded(&self)
         }
         if !foundStickyBucket {
-            let ranges = experiment.ranges.flatMap { $0.isEmpty ? nil : $0 } ?? computed
+            let ranges = experiment.ranges.nonEmpty ?? computed
                 ?? GrowthBookBucketing.bucketRanges(variations: count, coverage: experiment.coverage ?? 1, weights: experiment.weights)
             assigned = GrowthBookBucketing.chooseVariation(n, ranges: ranges)
         }
@@ -255,8 +255,8 @@ public struct GrowthBookEvaluator: Sendable {
     /// The experiment's hash of `value`, with an empty seed read as the key and hash version 0 as
     /// 1, as the SDKs read them.
     private static func bucket(of experiment: GrowthBookExperiment, _ value: String) -> Double? {
-        let seed = experiment.seed.flatMap { $0.isEmpty ? nil : $0 } ?? experiment.key
-        let version = experiment.hashVersion.flatMap { $0 == 0 ? nil : $0 } ?? 1
+        let seed = experiment.seed.nonEmpty ?? experiment.key
+        let version = experiment.hashVersion.nonZero ?? 1
         return GrowthBookBucketing.hash(seed: seed, value: value, version: version)
     }
 

@@ -79,7 +79,7 @@ public struct GrowthBookFeature: Sendable, Hashable, CustomReflectable {
             }
             labels = experiment.map { experiment in experiment.variations.indices.map { GrowthBookVariationLabel(experiment, $0) } }
             experimentSeedHash = experiment.flatMap { $0.hashVersion == 2 ? GrowthBookBucketing.fnv1a32($0.seed ?? $0.key) : nil }
-            let rolloutSeed = rule.seed.flatMap { $0.isEmpty ? nil : $0 } ?? featureKey
+            let rolloutSeed = rule.seed.nonEmpty ?? featureKey
             rolloutSeedHash = rule.force != nil && rule.hashVersion == 2 ? GrowthBookBucketing.fnv1a32(rolloutSeed) : nil
         }
     }
@@ -117,7 +117,7 @@ struct GrowthBookVariationLabel: Sendable {
         let meta = experiment.meta.flatMap { index < $0.count ? $0[index] : nil }
         let metaKey = meta?["key"]?.string ?? ""
         key = metaKey.isEmpty ? String(index) : metaKey
-        name = meta?["name"]?.string.flatMap { $0.isEmpty ? nil : $0 }
+        name = meta?["name"]?.string.nonEmpty
         passthrough = meta?["passthrough"]?.isTruthy ?? false
     }
 }
@@ -176,21 +176,21 @@ public struct GrowthBookRule: Sendable, Hashable {
 
     /// The experiment an experiment rule runs, as GrowthBook's SDKs build it.
     func experiment(featureKey: String, variations: [GrowthBookValue]) -> GrowthBookExperiment {
-        var experiment = GrowthBookExperiment(key: key.flatMap { $0.isEmpty ? nil : $0 } ?? featureKey, variations: variations)
+        var experiment = GrowthBookExperiment(key: key.nonEmpty ?? featureKey, variations: variations)
         experiment.coverage = coverage
         experiment.weights = weights
-        experiment.hashAttribute = hashAttribute.flatMap { $0.isEmpty ? nil : $0 }
-        experiment.fallbackAttribute = fallbackAttribute.flatMap { $0.isEmpty ? nil : $0 }
+        experiment.hashAttribute = hashAttribute.nonEmpty
+        experiment.fallbackAttribute = fallbackAttribute.nonEmpty
         experiment.disableStickyBucketing = disableStickyBucketing
         experiment.bucketVersion = bucketVersion
         experiment.minBucketVersion = minBucketVersion
         experiment.namespace = namespace
         experiment.meta = meta
         experiment.ranges = ranges
-        experiment.name = name.flatMap { $0.isEmpty ? nil : $0 }
-        experiment.phase = phase.flatMap { $0.isEmpty ? nil : $0 }
-        experiment.seed = seed.flatMap { $0.isEmpty ? nil : $0 }
-        experiment.hashVersion = hashVersion.flatMap { $0 == 0 ? nil : $0 }
+        experiment.name = name.nonEmpty
+        experiment.phase = phase.nonEmpty
+        experiment.seed = seed.nonEmpty
+        experiment.hashVersion = hashVersion.nonZero
         experiment.filters = filters
         experiment.condition = condition
         return experiment
