@@ -20,7 +20,7 @@ public enum GrowthBookBucketing {
     /// the decimal digits of version 2's inner hash are hashed as they are computed.
     public static func hash(seed: String, value: String, version: Int) -> Double? {
         switch version {
-        case 2: Double(fnv1a32(decimalDigitsOf: fnv1a32(value, continuing: fnv1a32(seed))) % 10000) / 10000
+        case 2: hash(seedHash: fnv1a32(seed), value: value)
         case 1: Double(fnv1a32(seed, continuing: fnv1a32(value)) % 1000) / 1000
         default: nil
         }
