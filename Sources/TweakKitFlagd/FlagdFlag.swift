@@ -104,9 +104,8 @@ extension FlagdFlag.Storage {
             return defaultResult(defaultVariant == nil ? .default : .static)
         }
         let data = LogicContext(context: context, flagKey: key, timestamp: now.timeIntervalSince1970.rounded(.down))
-        let outcome = program.evaluate(in: .context(data))
         let name: String
-        switch outcome {
+        switch program.evaluate(in: .context(data)) {
         case .null:
             return defaultResult(.default)
         case .string(let text):
@@ -115,9 +114,14 @@ extension FlagdFlag.Storage {
             name = bool ? "true" : "false"
         case .number(let number):
             name = LogicValue.format(number)
-        default:
+        case let outcome:
             return failure("flag \(key): targeting returned \(outcome), not a variant name")
         }
+        return match(name)
+    }
+
+    /// The evaluation of targeting that chose variant `name`.
+    private func match(_ name: String) -> TweakEvaluation {
         guard let value = variants.value(forFewKeys: name) else {
             return failure("flag \(key): targeting chose \"\(name)\", which is not a variant")
         }
@@ -130,6 +134,7 @@ extension FlagdFlag.Storage {
     }
 
     private func defaultResult(_ reason: EvaluationReason) -> TweakEvaluation {
-        TweakEvaluation(value: defaultVariant.flatMap { variants.value(forFewKeys: $0) }, variant: defaultVariant, reason: reason, flagMetadata: metadata)
+        guard let name = defaultVariant else { return TweakEvaluation(value: nil, reason: reason, flagMetadata: metadata) }
+        return TweakEvaluation(value: variants.value(forFewKeys: name), variant: name, reason: reason, flagMetadata: metadata)
     }
 }

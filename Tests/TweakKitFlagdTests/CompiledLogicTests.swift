@@ -38,6 +38,8 @@ struct CompiledLogicTests {
             let program = try #require(LogicNode.program(specialized))
             #expect(program.evaluate(in: .context(data)) == reference, "nodes: rule \(rule), context \(context), flag \(flagKey)")
             #expect(program.evaluate(in: .value(object)) == reference, "nodes over the object: rule \(rule), context \(context)")
+            // A condition's truth, which a test node answers without building its value.
+            #expect(program.isTruthy(in: .context(data)) == reference.isTruthy, "truth: rule \(rule), context \(context)")
             #expect(overObject == reference, "rule \(rule), context \(context), flag \(flagKey)")
             #expect(data.object == object)
             if reference != .null { answered += 1 }

@@ -16,8 +16,14 @@ final class AffixTest: Sendable {
 
     /// The test's result for the text read.
     func result(_ value: LogicValue) -> LogicValue {
-        guard case .string(let text) = value else { return .null }
-        return .bool(isPrefix ? text.hasPrefix(affix) : text.hasSuffix(affix))
+        guard case .string = value else { return .null }
+        return .bool(holds(value))
+    }
+
+    /// Whether the result for the text read is truthy: the text is a string with the affix.
+    func holds(_ value: LogicValue) -> Bool {
+        guard case .string(let text) = value else { return false }
+        return isPrefix ? text.hasPrefix(affix) : text.hasSuffix(affix)
     }
 }
 
@@ -26,16 +32,25 @@ final class AffixTest: Sendable {
 final class MembershipTest: Sendable {
     let element: LogicExpression
     let members: [LogicValue]
+    /// The members that are strings: a string element is strictly equal to these alone.
+    let stringMembers: [String]
 
     /// `nil` unless the second of at least two arguments is a literal array (arguments after
     /// the second are never evaluated, here or in the general route).
     init?(_ arguments: [LogicExpression]) {
         guard arguments.count >= 2, case .literal(.array(let members)) = arguments[1] else { return nil }
         (element, self.members) = (arguments[0], members)
+        stringMembers = members.compactMap { if case .string(let member) = $0 { member } else { nil } }
     }
 
     /// Whether `value` is one of the members.
     func result(_ value: LogicValue) -> LogicValue {
-        .bool(members.contains { LogicEvaluator.strictEquals($0, value) })
+        .bool(contains(value))
+    }
+
+    /// Whether `value` is one of the members (strictly equal to one).
+    func contains(_ value: LogicValue) -> Bool {
+        if case .string(let text) = value { return stringMembers.contains(text) }
+        return members.contains { LogicEvaluator.strictEquals($0, value) }
     }
 }

@@ -42,6 +42,15 @@ enum LogicData {
         return current
     }
 
+    /// The member `name` (an attribute of a context), as ``value(at:)`` reads a path of that one
+    /// key when it is neither `targetingKey` nor `$flagd`.
+    func member(named name: String) -> LogicValue? {
+        switch self {
+        case .context(let context): context.context.attributes.value(forFewKeys: name).map(LogicValue.init)
+        case .value(let value): Self.step(value, name)
+        }
+    }
+
     private static func step(_ value: LogicValue, _ key: String) -> LogicValue? {
         switch value {
         case .object(let members):

@@ -17,6 +17,9 @@ class LogicNode: @unchecked Sendable {
     /// The node's value for `data`.
     func evaluate(in data: LogicData) -> LogicValue { .null }
 
+    /// Whether the node's value for `data` is truthy; a test answers without building its value.
+    func isTruthy(in data: LogicData) -> Bool { evaluate(in: data).isTruthy }
+
     /// A rule's program holds at most this many nodes.
     static let maximumNodes = 1_000
     /// The programs of one file hold at most this many nodes together (about 10 MB).
@@ -75,8 +78,12 @@ class LogicNode: @unchecked Sendable {
         case .literal(let value):
             return LiteralNode(value)
         case .variable(let path, let fallback):
-            guard let fallback else { return VariableNode(path, fallback: nullNode) }
-            return child(fallback).map { VariableNode(path, fallback: $0) }
+            let fallbackNode = fallback.map(child) ?? nullNode
+            guard let fallbackNode else { return nil }
+            if path.keys.count == 1, case .attribute(let name) = path.root {
+                return AttributeNode(name, fallback: fallbackNode)
+            }
+            return VariableNode(path, fallback: fallbackNode)
         case .fractional(let split):
             guard let bucketBy = split.bucketBy else { return FractionalNode(split, bucketBy: nil) }
             return child(bucketBy).map { FractionalNode(split, bucketBy: $0) }
@@ -144,6 +151,19 @@ private final class VariableNode: LogicNode, @unchecked Sendable {
     }
 }
 
+/// `var` of one name that is neither `targetingKey` nor `$flagd` (`{"var": "country"}`): as
+/// ``VariableNode`` reads it, without walking a path.
+private final class AttributeNode: LogicNode, @unchecked Sendable {
+    let name: String
+    /// The fallback; a `null` literal when the `var` has none.
+    let fallback: LogicNode
+    init(_ name: String, fallback: LogicNode) { (self.name, self.fallback) = (name, fallback) }
+    override func evaluate(in data: LogicData) -> LogicValue {
+        if let value = data.member(named: name), value.isPresent { return value }
+        return fallback.evaluate(in: data)
+    }
+}
+
 /// `fractional` with literal distributions; as ``LogicEvaluator`` evaluates the split.
 private final class FractionalNode: LogicNode, @unchecked Sendable {
     let split: FractionalSplit
@@ -161,6 +181,7 @@ private final class SemanticVersionNode: LogicNode, @unchecked Sendable {
     let version: LogicNode
     init(_ test: SemanticVersionTest, version: LogicNode) { (self.test, self.version) = (test, version) }
     override func evaluate(in data: LogicData) -> LogicValue { test.result(version.evaluate(in: data)) }
+    override func isTruthy(in data: LogicData) -> Bool { test.holds(version.evaluate(in: data)) }
 }
 
 /// `starts_with` / `ends_with` with a literal affix.
@@ -169,6 +190,7 @@ private final class AffixNode: LogicNode, @unchecked Sendable {
     let text: LogicNode
     init(_ test: AffixTest, text: LogicNode) { (self.test, self.text) = (test, text) }
     override func evaluate(in data: LogicData) -> LogicValue { test.result(text.evaluate(in: data)) }
+    override func isTruthy(in data: LogicData) -> Bool { test.holds(text.evaluate(in: data)) }
 }
 
 /// `in` with a literal array.
@@ -177,6 +199,7 @@ private final class MembershipNode: LogicNode, @unchecked Sendable {
     let element: LogicNode
     init(_ test: MembershipTest, element: LogicNode) { (self.test, self.element) = (test, element) }
     override func evaluate(in data: LogicData) -> LogicValue { test.result(element.evaluate(in: data)) }
+    override func isTruthy(in data: LogicData) -> Bool { test.contains(element.evaluate(in: data)) }
 }
 
 /// `if` and `?:`: the value after the first truthy condition, else the last odd argument, else
@@ -205,7 +228,7 @@ private final class ConditionalNode: LogicNode, @unchecked Sendable {
     }
 
     override func evaluate(in data: LogicData) -> LogicValue {
-        condition.evaluate(in: data).isTruthy ? then.evaluate(in: data) : otherwise.evaluate(in: data)
+        condition.isTruthy(in: data) ? then.evaluate(in: data) : otherwise.evaluate(in: data)
     }
 }
 

@@ -214,4 +214,12 @@ final class SemanticVersionTest: Sendable {
         }
         return SemanticVersion.compare(value, comparison, .string(literal)).map(LogicValue.bool) ?? .null
     }
+
+    /// Whether the result for the version read is truthy: it is a version that compares as the test says.
+    func holds(_ value: LogicValue) -> Bool {
+        if case .string(let text) = value, let numbers = SemanticVersion.plainNumbers(text) {
+            return SemanticVersion.compare(numbers, comparison, self.numbers)
+        }
+        return SemanticVersion.compare(value, comparison, .string(literal)) ?? false
+    }
 }
