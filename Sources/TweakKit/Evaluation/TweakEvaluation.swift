@@ -38,16 +38,19 @@ public enum EvaluationErrorCode: String, Sendable, Hashable, Codable {
 
 /// What a ``ContextualTweakProvider`` says about one flag for one context.
 public struct TweakEvaluation: Sendable, Hashable {
+    // The optionals are spelled `Optional<…>`: a `T?` stored `var` starts as `nil`, and the
+    // initializer that assigns it then copies the whole value once and destroys a copy (measured
+    // in flagd's evaluation).
     /// The value, or `nil` when the caller's default applies (disabled, error, no default variant).
-    public var value: TweakContent?
+    public var value: Optional<TweakContent>
     /// The variant the evaluation chose (flagd's variant, Optimizely's variation key), if the source has variants.
-    public var variant: String?
+    public var variant: Optional<String>
     /// Why the evaluation returned this value.
     public var reason: EvaluationReason
     /// What went wrong, when ``reason`` is ``EvaluationReason/error``.
-    public var errorCode: EvaluationErrorCode?
+    public var errorCode: Optional<EvaluationErrorCode>
     /// A message for people, naming the flag and the problem.
-    public var errorMessage: String?
+    public var errorMessage: Optional<String>
     /// What the source tells about the decision (a rule key, a condition's name, …).
     public var flagMetadata: [String: TweakContent]
 
