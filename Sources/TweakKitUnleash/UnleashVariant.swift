@@ -9,7 +9,9 @@ public struct UnleashVariant: Sendable, Hashable {
     /// The variant's name; `"disabled"` when none applies.
     public var name: String
     /// The variant's payload, if it has one.
-    public var payload: UnleashPayload?
+    // Spelled `Optional<…>`: a `T?` stored `var` starts as `nil`, which made the initializer copy
+    // the whole variant once and destroy a copy (see `TweakEvaluation`).
+    public var payload: Optional<UnleashPayload>
     /// Whether a variant applies.
     public var enabled: Bool
     /// Whether the feature itself is on for the context (`feature_enabled` in the SDKs' JSON).
