@@ -168,22 +168,22 @@ extension StoreTweakProvider {
     private func applyChanges(_ changes: [StoredTweakChange], after: Int64) -> [TweakChange] {
         state.withLock { state -> [TweakChange] in
             guard state.sequence == after, let last = changes.last else { return [] }
-            var tweaks = state.tweaks
             var posts: [TweakChange] = []
+            // In place: a copy of the dictionary (`var tweaks = state.tweaks`) made every change
+            // copy every tweak the store holds.
             for change in changes {
                 if let value = change.new {
                     let stored = StoredTweak(
                         feature: change.feature, variable: change.variable, value: value, version: change.version,
                         updatedAt: change.at, author: change.author
                     )
-                    tweaks[change.id] = stored
+                    state.tweaks[change.id] = stored
                     posts.append(.set(tweak(stored)))
                 } else {
-                    tweaks.removeValue(forKey: change.id)
+                    state.tweaks.removeValue(forKey: change.id)
                     posts.append(.deleted(change.id))
                 }
             }
-            state.tweaks = tweaks
             state.sequence = last.sequence
             return posts
         }

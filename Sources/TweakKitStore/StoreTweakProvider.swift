@@ -164,19 +164,18 @@ public final class StoreTweakProvider: MutableTweakProvider, PlainTweakProvider,
     private func enqueue(_ writes: [TweakWrite]) {
         var posts: [TweakChange] = []
         state.withLock { state in
-            var tweaks = state.tweaks
+            // In place: a copy of the dictionary would make the change copy every tweak.
             for write in writes {
                 let id = TweakID(feature: write.feature, variable: write.variable)
                 if let value = write.value {
-                    let version = tweaks[id]?.version ?? 0
+                    let version = state.tweaks[id]?.version ?? 0
                     let stored = StoredTweak(feature: id.feature, variable: id.variable, value: value, version: version, updatedAt: Date(), author: author)
-                    tweaks[id] = stored
+                    state.tweaks[id] = stored
                     posts.append(.set(tweak(stored)))
-                } else if tweaks.removeValue(forKey: id) != nil {
+                } else if state.tweaks.removeValue(forKey: id) != nil {
                     posts.append(.deleted(id))
                 }
             }
-            state.tweaks = tweaks
         }
         writer.start { [weak self] writes in await self?.commit(writes) }
         writer.enqueue(writes)
