@@ -255,9 +255,13 @@ class Report:
             # Information, not a target: how far the same pass over a plain dictionary scales.
             print(f"2 reader threads vs 1, throughput, [Key: SmallEnum] dictionary (the machine's own scaling): {machine:.2f}x"
                   f"{self.separately(self.ratio('Threads.Dictionary.2'))}")
-        self.target(f"string-key lookup from a shared store while another process commits changes vs idle, {STORE_SIZE} tweaks",
-                    self.ratio(f"Store.{STORE_SIZE}.DuringWrites"), "<= 1.25x", lambda r: r <= 1.25,
-                    needs=(f"Store.{STORE_SIZE}.Idle", f"Store.{STORE_SIZE}.DuringWrites"))
+        # Paired through two stores, both halves while the writes run (StoreBenchmarks.swift): what
+        # following the writes costs a lookup. The separate benchmarks also carry the CPU the
+        # writer and the follower take from a 2-core machine.
+        self.target(f"string-key lookup from a shared store while another handle commits changes vs idle, {STORE_SIZE} tweaks",
+                    self.paired(f"Paired.Store.{STORE_SIZE}.DuringWrites"), "<= 1.25x", lambda r: r <= 1.25,
+                    needs=(f"Paired.Store.{STORE_SIZE}.DuringWrites",),
+                    note=self.separately(self.ratio(f"Store.{STORE_SIZE}.DuringWrites")))
         hooked = f"Lookup.{SIZES[1]}.TypedMixedMetricsHook"
         plain = self.time_per_op(f"Lookup.{SIZES[1]}.TypedMixed")
         with_hook = self.time_per_op(hooked)

@@ -17,7 +17,7 @@ import TweakKitMetrics
 /// Subject time / baseline time × 10,000, one sample per measured iteration.
 let pairedRatio = BenchmarkMetric.custom("pairedRatio", polarity: .prefersSmaller, useScalingFactor: false)
 
-private func pairedConfiguration(maxIterations: Int = 5_000, warmupIterations: Int = 20, seconds: Int = 2) -> Benchmark.Configuration {
+func pairedConfiguration(maxIterations: Int = 5_000, warmupIterations: Int = 20, seconds: Int = 2) -> Benchmark.Configuration {
     .init(
         metrics: [.wallClock, pairedRatio],
         timeUnits: .nanoseconds,
@@ -34,7 +34,7 @@ private func pairedConfiguration(maxIterations: Int = 5_000, warmupIterations: I
 /// time over the baseline's for `benchmark`. Whichever runs second in a pair finds the first's
 /// data in the cache; in this order each side is second once in every iteration, so every
 /// recorded ratio is measured the same way.
-private func recordPair(_ benchmark: Benchmark, baseline: (Int) -> Void, subject: (Int) -> Void) {
+func recordPair(_ benchmark: Benchmark, baseline: (Int) -> Void, subject: (Int) -> Void) {
     func timed(_ work: (Int) -> Void, _ part: Int) -> UInt64 {
         let start = DispatchTime.now().uptimeNanoseconds
         work(part)

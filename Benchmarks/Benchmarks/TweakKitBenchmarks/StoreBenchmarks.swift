@@ -31,6 +31,41 @@ func registerStoreBenchmarks(size: Int) {
     }
 }
 
+/// `Paired.Store.<size>.DuringWrites`: the lookups of `Store.<size>.*` timed in pairs, through two
+/// stores in one process while a second handle commits to one of them: each iteration times 1,000
+/// lookups through the idle store's manager and the same keys through the written store's (two
+/// halves each, as every `Paired.*` benchmark). Both halves run while the writes do, so a slow phase
+/// of the machine and the CPU the writer and the follower take from it slow both alike; the ratio is
+/// what following the writes costs a lookup itself (patched snapshots, swaps, cache misses on new
+/// arrays). The separately measured `Store.<size>.*` include the CPU the writes take.
+func registerPairedStoreBenchmark(size: Int) {
+    let running = Mutex<PairedStoreFixture?>(nil)
+    Benchmark("Paired.Store.\(size).DuringWrites", configuration: pairedConfiguration()) {
+        (benchmark: Benchmark, fixture: PairedStoreFixture) in
+        let batch = 1_000
+        let start = LookupFixture.batchStart(benchmark.currentIteration, batch: batch)
+        let half = { (part: Int) in start + part * batch / 2..<start + (part + 1) * batch / 2 }
+        recordPair(benchmark, baseline: { fixture.idle.lookups(half($0)) }, subject: { fixture.written.lookups(half($0)) })
+    } setup: {
+        let fixture = PairedStoreFixture(idle: try await StoreLookupFixture(size: size, writing: false),
+                                         written: try await StoreLookupFixture(size: size, writing: true))
+        running.withLock { $0 = fixture }
+        return fixture
+    } teardown: {
+        let fixture = running.withLock { fixture in
+            defer { fixture = nil }
+            return fixture
+        }
+        await fixture?.idle.close()
+        await fixture?.written.close()
+    }
+}
+
+struct PairedStoreFixture: Sendable {
+    let idle: StoreLookupFixture
+    let written: StoreLookupFixture
+}
+
 final class StoreLookupFixture: Sendable {
     let manager: TweakManager
     let keys: [PlainKey]

@@ -21,6 +21,7 @@ let benchmarks: @Sendable () -> Void = {
     }
     registerHookBenchmarks(size: 100_000)
     registerStoreBenchmarks(size: 10_000)
+    registerPairedStoreBenchmark(size: 10_000)
     registerThreadBenchmarks(size: 100_000)
     registerColdLoadBenchmarks()
     registerFlagdBenchmarks()
