@@ -40,10 +40,16 @@ func recordPair(_ benchmark: Benchmark, baseline: (Int) -> Void, subject: (Int) 
         work(part)
         return DispatchTime.now().uptimeNanoseconds - start
     }
-    var baselineTime = timed(baseline, 0)
-    var subjectTime = timed(subject, 0)
-    subjectTime += timed(subject, 1)
-    baselineTime += timed(baseline, 1)
+    recordTimedPair(benchmark, baseline: { timed(baseline, $0) }, subject: { timed(subject, $0) })
+}
+
+/// ``recordPair(_:baseline:subject:)`` for work that times itself (each closure returns the
+/// nanoseconds its part took), in the same order.
+func recordTimedPair(_ benchmark: Benchmark, baseline: (Int) -> UInt64, subject: (Int) -> UInt64) {
+    var baselineTime = baseline(0)
+    var subjectTime = subject(0)
+    subjectTime += subject(1)
+    baselineTime += baseline(1)
     guard baselineTime > 0 else { return }
     benchmark.measurement(pairedRatio, Int((Double(subjectTime) / Double(baselineTime) * 10_000).rounded()))
 }

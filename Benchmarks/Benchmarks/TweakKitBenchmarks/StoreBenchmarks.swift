@@ -1,4 +1,5 @@
 import Benchmark
+import Dispatch
 import Foundation
 import Synchronization
 import TweakKit
@@ -36,8 +37,10 @@ func registerStoreBenchmarks(size: Int) {
 /// lookups through the idle store's manager and the same keys through the written store's (two
 /// halves each, as every `Paired.*` benchmark). Both halves run while the writes do, so a slow phase
 /// of the machine and the CPU the writer and the follower take from it slow both alike; the ratio is
-/// what following the writes costs a lookup itself (patched snapshots, swaps, cache misses on new
-/// arrays). The separately measured `Store.<size>.*` include the CPU the writes take.
+/// what following the writes costs a lookup itself (patched snapshots, swaps, new arrays). Each
+/// manager is read on a thread of its own, as a thread's snapshot cache is per thread and keeps the
+/// manager whose snapshot changed last first. The separately measured `Store.<size>.*` include the
+/// CPU the writes take.
 func registerPairedStoreBenchmark(size: Int) {
     let running = Mutex<PairedStoreFixture?>(nil)
     Benchmark("Paired.Store.\(size).DuringWrites", configuration: pairedConfiguration()) {
@@ -45,7 +48,8 @@ func registerPairedStoreBenchmark(size: Int) {
         let batch = 1_000
         let start = LookupFixture.batchStart(benchmark.currentIteration, batch: batch)
         let half = { (part: Int) in start + part * batch / 2..<start + (part + 1) * batch / 2 }
-        recordPair(benchmark, baseline: { fixture.idle.lookups(half($0)) }, subject: { fixture.written.lookups(half($0)) })
+        recordTimedPair(benchmark, baseline: { part in fixture.idleThread.time { fixture.idle.lookups(half(part)) } },
+                        subject: { part in fixture.writtenThread.time { fixture.written.lookups(half(part)) } })
     } setup: {
         let fixture = PairedStoreFixture(idle: try await StoreLookupFixture(size: size, writing: false),
                                          written: try await StoreLookupFixture(size: size, writing: true))
@@ -56,6 +60,8 @@ func registerPairedStoreBenchmark(size: Int) {
             defer { fixture = nil }
             return fixture
         }
+        fixture?.idleThread.stop()
+        fixture?.writtenThread.stop()
         await fixture?.idle.close()
         await fixture?.written.close()
     }
@@ -64,6 +70,51 @@ func registerPairedStoreBenchmark(size: Int) {
 struct PairedStoreFixture: Sendable {
     let idle: StoreLookupFixture
     let written: StoreLookupFixture
+    let idleThread = TimingThread()
+    let writtenThread = TimingThread()
+}
+
+/// A thread that runs one piece of work at a time on request and times it.
+final class TimingThread: @unchecked Sendable {
+    // Written by the requesting thread before `start` is signalled, read by this thread after it
+    // waits on `start` (and the time the other way round, through `done`): the semaphores order them.
+    private var work: (() -> Void)?
+    private var elapsed: UInt64 = 0
+    private var stopping = false
+    private let start = DispatchSemaphore(value: 0)
+    private let done = DispatchSemaphore(value: 0)
+
+    init() {
+        Thread { [self] in run() }.start()
+    }
+
+    /// Runs `work` on this thread and returns the nanoseconds it took.
+    func time(_ work: @escaping () -> Void) -> UInt64 {
+        self.work = work
+        start.signal()
+        done.wait()
+        return elapsed
+    }
+
+    /// Ends the thread.
+    func stop() {
+        stopping = true
+        start.signal()
+        done.wait()
+    }
+
+    private func run() {
+        while true {
+            start.wait()
+            if stopping { break }
+            let begin = DispatchTime.now().uptimeNanoseconds
+            work?()
+            elapsed = DispatchTime.now().uptimeNanoseconds - begin
+            work = nil
+            done.signal()
+        }
+        done.signal()
+    }
 }
 
 final class StoreLookupFixture: Sendable {
