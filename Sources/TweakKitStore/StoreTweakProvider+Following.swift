@@ -163,14 +163,14 @@ extension StoreTweakProvider {
         return true
     }
 
-    /// Swaps in the snapshot with `changes` applied; returns what to tell observers. Changes that
+    /// Applies `changes` to the tweaks held; returns what to tell observers. Changes that
     /// another update already applied (the sequence moved on meanwhile) are skipped.
     private func applyChanges(_ changes: [StoredTweakChange], after: Int64) -> [TweakChange] {
         state.withLock { state -> [TweakChange] in
             guard state.sequence == after, let last = changes.last else { return [] }
             var posts: [TweakChange] = []
-            // In place: a copy of the dictionary (`var tweaks = state.tweaks`) made every change
-            // copy every tweak the store holds.
+            // In place: copying the dictionary first made every change copy every tweak the store
+            // holds (copy on write still does when a reader holds the dictionary at that moment).
             for change in changes {
                 if let value = change.new {
                     let stored = StoredTweak(

@@ -36,7 +36,8 @@ public final class StoreTweakProvider: MutableTweakProvider, PlainTweakProvider,
     public let changeNotifier = TweakChangeNotifier()
 
     struct State {
-        /// Immutable between updates; replaced whole.
+        /// Changed in place, under the lock; a reader takes a copy under the lock (copy on write
+        /// keeps it whole while it reads).
         var tweaks: [TweakID: StoredTweak] = [:]
         /// The sequence of the last change in `tweaks`; `nil` before the first snapshot.
         var sequence: Int64?
@@ -164,7 +165,8 @@ public final class StoreTweakProvider: MutableTweakProvider, PlainTweakProvider,
     private func enqueue(_ writes: [TweakWrite]) {
         var posts: [TweakChange] = []
         state.withLock { state in
-            // In place: a copy of the dictionary would make the change copy every tweak.
+            // In place: copying the dictionary first made every change copy every tweak (copy on
+            // write still does when a reader holds the dictionary at that moment).
             for write in writes {
                 let id = TweakID(feature: write.feature, variable: write.variable)
                 if let value = write.value {

@@ -8,9 +8,9 @@
 public struct UnleashVariant: Sendable, Hashable {
     /// The variant's name; `"disabled"` when none applies.
     public var name: String
-    /// The variant's payload, if it has one.
     // Spelled `Optional<…>`: a `T?` stored `var` starts as `nil`, which made the initializer copy
     // the whole variant once and destroy a copy (see `TweakEvaluation`).
+    /// The variant's payload, if it has one.
     public var payload: Optional<UnleashPayload>
     /// Whether a variant applies.
     public var enabled: Bool

@@ -40,6 +40,7 @@ struct CompiledLogicTests {
             #expect(program.evaluate(in: .value(object)) == reference, "nodes over the object: rule \(rule), context \(context)")
             // A condition's truth, which a test node answers without building its value.
             #expect(program.isTruthy(in: .context(data)) == reference.isTruthy, "truth: rule \(rule), context \(context)")
+            #expect(program.isTruthy(in: .value(object)) == reference.isTruthy, "truth over the object: rule \(rule), context \(context)")
             #expect(overObject == reference, "rule \(rule), context \(context), flag \(flagKey)")
             #expect(data.object == object)
             if reference != .null { answered += 1 }

@@ -9,7 +9,8 @@ import TweakKitStore
 /// iteration through a manager whose only provider is a `StoreTweakProvider` on an SQLite store
 /// of `size` tweaks. In `DuringWrites` a second handle commits one change after another for the
 /// whole run, which the provider follows (reads, applies, the manager rebuilds its snapshot):
-/// lookups must not wait on any of it. The report compares `DuringWrites` with `Idle`.
+/// lookups must not wait on any of it. The report prints `DuringWrites` over `Idle` beside the
+/// target, which is `Paired.Store.<size>.DuringWrites`'s (below).
 func registerStoreBenchmarks(size: Int) {
     for writing in [false, true] {
         let running = Mutex<StoreLookupFixture?>(nil)
@@ -51,8 +52,15 @@ func registerPairedStoreBenchmark(size: Int) {
         recordTimedPair(benchmark, baseline: { part in fixture.idleThread.time { fixture.idle.lookups(half(part)) } },
                         subject: { part in fixture.writtenThread.time { fixture.written.lookups(half(part)) } })
     } setup: {
-        let fixture = PairedStoreFixture(idle: try await StoreLookupFixture(size: size, writing: false),
-                                         written: try await StoreLookupFixture(size: size, writing: true))
+        let idle = try await StoreLookupFixture(size: size, writing: false)
+        let written: StoreLookupFixture
+        do {
+            written = try await StoreLookupFixture(size: size, writing: true)
+        } catch {
+            await idle.close()
+            throw error
+        }
+        let fixture = PairedStoreFixture(idle: idle, written: written, idleThread: TimingThread(), writtenThread: TimingThread())
         running.withLock { $0 = fixture }
         return fixture
     } teardown: {
@@ -70,11 +78,12 @@ func registerPairedStoreBenchmark(size: Int) {
 struct PairedStoreFixture: Sendable {
     let idle: StoreLookupFixture
     let written: StoreLookupFixture
-    let idleThread = TimingThread()
-    let writtenThread = TimingThread()
+    let idleThread: TimingThread
+    let writtenThread: TimingThread
 }
 
-/// A thread that runs one piece of work at a time on request and times it.
+/// A thread that runs one piece of work at a time on request and times it. One caller at a time
+/// (the benchmark's thread): ``time(_:)`` and ``stop()`` are not to be called concurrently.
 final class TimingThread: @unchecked Sendable {
     // Written by the requesting thread before `start` is signalled, read by this thread after it
     // waits on `start` (and the time the other way round, through `done`): the semaphores order them.
@@ -90,14 +99,16 @@ final class TimingThread: @unchecked Sendable {
 
     /// Runs `work` on this thread and returns the nanoseconds it took.
     func time(_ work: @escaping () -> Void) -> UInt64 {
+        precondition(!stopping, "the timing thread has stopped")
         self.work = work
         start.signal()
         done.wait()
         return elapsed
     }
 
-    /// Ends the thread.
+    /// Ends the thread (once; later calls do nothing).
     func stop() {
+        guard !stopping else { return }
         stopping = true
         start.signal()
         done.wait()

@@ -43,9 +43,11 @@ enum LogicData {
     }
 
     /// The member `name` (an attribute of a context), as ``value(at:)`` reads a path of that one
-    /// key when it is neither `targetingKey` nor `$flagd`.
+    /// key when it is neither `targetingKey` nor `$flagd` (a context serves those itself: read
+    /// them through ``value(at:)``).
     func member(named name: String) -> LogicValue? {
-        switch self {
+        assert(name != "targetingKey" && name != "$flagd", "\(name) is read through value(at:)")
+        return switch self {
         case .context(let context): context.context.attributes.value(forFewKeys: name).map(LogicValue.init)
         case .value(let value): Self.step(value, name)
         }

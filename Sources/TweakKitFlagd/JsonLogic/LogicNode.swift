@@ -17,7 +17,8 @@ class LogicNode: @unchecked Sendable {
     /// The node's value for `data`.
     func evaluate(in data: LogicData) -> LogicValue { .null }
 
-    /// Whether the node's value for `data` is truthy; a test answers without building its value.
+    /// Whether the node's value for `data` is truthy. A test (`sem_ver`, `starts_with`, `in`) answers
+    /// from its operand without wrapping its answer in a value.
     func isTruthy(in data: LogicData) -> Bool { evaluate(in: data).isTruthy }
 
     /// A rule's program holds at most this many nodes.
@@ -78,8 +79,11 @@ class LogicNode: @unchecked Sendable {
         case .literal(let value):
             return LiteralNode(value)
         case .variable(let path, let fallback):
-            let fallbackNode = fallback.map(child) ?? nullNode
-            guard let fallbackNode else { return nil }
+            var fallbackNode = nullNode
+            if let fallback {
+                guard let node = child(fallback) else { return nil }
+                fallbackNode = node
+            }
             if path.keys.count == 1, case .attribute(let name) = path.root {
                 return AttributeNode(name, fallback: fallbackNode)
             }
