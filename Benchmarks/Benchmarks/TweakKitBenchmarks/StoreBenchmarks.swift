@@ -24,11 +24,7 @@ func registerStoreBenchmarks(size: Int) {
             running.withLock { $0 = fixture }
             return fixture
         } teardown: {
-            let fixture = running.withLock { fixture in
-                defer { fixture = nil }
-                return fixture
-            }
-            await fixture?.close()
+            await running.take()?.close()
         }
     }
 }
@@ -64,10 +60,7 @@ func registerPairedStoreBenchmark(size: Int) {
         running.withLock { $0 = fixture }
         return fixture
     } teardown: {
-        let fixture = running.withLock { fixture in
-            defer { fixture = nil }
-            return fixture
-        }
+        let fixture = running.take()
         fixture?.idleThread.stop()
         fixture?.writtenThread.stop()
         await fixture?.idle.close()
@@ -196,5 +189,15 @@ final class StoreLookupFixture: Sendable {
         await writer?.close()
         await store.close()
         try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+extension Mutex {
+    /// The value, taken out: a teardown's fixture, which setup left here.
+    func take<Wrapped>() -> Wrapped? where Value == Wrapped? {
+        withLock { value in
+            defer { value = nil }
+            return value
+        }
     }
 }
