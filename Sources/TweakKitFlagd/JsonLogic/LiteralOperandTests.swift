@@ -32,15 +32,12 @@ final class AffixTest: Sendable {
 final class MembershipTest: Sendable {
     let element: LogicExpression
     let members: [LogicValue]
-    /// The members that are strings: a string element is strictly equal to these alone.
-    let stringMembers: [String]
 
     /// `nil` unless the second of at least two arguments is a literal array (arguments after
     /// the second are never evaluated, here or in the general route).
     init?(_ arguments: [LogicExpression]) {
         guard arguments.count >= 2, case .literal(.array(let members)) = arguments[1] else { return nil }
         (element, self.members) = (arguments[0], members)
-        stringMembers = members.compactMap { if case .string(let member) = $0 { member } else { nil } }
     }
 
     /// Whether `value` is one of the members.
@@ -50,7 +47,6 @@ final class MembershipTest: Sendable {
 
     /// Whether `value` is one of the members (strictly equal to one).
     func contains(_ value: LogicValue) -> Bool {
-        if case .string(let text) = value { return stringMembers.contains(text) }
-        return members.contains { LogicEvaluator.strictEquals($0, value) }
+        members.contains { LogicEvaluator.strictEquals($0, value) }
     }
 }
