@@ -48,7 +48,7 @@ enum LogicData {
     func member(named name: String) -> LogicValue? {
         assert(name != "targetingKey" && name != "$flagd", "\(name) is read through value(at:)")
         return switch self {
-        case .context(let context): context.context.attributes.value(forFewKeys: name).map(LogicValue.init)
+        case .context(let context): context.attribute(name)
         case .value(let value): Self.step(value, name)
         }
     }
@@ -80,12 +80,17 @@ struct LogicContext {
         switch root {
         case .targetingKey:
             if let targetingKey = context.targetingKey { return .string(targetingKey) }
-            return context.attributes.value(forFewKeys: "targetingKey").map(LogicValue.init)
+            return attribute("targetingKey")
         case .flagd:
             return flagd
         case .attribute(let key):
-            return context.attributes.value(forFewKeys: key).map(LogicValue.init)
+            return attribute(key)
         }
+    }
+
+    /// The context's attribute `name`, converted.
+    func attribute(_ name: String) -> LogicValue? {
+        context.attributes.value(forFewKeys: name).map(LogicValue.init)
     }
 
     /// The targeting key `fractional` buckets by: the `targetingKey` member when it is a string.

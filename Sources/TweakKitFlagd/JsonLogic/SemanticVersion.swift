@@ -209,17 +209,19 @@ final class SemanticVersionTest: Sendable {
 
     /// The test's result for the version read: a Boolean, or `null` when it is no version.
     func result(_ value: LogicValue) -> LogicValue {
-        if case .string(let text) = value, let numbers = SemanticVersion.plainNumbers(text) {
-            return .bool(SemanticVersion.compare(numbers, comparison, self.numbers))
-        }
-        return SemanticVersion.compare(value, comparison, .string(literal)).map(LogicValue.bool) ?? .null
+        compared(value).map(LogicValue.bool) ?? .null
     }
 
     /// Whether the result for the version read is truthy: it is a version that compares as the test says.
     func holds(_ value: LogicValue) -> Bool {
+        compared(value) ?? false
+    }
+
+    /// Whether the version read compares as the test says; `nil` when it is no version.
+    private func compared(_ value: LogicValue) -> Bool? {
         if case .string(let text) = value, let numbers = SemanticVersion.plainNumbers(text) {
             return SemanticVersion.compare(numbers, comparison, self.numbers)
         }
-        return SemanticVersion.compare(value, comparison, .string(literal)) ?? false
+        return SemanticVersion.compare(value, comparison, .string(literal))
     }
 }
