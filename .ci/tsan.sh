@@ -6,8 +6,14 @@
 #
 #   .ci/tsan.sh                  # the concurrency suites
 #   TSAN_FILTER=. .ci/tsan.sh    # the whole suite
+#   .ci/tsan.sh build            # only the instrumented build (.ci/run starts it in the background)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+if [ "${1:-}" = build ]; then
+    # What `swift test --sanitize=thread` below builds, so that it finds everything built.
+    exec swift build --build-tests --sanitize=thread --scratch-path .build-tsan
+fi
 
 # Not SnapshotPatchTests: its thread storing as fast as it can while another
 # looks up contends every Mutex, and Synchronization.Mutex on Linux takes a contended lock in its

@@ -96,30 +96,6 @@ func registerPairedBenchmarks() {
     } setup: {
         try ColdLoadFixture()
     }
-
-    // Two threads against one, each thread a full pass over the sequence (as `Threads.*`): the
-    // ratio recorded is the one-thread time over the two-thread time for twice the lookups, ×2 —
-    // the throughput ratio. Dictionary: how far the machine itself scales (information).
-    let n = LookupFixture.sequenceLength
-    let passes: [(String, @Sendable (LookupFixture, Range<Int>) -> Void)] = [
-        ("Dictionary", { $0.dictionaryLookups($1) }),
-        ("TypedKey", { $0.mixedKeyLookups($1) }),
-        ("StringKey", { $0.stringKeyLookups($1) }),
-    ]
-    for (kind, lookups) in passes {
-        Benchmark("Paired.Threads.\(kind)", configuration: pairedConfiguration(maxIterations: 300, warmupIterations: 3, seconds: 3)) { benchmark, fixture in
-            func pass(threads: Int) {
-                DispatchQueue.concurrentPerform(iterations: threads) { thread in
-                    let start = thread * n / threads
-                    lookups(fixture, start..<n)
-                    lookups(fixture, 0..<start)
-                }
-            }
-            // "subject / baseline" with the two-thread pass (2×N lookups) as the baseline: ×2 of
-            // that is lookups per second on two threads over lookups per second on one.
-            recordPair(benchmark, baseline: { _ in pass(threads: 2) }, subject: { _ in pass(threads: 1) })
-        } setup: {
-            try LookupFixture(size: 100_000)
-        }
-    }
+    registerPairedThreadBenchmarks()
 }
+

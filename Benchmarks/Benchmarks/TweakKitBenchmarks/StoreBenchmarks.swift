@@ -75,52 +75,6 @@ struct PairedStoreFixture: Sendable {
     let writtenThread: TimingThread
 }
 
-/// A thread that runs one piece of work at a time on request and times it. One caller at a time
-/// (the benchmark's thread): ``time(_:)`` and ``stop()`` are not to be called concurrently.
-final class TimingThread: @unchecked Sendable {
-    // Written by the requesting thread before `start` is signalled, read by this thread after it
-    // waits on `start` (and the time the other way round, through `done`): the semaphores order them.
-    private var work: (() -> Void)?
-    private var elapsed: UInt64 = 0
-    private var stopping = false
-    private let start = DispatchSemaphore(value: 0)
-    private let done = DispatchSemaphore(value: 0)
-
-    init() {
-        Thread { [self] in run() }.start()
-    }
-
-    /// Runs `work` on this thread and returns the nanoseconds it took.
-    func time(_ work: @escaping () -> Void) -> UInt64 {
-        precondition(!stopping, "the timing thread has stopped")
-        self.work = work
-        start.signal()
-        done.wait()
-        return elapsed
-    }
-
-    /// Ends the thread (once; later calls do nothing).
-    func stop() {
-        guard !stopping else { return }
-        stopping = true
-        start.signal()
-        done.wait()
-    }
-
-    private func run() {
-        while true {
-            start.wait()
-            if stopping { break }
-            let begin = DispatchTime.now().uptimeNanoseconds
-            work?()
-            elapsed = DispatchTime.now().uptimeNanoseconds - begin
-            work = nil
-            done.signal()
-        }
-        done.signal()
-    }
-}
-
 final class StoreLookupFixture: Sendable {
     let manager: TweakManager
     let keys: [PlainKey]
@@ -189,15 +143,5 @@ final class StoreLookupFixture: Sendable {
         await writer?.close()
         await store.close()
         try? FileManager.default.removeItem(at: directory)
-    }
-}
-
-extension Mutex {
-    /// The value, taken out: a teardown's fixture, which setup left here.
-    func take<Wrapped>() -> Wrapped? where Value == Wrapped? {
-        withLock { value in
-            defer { value = nil }
-            return value
-        }
     }
 }
