@@ -4,7 +4,8 @@ import Synchronization
 
 /// A thread that runs one piece of work at a time on request and times it. One caller at a time
 /// (the benchmark's thread): ``time(_:)``, ``start(_:)``, ``wait()`` and ``stop()`` are not to be
-/// called concurrently, and every ``start(_:)`` is followed by one ``wait()``.
+/// called concurrently, every ``start(_:)`` is followed by one ``wait()``, and ``stop()`` is not
+/// called between the two.
 final class TimingThread: @unchecked Sendable {
     // Written by the requesting thread before `startSignal` is signalled, read by this thread after
     // it waits on it (and the times the other way round, through `doneSignal`): the semaphores order them.

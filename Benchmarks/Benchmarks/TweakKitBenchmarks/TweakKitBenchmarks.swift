@@ -10,7 +10,8 @@ import TweakKit
 //   ColdLoad.<loader>.<tweak count> one load per iteration
 //   Store.<tweak count>.<Idle|DuringWrites> 1,000 lookups from a shared store per measured iteration
 //   Paired.<target>                 a target's baseline and subject timed in each iteration
-//                                   (PairedBenchmarks.swift; the shared store's in StoreBenchmarks.swift);
+//                                   (PairedBenchmarks.swift; the shared store's in StoreBenchmarks.swift,
+//                                   two threads' in PairedThreadsBenchmarks.swift);
 //                                   the targets' ratios come from these
 // The harness runs benchmarks sorted by name, so each size's baseline runs next to the lookups
 // it is compared with. Every lookup sequence is fixed (see TweakFixtures.swift).
