@@ -72,8 +72,7 @@ final class ReaderThreads: Sendable {
     /// Runs `lookups` lookups (a multiple of ``chunk``; past the sequence's end it starts again) on
     /// the threads numbered in `readers`, and returns the nanoseconds from the first thread's start
     /// to the last one's end. The threads start together: each waits until all have woken, so a
-    /// thread's wake-up (tens of microseconds on a virtual machine, where a pass of typed keys
-    /// takes about a millisecond) is not timed.
+    /// thread's wake-up is not timed.
     func pass(lookups count: Int, on readers: [Int]) -> UInt64 {
         let n = LookupFixture.sequenceLength
         precondition(count % Self.chunk == 0 && n % Self.chunk == 0, "a pass is whole chunks of the sequence")
