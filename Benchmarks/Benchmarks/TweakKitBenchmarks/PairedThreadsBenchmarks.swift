@@ -10,7 +10,7 @@ import TweakKit
 ///
 /// The threads start together and take the work in chunks of 250 lookups from a shared counter,
 /// so each does as much as its core gets through: two threads together read at the sum of their
-/// rates. Given a fixed share each, two threads doing the same work finished 8–15 % apart in the
+/// rates. Given a fixed share each, two threads doing the same work finished 8–16 % apart in the
 /// median iteration on this (virtual) machine (up to 2.4 times as long), and the pass lasted as long as
 /// the slower one. Against the mean of the rates alone (not the total time alone, which would weigh
 /// the slower thread more and push the ratio above 2 whenever the two differ), the ratio is 2.00x
