@@ -95,17 +95,20 @@ public struct GrowthBookPayloadFormat: TweakDocumentFormat {
     /// GrowthBook's feature result for `key`: `value`, `on`, `off`, `source`, `ruleId`, and
     /// `experiment` / `experimentResult` when an experiment decided. The context holds the SDK
     /// context's `attributes`, `forcedVariations`, `qaMode`, `enabled`, `url` and
-    /// `stickyBucketAssignmentDocs` (whose presence turns sticky bucketing on).
+    /// `stickyBucketAssignmentDocs` (whose presence turns sticky bucketing on); its `targetingKey`
+    /// is the `id` attribute unless `attributes` has one, as for lookups and OFREP.
     public func evaluationReport(for key: String, in document: any TweakDocument, request: TweakEvaluationRequest) throws -> TweakEvaluationReport {
         guard let document = document as? GrowthBookDocument else {
             throw TweakEvaluationRequest.Failure("\(name): not a GrowthBook document")
         }
-        let user: GrowthBookUserContext
+        var user: GrowthBookUserContext
         do {
             user = try GrowthBookUserContext(json: GrowthBookValue(.object(request.context)), source: "--context")
         } catch {
             throw TweakEvaluationRequest.Failure(error.description)
         }
+        // targetingKey maps as it does for lookups (and so for OFREP): the `id` attribute.
+        user.attributes = GrowthBookDocument.attributes(user.attributes.members ?? [], targetingKey: try request.evaluationContext().targetingKey)
         var evaluator = GrowthBookEvaluator(payload: document.payload, user: user)
         let result = evaluator.evaluateFeature(key).jsonValue
         return TweakEvaluationReport(
@@ -202,10 +205,22 @@ public struct GrowthBookDocument: TweakDocument {
     /// GrowthBook attributes from an evaluation context: its attributes, and `id` = the targeting
     /// key unless the attributes have an `id`.
     public static func attributes(_ context: EvaluationContext) -> GrowthBookValue {
-        var members = context.attributes.keys.sorted().compactMap { key in
+        let members = context.attributes.keys.sorted().compactMap { key in
             context.attributes[key].map { GrowthBookMember(key: key, value: GrowthBookValue($0)) }
         }
-        if let targetingKey = context.targetingKey, context.attributes["id"] == nil {
+        return attributes(members, targetingKey: context.targetingKey)
+    }
+
+    /// GrowthBook attributes `members` with the targeting key as `id`, unless they have an `id`:
+    /// the one mapping lookups, OFREP and `tweak eval`'s `--context` share.
+    ///
+    /// ```swift
+    /// GrowthBookDocument.attributes([GrowthBookMember(key: "country", value: "NL")], targetingKey: "user-1")
+    /// // {"id": "user-1", "country": "NL"}
+    /// ```
+    public static func attributes(_ members: [GrowthBookMember], targetingKey: String?) -> GrowthBookValue {
+        var members = members
+        if let targetingKey, !members.contains(where: { $0.key == "id" }) {
             members.insert(GrowthBookMember(key: "id", value: .string(targetingKey)), at: 0)
         }
         return .object(members)

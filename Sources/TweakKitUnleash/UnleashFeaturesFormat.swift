@@ -59,12 +59,14 @@ public struct UnleashFeaturesFormat: TweakDocumentFormat {
 
     /// Unleash's decision for the toggle `key`: `enabled` and `variant` in the SDKs' shape
     /// (`name`, `enabled`, `feature_enabled`, `payload` when there is one). The context uses
-    /// Unleash's field names (`userId`, `sessionId`, `remoteAddress`, …, `properties`).
+    /// Unleash's field names (`userId`, `sessionId`, `remoteAddress`, …, `properties`), and its
+    /// `targetingKey` is `userId`, as ``UnleashContext/init(_:)`` maps it for lookups.
     public func evaluationReport(for key: String, in document: any TweakDocument, request: TweakEvaluationRequest) throws -> TweakEvaluationReport {
         guard let features = (document as? UnleashDocument)?.features else {
             throw TweakEvaluationRequest.Failure("\(name): not an Unleash document")
         }
-        let context = UnleashContext(fields: request.context)
+        // The same mapping as lookups (and so OFREP): targetingKey is userId, the rest Unleash's fields.
+        let context = UnleashContext(try request.evaluationContext())
         let variant = features.variant(key, context: context)
         var variantObject: [String: TweakContent] = [
             "name": .string(variant.name), "enabled": .bool(variant.enabled), "feature_enabled": .bool(variant.featureEnabled),

@@ -11,6 +11,8 @@ struct Eval: ParsableCommand {
         --flags: value, variant, reason, errorCode, errorMessage and flagMetadata. With --type, a flag of another type resolves to the --default value with TYPE_MISMATCH, as an OpenFeature client asking for that type would.
         --optimizely-datafile: Optimizely's decision: enabled, variationKey, ruleKey, variables and reasons; targetingKey in --context is the user id, the other keys are attributes.
         --firebase-template: the parameter's value, source (static, default, remote), asBool and asNumber; targetingKey in --context is the randomization id, the other keys are custom signals (--in-app-default gives the in-app default).
+        --unleash-features: enabled and the variant; targetingKey in --context is userId (as tweak serve's OFREP maps it), the other keys are Unleash's context fields.
+        --growthbook-features: GrowthBook's feature result; --context is the SDK context (attributes, forcedVariations, qaMode, …) and its targetingKey is the id attribute unless attributes has one (as tweak serve's OFREP maps it).
         With --contexts: the file holds one JSON context a line; one compact JSON result is printed a line, in order, so that many contexts cost one load.
         A number JSON cannot hold (inf, NaN) is printed as null, with a warning: the decision is never lost.
         """
