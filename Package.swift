@@ -67,17 +67,19 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        // What the decision engines share (not a product): regular expressions with a bounded cost.
+        .target(name: "TweakKitEngineSupport"),
         // Optimizely feature flags, A/B tests and rollouts decided locally from a datafile.
         .target(name: "TweakKitOptimizely", dependencies: ["TweakKit"]),
         // Firebase Remote Config server templates evaluated locally.
-        .target(name: "TweakKitFirebase", dependencies: ["TweakKit", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "TweakKitFirebase", dependencies: ["TweakKit", "TweakKitEngineSupport", .product(name: "Crypto", package: "swift-crypto")]),
         // Unleash feature toggles decided locally from the client features payload.
-        .target(name: "TweakKitUnleash", dependencies: ["TweakKit"]),
+        .target(name: "TweakKitUnleash", dependencies: ["TweakKit", "TweakKitEngineSupport"]),
         // GrowthBook features, experiments and sticky bucketing decided locally from the SDK payload.
         .target(
             name: "TweakKitGrowthBook",
             dependencies: [
-                "TweakKit", .product(name: "Crypto", package: "swift-crypto"),
+                "TweakKit", "TweakKitEngineSupport", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
@@ -249,7 +251,7 @@ let package = Package(
         .testTarget(
             name: "TweakKitFirebaseTests",
             dependencies: [
-                "TweakKitFirebase", "TweakKit", "TweakKitRemote", "TweakKitTestSupport", "TweakKitTesting",
+                "TweakKitFirebase", "TweakKitEngineSupport", "TweakKit", "TweakKitRemote", "TweakKitTestSupport", "TweakKitTesting",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [.copy("Templates")]

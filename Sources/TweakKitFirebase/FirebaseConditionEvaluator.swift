@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import TweakKit
+import TweakKitEngineSupport
 
 /// Evaluates conditions for one context exactly as firebase-admin-node's `ConditionEvaluator`.
 struct FirebaseConditionEvaluator {

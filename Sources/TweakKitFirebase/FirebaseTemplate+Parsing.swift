@@ -1,5 +1,6 @@
 public import Foundation
 public import TweakKit
+import TweakKitEngineSupport
 
 extension FirebaseTemplate {
     /// The largest template read: 4 MiB (Firebase itself caps templates far below that). Larger

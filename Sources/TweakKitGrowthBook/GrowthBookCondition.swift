@@ -1,4 +1,5 @@
 import Foundation
+import TweakKitEngineSupport
 
 /// GrowthBook's targeting conditions: a MongoDB-like query language over the user's attributes.
 ///
@@ -207,10 +208,14 @@ struct ConditionEvaluator {
             if case .inGroup = op { return found }
             return !found
         case .regex(let negated, let insensitive):
+            // A search over its budget is answered as an invalid pattern is (the SDKs catch the error).
             guard let pattern = expected.string, let text = actual.string,
                   let regex = RegexCache.shared.regex(pattern, caseInsensitive: insensitive) else { return negated }
-            let found = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
-            return negated ? !found : found
+            switch regex.firstMatch(in: text) {
+            case .match: return !negated
+            case .noMatch: return negated
+            case .tooComplex: return negated
+            }
         case .isIn(let negated, let insensitive):
             guard let list = expected.array else { return false }
             let found = Self.isIn(actual, list, insensitive: insensitive)
@@ -251,7 +256,14 @@ struct ConditionEvaluator {
     private mutating func isInAll(_ expected: [GrowthBookValue], _ actual: GrowthBookValue, insensitive: Bool) -> ConditionResult {
         guard let elements = actual.array else { return false }
         var result: ConditionResult = true
+        // A plain value of the list is found among the attribute's elements through a set (it is
+        // compared as JSON, `===` for a plain value); conditions are tried element by element.
+        let set = elements.count > 8 && expected.count > 8 ? StrictEqualitySet(elements, insensitive: insensitive) : nil
         for condition in expected {
+            if let set, Self.isPlain(condition) {
+                if !set.contains(condition) { return false }
+                continue
+            }
             var passed: ConditionResult = false
             for element in elements {
                 let r = value(condition, element, insensitive: insensitive)
@@ -264,6 +276,15 @@ struct ConditionEvaluator {
         return result
     }
 
+    /// Neither an array nor an object: `value(_:_:)` compares it with `===` (texts lowercased when
+    /// insensitive).
+    private static func isPlain(_ value: GrowthBookValue) -> Bool {
+        switch value {
+        case .array, .object: false
+        default: true
+        }
+    }
+
     // MARK: Comparisons
 
     static func isIn(_ actual: GrowthBookValue, _ expected: [GrowthBookValue], insensitive: Bool = false) -> Bool {
@@ -272,7 +293,12 @@ struct ConditionEvaluator {
             return value
         }
         if case .array(let elements) = actual {
-            return elements.contains { element in expected.contains { strictEqual(fold(element), fold($0)) } }
+            // A few pairs are compared directly; more through a set, in time linear in both lists.
+            if elements.count.multipliedReportingOverflow(by: expected.count).partialValue <= 64 {
+                return elements.contains { element in expected.contains { strictEqual(fold(element), fold($0)) } }
+            }
+            let set = StrictEqualitySet(expected, insensitive: insensitive)
+            return elements.contains { set.contains($0) }
         }
         if case .object = actual { return false }
         guard insensitive else { return expected.contains { strictEqual(actual, $0) } }

@@ -1,4 +1,5 @@
 import Foundation
+import TweakKitEngineSupport
 import TweakKit
 
 /// Decides features and experiments for one user, exactly as GrowthBook's SDKs do. No I/O:
@@ -31,6 +32,13 @@ public struct GrowthBookEvaluator: Sendable {
     /// Features being evaluated on the current prerequisite path (cycle guard): a few at most,
     /// and none for a feature without prerequisites (nothing to allocate then).
     private var stack: [String] = []
+    /// Prerequisites already decided in this evaluation, by key: a feature named as a parent along
+    /// many paths is decided once (a payload of 20 levels, each naming the next twice, took seconds).
+    /// Only results that no cycle or depth limit cut short are kept: those do not depend on the path.
+    private var decidedPrerequisites: [String: GrowthBookFeatureResult] = [:]
+    /// How many results a cycle or the depth limit decided: when it has not moved while a feature
+    /// was decided, that feature's result holds on any path.
+    private var pathDependentResults = 0
     /// The user's attributes, read by every condition and hash: kept here, they are read in place
     /// rather than each read returning a retained copy.
     private let attributes: GrowthBookValue
@@ -50,13 +58,31 @@ public struct GrowthBookEvaluator: Sendable {
 
     /// The feature's value and why.
     public mutating func evaluateFeature(_ key: String) -> GrowthBookFeatureResult {
-        stack = []
+        startEvaluation()
         return feature(key)
+    }
+
+    /// The most features evaluated one inside another through prerequisites (the feature asked
+    /// for, its parent, the parent's parent, …). A payload with a longer chain is refused at load;
+    /// a payload built in code that has one decides the feature as
+    /// ``GrowthBookFeatureSource/prerequisiteTooDeep``.
+    public static let maximumPrerequisiteDepth = GrowthBookPrerequisiteGraph.maximumDepth
+
+    private mutating func startEvaluation() {
+        stack = []
+        if !decidedPrerequisites.isEmpty { decidedPrerequisites = [:] }
     }
 
     private mutating func feature(_ key: String) -> GrowthBookFeatureResult {
         guard let feature = payload.feature(key) else { return GrowthBookFeatureResult(value: .null, source: .unknownFeature) }
-        if stack.contains(key) { return GrowthBookFeatureResult(value: .null, source: .cyclicPrerequisite) }
+        if stack.contains(key) {
+            pathDependentResults &+= 1
+            return GrowthBookFeatureResult(value: .null, source: .cyclicPrerequisite)
+        }
+        if stack.count >= Self.maximumPrerequisiteDepth {
+            pathDependentResults &+= 1
+            return GrowthBookFeatureResult(value: .null, source: .prerequisiteTooDeep)
+        }
         // What the rules prepared at load for the feature's key serves a lookup by the same bytes
         // (a canonically equivalent key hashes to other buckets).
         let asBuilt = Self.sameBytes(feature.key, key)
@@ -89,6 +115,7 @@ public struct GrowthBookEvaluator: Sendable {
             case .fail: return nil
             case .gate: return GrowthBookFeatureResult(value: .null, source: .prerequisite)
             case .cyclic: return GrowthBookFeatureResult(value: .null, source: .cyclicPrerequisite)
+            case .tooDeep: return GrowthBookFeatureResult(value: .null, source: .prerequisiteTooDeep)
             }
         }
         if let condition = entry.condition, !conditionPasses(condition) { return nil }
@@ -119,14 +146,22 @@ public struct GrowthBookEvaluator: Sendable {
                                        experiment: experiment, experimentResult: result)
     }
 
-    private enum PrerequisiteOutcome { case pass, fail, gate, cyclic }
+    private enum PrerequisiteOutcome { case pass, fail, gate, cyclic, tooDeep }
 
     private mutating func prerequisites(_ parents: [GrowthBookParentCondition]) -> PrerequisiteOutcome {
         let evaluated = stack
         for parent in parents {
             stack = evaluated
-            let result = feature(parent.id)
+            let result: GrowthBookFeatureResult
+            if let decided = decidedPrerequisites[parent.id] {
+                result = decided
+            } else {
+                let before = pathDependentResults
+                result = feature(parent.id)
+                if pathDependentResults == before { decidedPrerequisites[parent.id] = result }
+            }
             if result.source == .cyclicPrerequisite { return .cyclic }
+            if result.source == .prerequisiteTooDeep { return .tooDeep }
             let subject: GrowthBookValue = .object([GrowthBookMember(key: "value", value: result.value)])
             if conditions.condition(subject, parent.condition) != true {
                 return parent.gate ? .gate : .fail
@@ -166,7 +201,7 @@ public struct GrowthBookEvaluator: Sendable {
 
     /// Runs an experiment for the user.
     public mutating func run(_ experiment: GrowthBookExperiment, featureID: String? = nil) -> GrowthBookExperimentResult {
-        stack = []
+        startEvaluation()
         var experiment = experiment
         return run(experiment: &experiment, featureID: featureID)
     }
@@ -336,7 +371,7 @@ public struct GrowthBookEvaluator: Sendable {
         var pathOnly = user.url
         if let scheme = pathOnly.range(of: "^https?://", options: .regularExpression) { pathOnly.removeSubrange(scheme) }
         if let host = pathOnly.range(of: "^[^/]*/", options: .regularExpression) { pathOnly.replaceSubrange(host, with: "/") }
-        return [user.url, pathOnly].contains { text in regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil }
+        return [user.url, pathOnly].contains { text in regex.firstMatch(in: text) == .match }
     }
 
     /// The attribute hashed and its raw value; a value that cannot identify a user (not a non-empty

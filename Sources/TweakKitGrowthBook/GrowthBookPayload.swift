@@ -69,9 +69,10 @@ public struct GrowthBookPayload: Sendable, CustomReflectable {
     /// A payload from parsed parts.
     public init(features: [GrowthBookFeature], savedGroups: GrowthBookValue = .object([]), contextualBandits: GrowthBookValue = .object([])) {
         var attributes: [String] = []
+        var seen: Set<String> = []
         for feature in features {
             for rule in feature.rules {
-                for attribute in rule.hashAttributes where !attributes.contains(attribute) { attributes.append(attribute) }
+                for attribute in rule.hashAttributes where seen.insert(attribute).inserted { attributes.append(attribute) }
             }
         }
         storage = CopyOnWrite(Fields(
@@ -114,6 +115,7 @@ public struct GrowthBookPayload: Sendable, CustomReflectable {
         }
         let bandits = root["contextualBandits"].flatMap { $0.isNull ? nil : $0 } ?? .object([])
         _ = try reader.object(bandits, "contextualBandits")
+        try GrowthBookPrerequisiteGraph.check(features, source: source)
         self.init(features: features, savedGroups: savedGroups, contextualBandits: bandits)
     }
 

@@ -180,6 +180,10 @@ public struct GrowthBookDocument: TweakDocument {
             reason = .error
             errorCode = .general
             errorMessage = "feature \(id.feature) has a prerequisite cycle"
+        case .prerequisiteTooDeep:
+            reason = .error
+            errorCode = .general
+            errorMessage = "feature \(id.feature) has prerequisites nested deeper than \(GrowthBookEvaluator.maximumPrerequisiteDepth)"
         }
         let value: TweakContent? = id.variable == Tweak.enabledVariable ? .bool(result.on) : result.value.tweakContent
         return TweakEvaluation(value: errorCode == nil ? value : nil, variant: result.experimentResult?.key, reason: reason,

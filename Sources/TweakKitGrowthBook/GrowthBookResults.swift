@@ -139,6 +139,9 @@ public struct GrowthBookExperimentResult: Sendable, Hashable, CustomReflectable 
 /// Why a feature has its value.
 public enum GrowthBookFeatureSource: String, Sendable, Hashable {
     case unknownFeature, defaultValue, force, experiment, override, prerequisite, cyclicPrerequisite
+    /// The feature's prerequisites nest deeper than ``GrowthBookEvaluator/maximumPrerequisiteDepth``
+    /// (only in a payload built in code: a loaded payload with such a chain is refused).
+    case prerequisiteTooDeep
 }
 
 /// A feature's value for one user, with the rule or experiment that decided it.

@@ -134,18 +134,9 @@ extension GrowthBookValue {
         case .string(let value): self = .string(value)
         case .array(let elements): self = .array(elements.map(GrowthBookValue.init))
         case .object(let members):
-            // A repeated key: the last one wins, as in JavaScript, in the place of the first.
-            var result: [GrowthBookMember] = []
-            result.reserveCapacity(members.count)
-            for member in members {
-                let value = GrowthBookValue(member.value)
-                if let index = result.firstIndex(where: { $0.key == member.key }) {
-                    result[index].value = value
-                } else {
-                    result.append(GrowthBookMember(key: member.key, value: value))
-                }
-            }
-            self = .object(result)
+            // The parser refuses a repeated key, so the members are taken as they are (a check
+            // for repeats here, one scan per member, made loading quadratic in the features).
+            self = .object(members.map { GrowthBookMember(key: $0.key, value: GrowthBookValue($0.value)) })
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TweakKitEngineSupport
 
 /// A feature ready to decide: its strategies compiled once, when the payload loads.
 struct CompiledFeature: Sendable {
@@ -71,14 +72,14 @@ enum TextOperator: Sendable {
     case startsWith, endsWith, contains
 }
 
-/// A compiled regular expression (Foundation's type is not `Sendable` on every platform; it is
-/// immutable and safe to share once built).
-final class UnleashRegex: @unchecked Sendable {
-    let expression: NSRegularExpression
-    init(_ expression: NSRegularExpression) { self.expression = expression }
+/// A compiled `REGEX` pattern. A search over its budget (a pattern that backtracks
+/// catastrophically, see ``BoundedRegularExpression``) does not match, as a pattern that does not
+/// compile never matches.
+struct UnleashRegex: Sendable {
+    let expression: BoundedRegularExpression
 
     func matches(_ text: String) -> Bool {
-        expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        expression.firstMatch(in: text) == .match
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TweakKitEngineSupport
 
 /// Compiles definitions the way Unleash's engine does, including what it refuses: where the
 /// engine cannot compile a feature, the feature is off (see ``CompiledFeature/strategies``).
@@ -202,8 +203,8 @@ struct UnleashCompiler {
 
     private static func regex(_ pattern: String, caseInsensitive: Bool) -> UnleashRegex? {
         guard let translated = UnleashRegexSyntax.translate(pattern) else { return nil }
-        guard let expression = try? NSRegularExpression(pattern: translated, options: caseInsensitive ? [.caseInsensitive] : []) else { return nil }
-        return UnleashRegex(expression)
+        guard let expression = try? BoundedRegularExpression(translated, caseInsensitive: caseInsensitive) else { return nil }
+        return UnleashRegex(expression: expression)
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TweakKit
 import TweakKitFirebase
+import TweakKitEngineSupport
 
 /// Patterns where ICU and JavaScript read the same text differently; every expectation is what
 /// Node's `new RegExp(pattern).test(input)` answers.
