@@ -57,8 +57,12 @@ final class ConnectionRegistry: Sendable {
 }
 
 /// One connection's guard: registers it with the ``ConnectionRegistry``, and closes it when a
-/// request whose head has arrived is not complete within `readTimeout` (a body sent slowly or
-/// never finished). Idle connections and unfinished heads are closed by the server's idle timeout.
+/// request is not complete within `readTimeout` of its first byte: a head sent slowly or never
+/// finished, or a body sent slowly or never finished. Idle connections (no request begun) are
+/// closed by the server's idle timeout.
+///
+/// The HTTP decoder sends nothing on until a head is complete, so the guard puts a
+/// ``RequestStartWatcher`` at the front of the pipeline to see a request's first raw bytes.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -69,6 +73,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private let readTimeout: TimeAmount
     private var registered = false
     private var readDeadline: Scheduled<Void>?
+    /// Whether a request has begun (bytes of it arrived) and has not been read in full yet.
+    private var requestInProgress = false
 
     init(registry: ConnectionRegistry, readTimeout: TimeAmount) {
         self.registry = registry
@@ -76,6 +82,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        let watcher = RequestStartWatcher { [weak self] channel in self?.requestBytesArrived(channel) }
+        try? context.pipeline.syncOperations.addHandler(watcher, position: .first)
         if context.channel.isActive { register(context) }
     }
 
@@ -99,13 +107,13 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head:
             registry.setBusy(context.channel, true)
-            cancelDeadline()
-            let channel = context.channel
-            readDeadline = context.eventLoop.scheduleTask(in: readTimeout) { channel.close(promise: nil) }
+            // A pipelined request's bytes came with the previous one's: its clock starts here.
+            startRequest(context.channel)
         case .body:
             break
         case .end:
             cancelDeadline()
+            requestInProgress = false
         }
         context.fireChannelRead(data)
     }
@@ -115,6 +123,18 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             registry.setBusy(context.channel, false)
         }
         context.write(data, promise: promise)
+    }
+
+    /// Raw bytes arrived (on the channel's event loop): the first of a request starts its clock.
+    private func requestBytesArrived(_ channel: any Channel) {
+        startRequest(channel)
+    }
+
+    private func startRequest(_ channel: any Channel) {
+        guard !requestInProgress else { return }
+        requestInProgress = true
+        cancelDeadline()
+        readDeadline = channel.eventLoop.scheduleTask(in: readTimeout) { channel.close(promise: nil) }
     }
 
     private func register(_ context: ChannelHandlerContext) {
@@ -128,5 +148,23 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private func cancelDeadline() {
         readDeadline?.cancel()
         readDeadline = nil
+    }
+}
+
+/// Sits before the HTTP decoder and tells the ``ConnectionGuard`` whenever raw bytes arrive, so
+/// a request head sent slowly is timed from its first byte rather than left to the idle timeout.
+final class RequestStartWatcher: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private let onBytes: (any Channel) -> Void
+
+    init(onBytes: @escaping (any Channel) -> Void) {
+        self.onBytes = onBytes
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if unwrapInboundIn(data).readableBytes > 0 { onBytes(context.channel) }
+        context.fireChannelRead(data)
     }
 }

@@ -53,6 +53,40 @@ struct EditorConnectionTests {
         }
     }
 
+    @Test("a request head trickled a byte at a time is cut at the read timeout, not left to the idle timeout")
+    func trickledHead() async throws {
+        try await withLiveEditor(idleTimeout: .seconds(4), requestReadTimeout: .milliseconds(500)) { port in
+            let (closed, elapsed) = try await blocking {
+                let socket = try RawSocket(port: port)
+                let start = ContinuousClock.now
+                socket.sendText("GET /api/tweaks HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+                // One byte every 100 ms for up to 6 s: the head never ends.
+                for _ in 0..<60 {
+                    if socket.waitForClose(timeout: .milliseconds(100)) { return (true, ContinuousClock.now - start) }
+                    guard socket.sendText("a") else { return (true, ContinuousClock.now - start) }
+                }
+                return (false, ContinuousClock.now - start)
+            }
+            #expect(closed)
+            #expect(elapsed < .seconds(2), "closed after \(elapsed)")
+        }
+    }
+
+    @Test("a keep-alive connection idle between requests is not cut at the read timeout")
+    func idleBetweenRequests() async throws {
+        try await withLiveEditor(idleTimeout: .seconds(3), requestReadTimeout: .milliseconds(300)) { port in
+            let (first, second) = try await blocking {
+                let socket = try RawSocket(port: port)
+                socket.sendText("GET /api/tweaks HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                let first = !socket.waitForClose(timeout: .milliseconds(900))
+                socket.sendText("GET /api/tweaks HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                return (first, socket.readToEnd(timeout: .seconds(3)))
+            }
+            #expect(first, "closed while idle between requests")
+            #expect(second.hasPrefix("HTTP/1.1 200"), "\(second.prefix(80))")
+        }
+    }
+
     @Test("a body trickled a byte at a time is cut at the read timeout, though each byte resets the idle timer")
     func trickledBody() async throws {
         try await withLiveEditor(idleTimeout: .seconds(2), requestReadTimeout: .milliseconds(500)) { port in
