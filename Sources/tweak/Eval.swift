@@ -102,6 +102,9 @@ struct Eval: ParsableCommand {
             throw ValidationError("--contexts: \(error)")
         }
         var contexts: [[String: TweakContent]] = []
+        if let bad = UTF8Validation.firstInvalidOffset(Array(data)) {
+            throw ValidationError("--contexts: \(path) is not UTF-8: invalid byte at offset \(bad)")
+        }
         for (offset, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated()
         where !line.allSatisfy(\.isWhitespace) {
             contexts.append(try parseContext(String(line), what: "\(path):\(offset + 1)"))

@@ -8,7 +8,7 @@ import TweakKitStore
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve the tweak editor: a web page and JSON API over the provider stack, with /metrics (Prometheus) and /health.",
-        discussion: "Overrides go to the shared store .tweak/store.sqlite unless --store URL or --overrides FILE says otherwise; several tweak serve on one store are editors of the same tweaks and see each other's changes live. Without any --defaults or flag file it serves Examples/LocalTweaks_example.json. Writes need the token (given with --token, or generated and printed at start); the printed URL carries it. Reads are open on loopback (answering only requests for 127.0.0.1, localhost, [::1] and --allow-host names) and need the token on any other address. Idle connections close after 30 s, requests must arrive within 10 s, and at most 256 connections are open."
+        discussion: "Overrides go to the shared store .tweak/store.sqlite unless --store URL or --overrides FILE says otherwise; several tweak serve on one store are editors of the same tweaks and see each other's changes live. Without any --defaults or flag file it serves Examples/LocalTweaks_example.json. Writes need the token (given with --token, or generated and printed at start); the printed URL carries it. Reads are open on loopback (answering only requests for 127.0.0.1, localhost, [::1] and --allow-host names) and need the token on any other address. Idle connections close after 30 s, a request (head and body) must arrive within 10 s of its first byte, and at most 256 connections are open. OFREP evaluations run on threads of their own, so a slow one never holds up other requests; one that takes longer than --evaluation-budget is answered 503."
     )
 
     static let exampleDefaults = "Examples/LocalTweaks_example.json"
@@ -34,9 +34,13 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("An API key OFREP requests must carry in X-API-Key.", valueName: "key"))
     var apiKey: String?
 
+    @Option(help: ArgumentHelp("How long one OFREP request's evaluation may take before it is answered 503.", valueName: "seconds"))
+    var evaluationBudget: Double = 2
+
     func validate() throws {
         if let token, token.count < 8 { throw ValidationError("--token must be at least 8 characters") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard evaluationBudget > 0, evaluationBudget <= 3600 else { throw ValidationError("--evaluation-budget must be more than 0 and at most 3600 seconds") }
     }
 
     func run() async throws {
@@ -66,7 +70,8 @@ struct Serve: AsyncParsableCommand {
         var editor = TweakEditor(manager: manager, token: token, readsRequireToken: !loopback, allowedHosts: Swift.Set(allowedHosts))
         editor.sharedStore = manager.mutableTweakProvider as? StoreTweakProvider
         editor.author = "editor (\(StackOptions.cliUser))"
-        editor.ofrep = OFREPRoutes(manager: manager, requiredToken: loopback ? nil : token, apiKey: apiKey)
+        editor.ofrep = OFREPRoutes(
+            manager: manager, requiredToken: loopback ? nil : token, apiKey: apiKey, evaluationBudget: .milliseconds(Int64(evaluationBudget * 1000)))
         editor.additionalRoutes = { routes in observability.addRoutes(to: routes, manager: manager) }
         let host = self.host
         do {

@@ -184,8 +184,9 @@ package struct JSONParser: ~Copyable {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let string = bytes.withUnsafeBufferPointer {
-                    String(decoding: UnsafeBufferPointer(rebasing: $0[contentStart..<index]), as: UTF8.self)
+                    String(validating: UnsafeBufferPointer(rebasing: $0[contentStart..<index]), as: UTF8.self)
                 }
+                guard let string else { throw invalidUTF8(from: contentStart, to: index) }
                 index += 1
                 return string
             }
@@ -198,8 +199,10 @@ package struct JSONParser: ~Copyable {
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
+                // Escapes add only well-formed UTF-8: a bad sequence is one in the document.
+                guard let string = String(validating: scalars, as: UTF8.self) else { throw invalidUTF8(from: contentStart, to: index) }
                 index += 1
-                return String(decoding: scalars, as: UTF8.self)
+                return string
             case UInt8(ascii: "\\"):
                 index += 1
                 guard index < bytes.count else { throw error("unterminated string", at: start) }
@@ -229,6 +232,14 @@ package struct JSONParser: ~Copyable {
                 index += 1
             }
         }
+    }
+
+    /// The error for a string (its content `bytes[start..<end]`) holding bytes that are not
+    /// UTF-8: its line and column, and the document's byte offset of the first bad byte.
+    private func invalidUTF8(from start: Int, to end: Int) -> JSONSyntaxError {
+        let offset = start + (UTF8Validation.firstInvalidOffset(bytes[start..<end]) ?? 0)
+        let location = SourceLocation(line: line, column: offset - lineStart + 1)
+        return error("invalid UTF-8 at byte offset \(offset) (0x\(String(bytes[offset], radix: 16, uppercase: true))); the text must be UTF-8", at: location)
     }
 
     private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {

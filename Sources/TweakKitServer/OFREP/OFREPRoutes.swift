@@ -24,7 +24,9 @@ public import TweakKit
 ///
 /// Routes: `POST /ofrep/v1/evaluate/flags/{key}` (one flag), `POST /ofrep/v1/evaluate/flags`
 /// (every flag, with an `ETag`; `If-None-Match` with the current one answers `304`) and
-/// `GET /ofrep/v1/configuration`. Flag keys name tweaks as ``OFREPRoutes`` documents below:
+/// `GET /ofrep/v1/configuration`. `If-None-Match: *` on the bulk `POST` answers
+/// `412 Precondition Failed` (RFC 9110: a failed `If-None-Match` is `304` only for `GET` and
+/// `HEAD`; a listing always exists, so `*` always fails). Flag keys name tweaks as ``OFREPRoutes`` documents below:
 /// `feature.variable`, or a flagd-style bare key (`new-checkout` is `new-checkout.enabled` when
 /// Boolean, `banner.value` otherwise).
 ///
@@ -32,6 +34,12 @@ public import TweakKit
 /// for providers without variants) and `metadata` on success; `errorCode` and `errorDetails` on
 /// failure — `404` for `FLAG_NOT_FOUND`, `400` for `PARSE_ERROR`, `TARGETING_KEY_MISSING`,
 /// `INVALID_CONTEXT` and `GENERAL`. Whole doubles are written `1.0`, so typed clients see a float.
+/// A body that is not UTF-8 is a `400` `PARSE_ERROR` naming the first bad byte's offset.
+///
+/// Evaluations run on a small pool of threads of their own, never on the server's event loops or
+/// Swift's cooperative pool, so a slow one does not hold up other requests; one that takes longer
+/// than ``evaluationBudget`` is answered `503` with `GENERAL` and `errorDetails`
+/// `"evaluation budget exceeded"` (and `Retry-After`), while it finishes in the background.
 public struct OFREPRoutes: Sendable {
     /// The manager whose stack every request is evaluated over.
     public let manager: TweakManager
@@ -44,21 +52,28 @@ public struct OFREPRoutes: Sendable {
     public var apiKeyHeader: String
     /// The largest request body accepted.
     public var maximumBodySize: Int
+    /// How long one request's evaluation (one flag, or every flag for the bulk request) may take
+    /// before it is answered `503`.
+    public var evaluationBudget: Duration
     let changes: OFREPChangeCounter
+    let pool: OFREPEvaluationPool
 
     /// - Parameters:
     ///   - requiredToken: the bearer token every request must carry, or `nil` for none.
     ///   - apiKey: the API key every request must carry in `apiKeyHeader`, or `nil` for none.
+    ///   - evaluationBudget: how long one request's evaluation may take before it is answered `503`.
     public init(
         manager: TweakManager, requiredToken: String? = nil, apiKey: String? = nil,
-        apiKeyHeader: String = "X-API-Key", maximumBodySize: Int = 64 * 1024
+        apiKeyHeader: String = "X-API-Key", maximumBodySize: Int = 64 * 1024, evaluationBudget: Duration = .seconds(2)
     ) {
         self.manager = manager
         self.requiredToken = requiredToken
         self.apiKey = apiKey
         self.apiKeyHeader = apiKeyHeader
         self.maximumBodySize = maximumBodySize
+        self.evaluationBudget = evaluationBudget
         self.changes = OFREPChangeCounter(providers: manager.tweakProviders)
+        self.pool = .shared
     }
 
     /// The OFREP routes, to add to a router (they carry their own `/ofrep/v1/` prefix).
@@ -83,10 +98,23 @@ public struct OFREPRoutes: Sendable {
         case .success(let found): context = found
         case .failure(let problem): return Self.response(problem.withKey(key))
         }
-        guard !key.isEmpty, let id = OFREPEvaluation.id(forKey: key, in: manager) else {
-            return Self.response(.failure(key: key, code: "FLAG_NOT_FOUND", details: "no flag has the key \"\(key)\"", status: .notFound))
+        let manager = self.manager
+        let evaluation = await pool.run(budget: evaluationBudget) { () -> OFREPEvaluation in
+            guard !key.isEmpty, let id = OFREPEvaluation.id(forKey: key, in: manager) else {
+                return .failure(key: key, code: "FLAG_NOT_FOUND", details: "no flag has the key \"\(key)\"", status: .notFound)
+            }
+            return OFREPEvaluation.evaluate(id, key: key, manager: manager, context: context)
         }
-        return Self.response(OFREPEvaluation.evaluate(id, key: key, manager: manager, context: context))
+        guard let evaluation else { return overBudget(key: key) }
+        return Self.response(evaluation)
+    }
+
+    /// The answer to a request whose evaluation took longer than ``evaluationBudget``.
+    func overBudget(key: String?) -> Response {
+        var response = Self.response(.failure(
+            key: key, code: "GENERAL", details: "evaluation budget exceeded: no answer within \(evaluationBudget)", status: .serviceUnavailable))
+        response.headers[.retryAfter] = "1"
+        return response
     }
 
     func bulk(_ request: Request) async -> Response {
@@ -96,12 +124,21 @@ public struct OFREPRoutes: Sendable {
         case .success(let found): context = found
         case .failure(let problem): return Self.response(problem)
         }
+        let ifNoneMatch = request.headers[.ifNoneMatch]
+        if let ifNoneMatch, Self.namesAny(ifNoneMatch) {
+            return Self.response(.failure(
+                key: nil, code: "GENERAL", details: "If-None-Match: * fails on POST (the listing always exists); send the ETag of the last answer",
+                status: .preconditionFailed))
+        }
         // The generation is read before evaluating: a change during evaluation gives the next request a new tag.
         let generation = changes.generation
-        let body: TweakContent = .object(["flags": .array(OFREPEvaluation.evaluateAll(manager: manager, context: context))])
-        let text = Self.text(body)
+        let manager = self.manager
+        let evaluated = await pool.run(budget: evaluationBudget) {
+            Self.text(.object(["flags": .array(OFREPEvaluation.evaluateAll(manager: manager, context: context))]))
+        }
+        guard let text = evaluated else { return overBudget(key: nil) }
         let tag = changes.entityTag(for: text, generation: generation)
-        if let ifNoneMatch = request.headers[.ifNoneMatch], Self.matches(ifNoneMatch, tag) {
+        if let ifNoneMatch, Self.matches(ifNoneMatch, tag) {
             return Response(status: .notModified, headers: [.eTag: tag, .cacheControl: "no-cache"])
         }
         return Response(
@@ -111,14 +148,18 @@ public struct OFREPRoutes: Sendable {
         )
     }
 
-    /// Whether an `If-None-Match` list names `tag` (weak or strong), or is `*`.
+    /// Whether an `If-None-Match` list names `tag` (weak or strong).
     static func matches(_ ifNoneMatch: String, _ tag: String) -> Bool {
         ifNoneMatch.split(separator: ",").contains { candidate in
             var trimmed = candidate.trimmingCharacters(in: .whitespaces)
-            if trimmed == "*" { return true }
             if trimmed.hasPrefix("W/") { trimmed.removeFirst(2) }
             return trimmed == tag
         }
+    }
+
+    /// Whether an `If-None-Match` list is `*` (any current representation).
+    static func namesAny(_ ifNoneMatch: String) -> Bool {
+        ifNoneMatch.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "*" }
     }
 
     private func evaluationContext(of request: Request) async -> Result<EvaluationContext, OFREPEvaluation> {
