@@ -70,22 +70,40 @@ public struct PostgresStoreURL: Sendable, Hashable, CustomStringConvertible {
         "postgres://\(username)\(password == nil ? "" : ":***")@\(host):\(port)/\(database)"
     }
 
-    /// The client configuration this URL describes.
+    /// The client configuration this URL describes, giving up on a connection after 5 seconds.
     public var clientConfiguration: PostgresClient.Configuration {
+        clientConfiguration(connectTimeout: .seconds(5))
+    }
+
+    /// The client configuration this URL describes, giving up on a connection (its handshake
+    /// included) after `connectTimeout`.
+    ///
+    /// ```swift
+    /// let client = PostgresClient(configuration: url.clientConfiguration(connectTimeout: .seconds(2)))
+    /// ```
+    public func clientConfiguration(connectTimeout: Duration) -> PostgresClient.Configuration {
         var configuration = PostgresClient.Configuration(
             host: host, port: port, username: username, password: password, database: database, tls: clientTLS
         )
-        configuration.options.connectTimeout = .seconds(5)
+        configuration.options.connectTimeout = connectTimeout
         return configuration
     }
 
-    /// The single-connection configuration the change listener uses.
-    func connectionConfiguration() throws -> PostgresConnection.Configuration {
+    /// The single-connection configuration the change listener and the migration use.
+    func connectionConfiguration(connectTimeout: Duration) throws -> PostgresConnection.Configuration {
         var configuration = PostgresConnection.Configuration(
             host: host, port: port, username: username, password: password, database: database, tls: try connectionTLS
         )
-        configuration.options.connectTimeout = .seconds(5)
+        configuration.options.connectTimeout = .nanoseconds(Self.nanoseconds(connectTimeout))
         return configuration
+    }
+
+    /// `duration` in nanoseconds, at least a millisecond, at most a day.
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        let day: Int64 = 86_400_000_000_000
+        guard seconds < 86_400 else { return day }
+        return min(day, max(1_000_000, seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
     }
 
     private var clientTLS: PostgresClient.Configuration.TLS {

@@ -47,7 +47,7 @@ public final class PostgresTweakStore: StoreChangeAnnouncing {
         self.client = client
         self.clientTask = Mutex(clientTask)
         self.logger = logger
-        self.listener = PostgresChangeListener(logger: logger) { try url.connectionConfiguration() }
+        self.listener = PostgresChangeListener(logger: logger) { try url.connectionConfiguration(connectTimeout: timeLimit) }
     }
 
     /// Opens the store at `url` (`postgres://user:password@host:port/database`), creating or
@@ -74,7 +74,7 @@ public final class PostgresTweakStore: StoreChangeAnnouncing {
     public static func connect(
         to url: PostgresStoreURL, timeLimit: Duration = .seconds(10), logger: Logger = Logger(label: "TweakKitStorePostgres")
     ) async throws -> PostgresTweakStore {
-        let client = PostgresClient(configuration: url.clientConfiguration, backgroundLogger: logger)
+        let client = PostgresClient(configuration: url.clientConfiguration(connectTimeout: timeLimit), backgroundLogger: logger)
         let task = Task { await client.run() }
         let store = PostgresTweakStore(url: url, client: client, clientTask: task, timeLimit: timeLimit, logger: logger)
         do {
@@ -105,9 +105,18 @@ public final class PostgresTweakStore: StoreChangeAnnouncing {
     }
 
     private func migrate() async throws {
-        // A connection of its own, not the pool's: an unreachable server fails now, with its reason.
+        // A connection of its own, not the pool's: an unreachable server fails now, with its reason;
+        // one that accepts and never answers fails at the time limit.
         do {
-            let connection = try await PostgresConnection.connect(configuration: url.connectionConfiguration(), id: 0, logger: logger)
+            try await PostgresDeadline.run(store: url, limit: timeLimit, doing: "opening the store") { [self] in try await migrateOnce() }
+        } catch {
+            throw SharedTweakStoreError.wrapping(error, store: url, doing: "opening the store")
+        }
+    }
+
+    private func migrateOnce() async throws {
+        do {
+            let connection = try await PostgresConnection.connect(configuration: url.connectionConfiguration(connectTimeout: timeLimit), id: 0, logger: logger)
             do {
                 try await PostgresStoreSchema.migrate(connection, place: url.description, logger: logger)
                 let key = await PostgresStoreSchema.noticeKey(connection, logger: logger)

@@ -21,15 +21,19 @@ struct History: AsyncParsableCommand {
     @Option(help: "The most changes to print.")
     var limit = 50
 
+    @Option(help: ArgumentHelp("How long to wait for a PostgreSQL store to connect or answer.", valueName: "seconds"))
+    var timeout: Double = 10
+
     @Flag(help: "Print JSON.")
     var json = false
 
     func validate() throws {
         guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
+        if !(timeout >= 0) { throw ValidationError("--timeout must be zero or more seconds") }
     }
 
     func run() async throws {
-        let shared = try await openSharedStore(url: store, creating: false)
+        let shared = try await openSharedStore(url: store, creating: false, timeout: timeout)
         let changes: [StoredTweakChange]
         do {
             changes = try await shared.history(feature: tweak?.id.feature, variable: tweak?.id.variable, limit: limit)

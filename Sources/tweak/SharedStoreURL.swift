@@ -8,14 +8,17 @@ import TweakKitStorePostgres
 ///   `creating` (`set`, `serve`) a missing file and its directory are created; without it (`get`,
 ///   `list`, `delete`, `history`) a missing file is refused, so a mistyped
 ///   path says so instead of reading an empty store.
-/// - `postgres://…` / `postgresql://…`: PostgreSQL.
+///   A file this process cannot write (nor its directory) is opened read-only: reads work, writes
+///   fail saying the store is read-only. `sqlite:PATH?mode=ro` opens read-only on purpose.
+/// - `postgres://…` / `postgresql://…`: PostgreSQL; connecting and every operation give up after
+///   `timeout` seconds.
 ///
 /// ```swift
 /// let store = try await openSharedStore(url: "sqlite:.tweak/store.sqlite", creating: true)
 /// ```
 /// - Throws: ``SharedTweakStoreError/invalidURL(_:)`` for a URL it cannot open, and the store's
 ///   own errors (a file that is not a TweakKit store, one from a newer TweakKit).
-func openSharedStore(url: String, creating: Bool) async throws -> any SharedTweakStore {
+func openSharedStore(url: String, creating: Bool, timeout: Double = 10) async throws -> any SharedTweakStore {
     guard let colon = url.firstIndex(of: ":") else {
         throw SharedTweakStoreError.invalidURL("\(url) has no scheme; use sqlite:PATH or postgres://user:password@host:port/database")
     }
@@ -25,8 +28,10 @@ func openSharedStore(url: String, creating: Bool) async throws -> any SharedTwea
     case "sqlite":
         var path = rest
         if path.hasPrefix("//") { path.removeFirst(2) }
+        let readOnly = path.hasSuffix("?mode=ro")
+        if readOnly { path.removeLast("?mode=ro".count) }
         guard !path.isEmpty else { throw SharedTweakStoreError.invalidURL("\(url) names no file; use sqlite:PATH") }
-        guard creating || FileManager.default.fileExists(atPath: path) else {
+        guard (creating && !readOnly) || FileManager.default.fileExists(atPath: path) else {
             throw SharedTweakStoreError.unavailable("no store at \(path) (--store \(url)): the file does not exist; `tweak set` or `tweak serve` creates it")
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
@@ -37,9 +42,9 @@ func openSharedStore(url: String, creating: Bool) async throws -> any SharedTwea
                 throw SharedTweakStoreError.unavailable("cannot create the directory \(directory.path) for \(path): \(error.localizedDescription)")
             }
         }
-        return try await SQLiteTweakStore.open(path: path)
+        return try await SQLiteTweakStore.open(path: path, access: readOnly ? .readOnly : .automatic)
     case "postgres", "postgresql":
-        return try await PostgresTweakStore.connect(url: url)
+        return try await PostgresTweakStore.connect(url: url, timeLimit: .seconds(max(timeout, 0.1)))
     default:
         // Not the URL itself: a mistyped postgres:// URL would show its password.
         throw SharedTweakStoreError.invalidURL("--store: unknown scheme \(scheme); use sqlite:PATH or postgres://user:password@host:port/database")

@@ -13,7 +13,7 @@ struct StackOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The overrides JSON file that set and delete write to.", valueName: "file"), completion: .file(extensions: ["json"]))
     var overrides: URL?
 
-    @Option(name: .long, help: ArgumentHelp("A shared store that set and delete write to, above everything else: sqlite:PATH or postgres://user:password@host:port/database.", valueName: "url"))
+    @Option(name: .long, help: ArgumentHelp("A shared store that set and delete write to, above everything else: sqlite:PATH (sqlite:PATH?mode=ro only reads) or postgres://user:password@host:port/database.", valueName: "url"))
     var store: String?
 
     @Option(help: ArgumentHelp("A flag file, written as \(SourceFormats.optionList) FILE; repeat for several (the first wins), above the --defaults.", valueName: "format:file"))
@@ -25,7 +25,7 @@ struct StackOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Where the remote source's last-known-good payload is kept.", valueName: "dir"), completion: .directory)
     var cache: URL?
 
-    @Option(name: .long, help: ArgumentHelp("How long to wait for the remote source before answering from what there is.", valueName: "seconds"))
+    @Option(name: .long, help: ArgumentHelp("How long to wait for the remote source before answering from what there is, and for a PostgreSQL --store to connect or answer.", valueName: "seconds"))
     var timeout: Double = 5
 
     func validate() throws {
@@ -82,7 +82,7 @@ struct StackOptions: ParsableArguments {
         var shared: StoreTweakProvider?
         if let store {
             let provider = StoreTweakProvider(
-                store: try await openSharedStore(url: store, creating: createsStore), name: sharedStoreDisplayName(url: store), author: Self.cliUser, onChangesApplied: storeObserver)
+                store: try await openSharedStore(url: store, creating: createsStore, timeout: timeout), name: sharedStoreDisplayName(url: store), author: Self.cliUser, onChangesApplied: storeObserver)
             do {
                 try await provider.start()
             } catch {

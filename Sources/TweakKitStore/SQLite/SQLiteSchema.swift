@@ -45,9 +45,22 @@ enum SQLiteSchema {
         }
     }
 
-    /// Checks that the file is a TweakKit store (or empty), then turns on WAL and migrates.
-    static func prepare(_ connection: SQLiteConnection, path: String) async throws {
-        try await check(connection, path: path)
+    /// Checks that the file is a TweakKit store (or empty), then turns on WAL and migrates. A
+    /// current store in WAL mode is not written at all, so a read-only one opens; a `readOnly`
+    /// one that needs migrating is refused.
+    static func prepare(_ connection: SQLiteConnection, path: String, readOnly: Bool = false) async throws {
+        let (applicationID, version, _) = try await check(connection, path: path)
+        let current = applicationID == SQLiteTweakStore.applicationID && version == migrations.count
+        if readOnly || current {
+            if current, try await connection.query("PRAGMA journal_mode").first?.column("journal_mode")?.string?.lowercased() == "wal" { return }
+            if readOnly {
+                guard current else {
+                    throw SharedTweakStoreError.unavailable(
+                        "\(path) is read-only and needs creating or upgrading to schema \(migrations.count) (it has \(version)); open it once where it can be written")
+                }
+                return   // read as it is, in its own journal mode
+            }
+        }
         _ = try await connection.query("PRAGMA journal_mode = WAL")
         _ = try await connection.query("BEGIN IMMEDIATE")
         do {

@@ -31,6 +31,9 @@ public final class SQLiteTweakStore: SharedTweakStore {
 
     /// The database file.
     public let path: String
+    /// Whether the store was opened for reading only (see ``Access``): writes then fail with
+    /// ``SharedTweakStoreError/unavailable(_:)`` saying so.
+    public let isReadOnly: Bool
     let connection: SQLiteConnection
     /// The store's own thread for SQLite's blocking calls: a write waiting out another process's
     /// lock (up to the busy timeout) holds this thread, never one that other code shares.
@@ -41,8 +44,9 @@ public final class SQLiteTweakStore: SharedTweakStore {
     private let closed = Mutex(false)
     private let poller = Mutex<Task<Void, Never>?>(nil)
 
-    private init(path: String, connection: SQLiteConnection, threadPool: NIOThreadPool, pollInterval: Duration) {
+    private init(path: String, connection: SQLiteConnection, threadPool: NIOThreadPool, pollInterval: Duration, isReadOnly: Bool) {
         self.path = path
+        self.isReadOnly = isReadOnly
         self.connection = connection
         self.threadPool = threadPool
         self.pollInterval = pollInterval
@@ -52,38 +56,90 @@ public final class SQLiteTweakStore: SharedTweakStore {
         poller.withLock { $0?.cancel() }
     }
 
+    /// How ``open(path:access:pollInterval:busyTimeout:)`` opens the file.
+    public enum Access: Sendable, Hashable {
+        /// For reading and writing, or for reading only when this process cannot write the file
+        /// or its directory (a store on a read-only mount, another user's store): reads work,
+        /// writes fail saying the store is read-only.
+        case automatic
+        /// For reading only (SQLite's `mode=ro`), whatever the permissions say; the file must exist.
+        case readOnly
+    }
+
     /// Opens the store at `path`, creating the file (not its directory) when it does not exist.
     ///
+    /// ```swift
+    /// let store = try await SQLiteTweakStore.open(path: "/srv/shared/store.sqlite", access: .readOnly)
+    /// let (tweaks, _) = try await store.snapshot()
+    /// ```
+    ///
+    /// A read-only store is never written, not even to migrate it: one from an older TweakKit
+    /// is refused until a process that can write it has opened it once.
+    ///
     /// - Parameters:
+    ///   - access: `.automatic` (the default) or `.readOnly`; see ``Access``.
     ///   - pollInterval: how often ``changeSignals()`` looks for commits of other processes.
     ///   - busyTimeout: how long a write waits for another process's write before failing with
     ///     ``SharedTweakStoreError/unavailable(_:)``.
     /// - Throws: ``SharedTweakStoreError``: `notATweakStore` or `newerSchema` for a file it must
     ///   not touch, `unavailable` when the file cannot be opened.
-    public static func open(path: String, pollInterval: Duration = .milliseconds(20), busyTimeout: Duration = .seconds(5)) async throws
-        -> SQLiteTweakStore
-    {
+    public static func open(
+        path: String, access: Access = .automatic, pollInterval: Duration = .milliseconds(20), busyTimeout: Duration = .seconds(5)
+    ) async throws -> SQLiteTweakStore {
         try SQLiteSchema.checkFileHeader(path: path)
+        let readOnly = access == .readOnly || !canWrite(path)
+        if readOnly, !FileManager.default.fileExists(atPath: path) {
+            throw SharedTweakStoreError.unavailable("no store at \(path) to open read-only")
+        }
         let threadPool = NIOThreadPool(numberOfThreads: 1)
         threadPool.start()
         let connection: SQLiteConnection
         do {
-            connection = try await SQLiteConnection.open(
-                storage: .file(path: path), threadPool: threadPool, on: MultiThreadedEventLoopGroup.singleton.any())
+            connection = try await openConnection(path: path, readOnly: readOnly, threadPool: threadPool)
         } catch {
             try? await threadPool.shutdownGracefully()
-            throw SharedTweakStoreError.unavailable("cannot open \(path): \(Self.message(error))")
+            throw SharedTweakStoreError.unavailable("cannot open \(path)\(readOnly ? " read-only" : ""): \(Self.message(error))")
         }
         do {
             let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
             _ = try await connection.query("PRAGMA busy_timeout = \(max(0, milliseconds))")
-            try await SQLiteSchema.prepare(connection, path: path)
+            try await SQLiteSchema.prepare(connection, path: path, readOnly: readOnly)
         } catch {
             try? await connection.close()
             try? await threadPool.shutdownGracefully()
             throw Self.storeError(error, path: path)
         }
-        return SQLiteTweakStore(path: path, connection: connection, threadPool: threadPool, pollInterval: pollInterval)
+        return SQLiteTweakStore(path: path, connection: connection, threadPool: threadPool, pollInterval: pollInterval, isReadOnly: readOnly)
+    }
+
+    /// Whether this process may write `path` (an existing file, and its directory, where SQLite
+    /// keeps its WAL and shared-memory files) or create it (a new file's directory).
+    private static func canWrite(_ path: String) -> Bool {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: path) else { return true }   // created, or refused, by SQLite
+        return access(path, W_OK) == 0 && access(directory, W_OK) == 0
+    }
+
+    /// A connection to `path`; read-only ones open SQLite's `file:` URI with `mode=ro`, or, when
+    /// that cannot read a WAL file because its shared-memory file cannot be made (a read-only
+    /// directory, no writer running), with `immutable=1`, which is safe only while no WAL file
+    /// holds changes not yet in the database.
+    private static func openConnection(path: String, readOnly: Bool, threadPool: NIOThreadPool) async throws -> SQLiteConnection {
+        let loop = MultiThreadedEventLoopGroup.singleton.any()
+        guard readOnly else { return try await SQLiteConnection.open(storage: .file(path: path), threadPool: threadPool, on: loop) }
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        let encoded = absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute
+        let readOnlyConnection = try await SQLiteConnection.open(storage: .file(path: "file:\(encoded)?mode=ro"), threadPool: threadPool, on: loop)
+        do {
+            _ = try await readOnlyConnection.query("SELECT count(*) FROM sqlite_master")
+            return readOnlyConnection
+        } catch {
+            try? await readOnlyConnection.close()
+            guard !FileManager.default.fileExists(atPath: path + "-wal") else { throw error }
+            return try await SQLiteConnection.open(storage: .file(path: "file:\(encoded)?mode=ro&immutable=1"), threadPool: threadPool, on: loop)
+        }
     }
 
     // MARK: - SharedTweakStore
@@ -100,6 +156,7 @@ public final class SQLiteTweakStore: SharedTweakStore {
 
     public func apply(_ writes: [TweakWrite], author: String, reason: String?) async throws -> [StoredTweakChange] {
         guard !writes.isEmpty else { return [] }
+        guard !isReadOnly else { throw Self.readOnlyError(path: path) }
         let at = SQLiteRows.date(milliseconds: SQLiteRows.milliseconds(Date()))
         let changes = try await transaction(immediate: true) {
             var sequence = try await lastSequence()
@@ -268,10 +325,17 @@ public final class SQLiteTweakStore: SharedTweakStore {
         }
     }
 
+    /// The error a write to a read-only store fails with.
+    static func readOnlyError(path: String) -> SharedTweakStoreError {
+        .unavailable("\(path) is read-only (this process cannot write the file or its directory, or it was opened with mode=ro): reading works, changes cannot be saved")
+    }
+
     static func storeError(_ error: any Error, path: String) -> any Error {
         if error is SharedTweakStoreError { return error }
         if let error = error as? SQLiteError {
             switch error.reason {
+            case .readOnly, .readonlyDirectory, .readonlyCantLock, .readonlyInRecovery, .readonlyInRollback, .readonlyBackingMoved:
+                return readOnlyError(path: path)
             case .notADatabase, .corrupt, .corruptIndex, .corruptSequenceSchema, .corruptVirtualTable:
                 return SharedTweakStoreError.notATweakStore("\(path): \(error.message)")
             default:
