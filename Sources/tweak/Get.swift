@@ -14,6 +14,9 @@ struct Get: AsyncParsableCommand {
 
     func run() async throws {
         try await stack.withManager { manager in
+            // One lookup: the providers answer it themselves, as they would the snapshot. Building
+            // the merged snapshot of every tweak first cost more than the tweaks file's own tweaks.
+            manager.useCache = false
             let found = try manager.tweakWith(feature: tweak.id.feature, variable: tweak.id.variable)
             print(json ? Output.render(Output.json(found)) : found.content.description)
         }

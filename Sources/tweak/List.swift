@@ -21,19 +21,22 @@ struct List: AsyncParsableCommand {
             print(Output.render(.array(items)))
             return
         }
-        var rows = [["TWEAK", "VALUE", "TYPE", "SOURCE", "TITLE"]]
-        for entry in resolved {
-            guard let tweak = entry.tweak else {
-                rows.append([entry.id.description, "-", "-", Self.unusableReason(entry), ""])
-                continue
-            }
-            let source = (tweak.source ?? "") + (entry.isOverridden ? " (overridden)" : "")
-            rows.append([tweak.id.description, tweak.content.description, tweak.content.kind.rawValue, source, tweak.title ?? ""])
+        let header = ["TWEAK", "VALUE", "TYPE", "SOURCE", "TITLE"]
+        // Rows are made as they are printed: a table of a million tweaks' strings took gigabytes.
+        Output.printTable(rowCount: resolved.count + 1) { index in
+            index == 0 ? header : Self.row(resolved[index - 1])
         }
-        print(Output.table(rows))
         for error in manager.providerErrors {
             printError(error.description)
         }
+    }
+
+    private static func row(_ entry: ResolvedTweak) -> [String] {
+        guard let tweak = entry.tweak else {
+            return [entry.id.description, "-", "-", unusableReason(entry), ""]
+        }
+        let source = (tweak.source ?? "") + (entry.isOverridden ? " (overridden)" : "")
+        return [tweak.id.description, tweak.content.description, tweak.content.kind.rawValue, source, tweak.title ?? ""]
     }
 
     static func unusableReason(_ entry: ResolvedTweak) -> String {

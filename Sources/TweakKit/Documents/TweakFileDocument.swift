@@ -4,7 +4,7 @@ public import Foundation
 public struct TweakFileDocument: TweakDocument {
     /// The file's tweaks, in the order they were written.
     public let definitions: [Tweak]
-    private let index: [TweakID: Int]
+    private let index: TweakPositions
 
     /// Creates a document holding `tweaks`.
     ///
@@ -14,19 +14,60 @@ public struct TweakFileDocument: TweakDocument {
     /// ```
     public init(tweaks: [Tweak]) {
         definitions = tweaks
-        var index: [TweakID: Int] = [:]
-        for (offset, tweak) in tweaks.enumerated() { index[tweak.id] = offset }
-        self.index = index
+        index = TweakPositions(tweaks)
     }
 
-    /// Every tweak, marked with `source`.
+    /// Every tweak, marked with `source`. A tweak already marked so is shared, not copied.
     public func tweaks(source: String) -> [Tweak] {
-        definitions.map { $0.with(content: $0.content, source: source) }
+        definitions.map { $0.source == source ? $0 : $0.with(content: $0.content, source: source) }
     }
 
     /// The tweak `id`, marked with `source`; `nil` when the file has none.
     public func tweak(_ id: TweakID, source: String) -> Tweak? {
-        index[id].map { definitions[$0].with(content: definitions[$0].content, source: source) }
+        guard let offset = index.position(of: id, in: definitions) else { return nil }
+        let tweak = definitions[offset]
+        return tweak.source == source ? tweak : tweak.with(content: tweak.content, source: source)
+    }
+}
+
+/// Where each tweak of a document is, by id: the last of its tweaks with that id.
+///
+/// An open-addressing table of 4-byte positions into the document's tweaks, which hold the ids:
+/// a `[TweakID: Int]` stores both names again with each position (40 bytes an entry, 53 to 107
+/// bytes a tweak as it fills) where this takes 5 to 11 (see `Benchmarks/tweaks-file-memory.sh`).
+private struct TweakPositions: Sendable {
+    /// Position + 1 of a tweak, 0 for an empty bucket.
+    private let buckets: [UInt32]
+    private let mask: Int
+
+    init(_ tweaks: [Tweak]) {
+        precondition(tweaks.count < Int(UInt32.max), "too many tweaks for one document")
+        // At most 3/4 full, so a probe ends soon.
+        var capacity = 8
+        while capacity * 3 < tweaks.count * 4 { capacity *= 2 }
+        var buckets = [UInt32](repeating: 0, count: capacity)
+        let mask = capacity - 1
+        for (offset, tweak) in tweaks.enumerated() {
+            let id = tweak.id
+            var bucket = id.hashValue & mask
+            while buckets[bucket] != 0, tweaks[Int(buckets[bucket]) - 1].id != id {
+                bucket = (bucket + 1) & mask
+            }
+            buckets[bucket] = UInt32(offset + 1)
+        }
+        self.buckets = buckets
+        self.mask = mask
+    }
+
+    /// The position of the last tweak with `id` in `tweaks` (the tweaks the table was made from).
+    func position(of id: TweakID, in tweaks: [Tweak]) -> Int? {
+        var bucket = id.hashValue & mask
+        while buckets[bucket] != 0 {
+            let offset = Int(buckets[bucket]) - 1
+            if tweaks[offset].id == id { return offset }
+            bucket = (bucket + 1) & mask
+        }
+        return nil
     }
 }
 
@@ -41,7 +82,7 @@ public struct TweakFileFormat: TweakDocumentFormat {
 
     /// Parses a tweaks file, refusing it with the first problem (a ``TweakFileError`` with line and column).
     public func document(from data: Data, source: String) throws -> any TweakDocument {
-        try document(root: TweakFileError.json(from: data, file: source, problem: "not valid JSON", maximumSize: TweakInputLimits.tweaksFile, what: "a tweaks file"), source: source)
+        try document(of: TweakFileParser.parse(data: data, file: source, source: source, syntaxProblem: "not valid JSON"))
     }
 
     /// Any JSON object: a tweaks file is what a file is when no other format claims it, so it goes
@@ -62,7 +103,10 @@ public struct TweakFileFormat: TweakDocumentFormat {
     }
 
     package func document(root: JSONNode, source: String) throws(TweakFileError) -> TweakFileDocument {
-        let result = TweakFileParser.parse(root: root, file: source, source: source)
+        try document(of: TweakFileParser.parse(root: root, file: source, source: source))
+    }
+
+    private func document(of result: TweakFileParser.Result) throws(TweakFileError) -> TweakFileDocument {
         if var problem = result.problems.first {
             if result.problems.count > 1 { problem.message += " (and \(result.problems.count - 1) more problems)" }
             throw problem

@@ -15,6 +15,40 @@ package struct JSONParser: ~Copyable {
         return try parser.parseDocument()
     }
 
+    /// Parses a complete JSON document like ``parse(_:maximumDepth:)``, but without keeping the
+    /// members of an object at the root or one level below it: each is handed to `onMember` as
+    /// soon as it is read, with the key of the root member it belongs to (`nil` for a root member
+    /// itself). A root member whose value is an object is handed over after its own members, with
+    /// an empty object as its value. The returned node is then an empty object; a root that is
+    /// not an object is returned whole, and `onMember` is not called.
+    ///
+    /// A tweaks file is an object of features, each an object of variables: streaming those two
+    /// levels keeps one variable's nodes in memory at a time instead of the whole file's.
+    /// Duplicate keys and nesting depth are checked as ``parse(_:maximumDepth:)`` checks them;
+    /// after an error, the members already handed over are to be discarded.
+    package static func parse(
+        _ bytes: [UInt8], maximumDepth: Int = 512, streamingMembers onMember: (_ outerKey: String?, _ member: JSONMember) -> Void
+    ) throws(JSONSyntaxError) -> JSONNode {
+        var parser = JSONParser(bytes: bytes, maximumDepth: maximumDepth)
+        if parser.bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            parser.index = 3
+            parser.lineStart = 3
+        }
+        parser.skipWhitespace()
+        guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "{") else {
+            parser.index = 0
+            parser.line = 1
+            parser.lineStart = 0
+            return try parser.parseDocument()
+        }
+        let node = try parser.parseStreamedObject(start: parser.location, outerKey: nil, onMember: onMember)
+        parser.skipWhitespace()
+        guard parser.index == parser.bytes.count else {
+            throw parser.error("unexpected \(parser.describeCurrent()) after the end of the document")
+        }
+        return node
+    }
+
     private init(bytes: [UInt8], maximumDepth: Int) {
         self.bytes = bytes
         self.maximumDepth = maximumDepth
@@ -144,6 +178,78 @@ package struct JSONParser: ~Copyable {
                 return JSONNode(kind: .object(members), location: start)
             }
             throw error("unexpected \(describeCurrent()), expected ',' or '}' after an object member")
+        }
+    }
+
+    /// ``parseObject(start:)`` for the root (`outerKey` nil) and its members' object values:
+    /// members go to `onMember` instead of into the node.
+    private mutating func parseStreamedObject(
+        start: SourceLocation, outerKey: String?, onMember: (_ outerKey: String?, _ member: JSONMember) -> Void
+    ) throws(JSONSyntaxError) -> JSONNode {
+        try enter()
+        index += 1
+        var keys = KeySet()
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            return JSONNode(kind: .object([]), location: start)
+        }
+        while true {
+            skipWhitespace()
+            let keyLocation = location
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                throw error("unexpected \(describeCurrent()), expected a member name in double quotes")
+            }
+            let key = try parseString()
+            guard keys.insert(key) else {
+                throw error("duplicate key \"\(key)\" in the same object", at: keyLocation)
+            }
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw error("unexpected \(describeCurrent()), expected ':' after the member name \"\(key)\"")
+            }
+            index += 1
+            skipWhitespace()
+            let value: JSONNode
+            if outerKey == nil, index < bytes.count, bytes[index] == UInt8(ascii: "{") {
+                value = try parseStreamedObject(start: location, outerKey: key, onMember: onMember)
+            } else {
+                value = try parseValue()
+            }
+            onMember(outerKey, JSONMember(key: key, keyLocation: keyLocation, value: value))
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of file, expected ',' or '}'") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                depth -= 1
+                return JSONNode(kind: .object([]), location: start)
+            }
+            throw error("unexpected \(describeCurrent()), expected ',' or '}' after an object member")
+        }
+    }
+
+    /// The keys of one object, to find a duplicate: a scan while the object is small, a set once it grows.
+    private struct KeySet {
+        private var few: [String] = []
+        private var many: Set<String>?
+
+        /// Adds `key`; `false` when the object already has it.
+        mutating func insert(_ key: String) -> Bool {
+            if many == nil {
+                if few.contains(key) { return false }
+                few.append(key)
+                if few.count > 16 {
+                    many = Set(few)
+                    few = []
+                }
+                return true
+            }
+            return many!.insert(key).inserted
         }
     }
 

@@ -45,16 +45,33 @@ struct ResolvedTweakBuilder {
         resolved = ResolvedTweak(id: id)
     }
 
+    /// Goes on from what an earlier builder of the same tweak had.
+    init(resolved: ResolvedTweak, metadata: Tweak?) {
+        self.resolved = resolved
+        self.metadata = metadata
+    }
+
+    /// Appends `provider` to the sources; `providerOnly` (`[provider]`), when given, is shared by
+    /// the tweaks this provider is the first source of, instead of an array for each.
+    private mutating func addSource(_ provider: String, providerOnly: [String]?) {
+        if resolved.sources.isEmpty, let providerOnly {
+            resolved.sources = providerOnly
+        } else {
+            resolved.sources.append(provider)
+        }
+    }
+
     /// Records a contextual provider that evaluates the tweak but has no value outside targeting.
-    mutating func addEvaluatedOnly(from provider: String) {
-        resolved.sources.append(provider)
+    mutating func addEvaluatedOnly(from provider: String, providerOnly: [String]? = nil) {
+        addSource(provider, providerOnly: providerOnly)
         if resolved.tweak == nil { resolved.isEvaluatedPerLookup = true }
     }
 
-    mutating func add(_ tweak: Tweak, from provider: String, contextual: Bool = false, decrypt: (@Sendable (Tweak) throws -> TweakContent)?) {
-        resolved.sources.append(provider)
+    mutating func add(_ tweak: Tweak, from provider: String, providerOnly: [String]? = nil, contextual: Bool = false, decrypt: (@Sendable (Tweak) throws -> TweakContent)?) {
+        addSource(provider, providerOnly: providerOnly)
         var tweak = tweak
-        tweak.source = provider
+        // Setting it copies the tweak's fields: only when it differs.
+        if tweak.source != provider { tweak.source = provider }
         if let winner = resolved.tweak {
             resolved.tweak = winner.filling(metadataFrom: tweak)
             return

@@ -15,20 +15,36 @@ final class SlotTable: Sendable {
         }
     }
 
-    /// The slots of `ids` (allocating as needed) and the number of slots now in use.
-    func slots(for ids: some Sequence<TweakID>) -> (slots: [TweakID: Int], count: Int) {
+    /// The slots of `ids` (allocating as needed), the number of slots now in use, and each id's
+    /// slot in the order given (an id may come more than once; `count` is how many ids there are). When `ids` hold every id the
+    /// table knows, as on a stack's first build, the returned dictionary shares the table's
+    /// storage instead of copying it.
+    func slotsInOrder(for ids: some Sequence<TweakID>, count: Int) -> (slots: [TweakID: Int], count: Int, order: [Int]) {
         slots.withLock { slots in
-            var result: [TweakID: Int] = [:]
+            var order: [Int] = []
+            order.reserveCapacity(count)
+            var wanted: [Bool] = Array(repeating: false, count: slots.count)
+            var distinct = 0
             for id in ids {
-                if let slot = slots[id] {
-                    result[id] = slot
+                let slot: Int
+                if let known = slots[id] {
+                    slot = known
                 } else {
-                    let slot = slots.count
+                    slot = slots.count
                     slots[id] = slot
-                    result[id] = slot
+                    wanted.append(false)
+                }
+                order.append(slot)
+                if !wanted[slot] {
+                    wanted[slot] = true
+                    distinct += 1
                 }
             }
-            return (result, slots.count)
+            if distinct == slots.count { return (slots, slots.count, order) }
+            var result: [TweakID: Int] = [:]
+            result.reserveCapacity(distinct)
+            for (id, slot) in slots where wanted[slot] { result[id] = slot }
+            return (result, slots.count, order)
         }
     }
 }

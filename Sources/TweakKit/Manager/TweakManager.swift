@@ -244,7 +244,10 @@ public final class TweakManager: Sendable {
 
     /// Everything the stack knows, one entry per tweak, sorted by feature then variable.
     public func allResolvedTweaks() -> [ResolvedTweak] {
-        (currentSnapshot() ?? snapshotForEvents()).allResolutions.sorted { $0.id < $1.id }
+        // Sorted in place: `sorted` would hold a second copy of every entry while it sorts.
+        var resolutions = (currentSnapshot() ?? snapshotForEvents()).allResolutions
+        resolutions.sort { $0.id < $1.id }
+        return resolutions
     }
 
     /// What the stack says about one tweak.

@@ -89,7 +89,7 @@ final class TweakSnapshot: Sendable {
         slots slotTable: SlotTable,
         logger: TweakLogger
     ) -> TweakSnapshot {
-        var builders: [TweakID: ResolvedTweakBuilder] = [:]
+        var lists: [(name: String, tweaks: [Tweak], evaluatedOnly: [TweakID], evaluated: Set<TweakID>)] = []
         var errors: [TweakError] = []
         var hasContextual = false
         var lookupOnly: Set<ObjectIdentifier> = []
@@ -109,24 +109,49 @@ final class TweakSnapshot: Sendable {
             // A contextual provider's tweaks are evaluated per lookup, those it says it evaluates.
             let evaluated = (provider as? any ContextualTweakProvider).map { Set($0.evaluatedTweakIDs()) } ?? []
             hasContextual = hasContextual || !evaluated.isEmpty
-            for tweak in tweaks {
-                builders[tweak.id, default: ResolvedTweakBuilder(id: tweak.id)]
-                    .add(tweak, from: provider.name, contextual: evaluated.contains(tweak.id), decrypt: decrypt)
-            }
             // Flags with no value outside targeting still route lookups to the provider.
-            for id in evaluated.subtracting(tweaks.map(\.id)) {
-                builders[id, default: ResolvedTweakBuilder(id: id)].addEvaluatedOnly(from: provider.name)
+            let evaluatedOnly = evaluated.isEmpty ? [] : Array(evaluated.subtracting(tweaks.map(\.id)))
+            lists.append((provider.name, tweaks, evaluatedOnly, evaluated))
+        }
+        // Each tweak's resolution is built in its slot, provider by provider (highest priority
+        // first): no dictionary of builders, which cost more than the snapshot itself.
+        let ids = lists.lazy.flatMap { list in
+            (0..<(list.tweaks.count + list.evaluatedOnly.count)).lazy.map { offset in
+                offset < list.tweaks.count ? list.tweaks[offset].id : list.evaluatedOnly[offset - list.tweaks.count]
             }
         }
-        let (index, slotCount) = slotTable.slots(for: builders.keys)
+        let idCount = lists.reduce(0) { $0 + $1.tweaks.count + $1.evaluatedOnly.count }
+        let (index, slotCount, order) = slotTable.slotsInOrder(for: ids, count: idCount)
         var resolutions = ContiguousArray<ResolvedTweak?>(repeating: nil, count: slotCount)
-        for (id, builder) in builders {
-            if let slot = index[id] { resolutions[slot] = builder.resolved }
-            for issue in builder.resolved.issues {
+        var metadata = ContiguousArray<Tweak?>(repeating: nil, count: slotCount)
+        var position = 0
+        func update(_ id: TweakID, _ change: (inout ResolvedTweakBuilder) -> Void) {
+            let slot = order[position]
+            position += 1
+            var builder = ResolvedTweakBuilder(resolved: resolutions[slot] ?? ResolvedTweak(id: id), metadata: metadata[slot])
+            // Moved out, so the builder's arrays are not shared with the slot's and grow in place.
+            resolutions[slot] = nil
+            metadata[slot] = nil
+            change(&builder)
+            resolutions[slot] = builder.resolved
+            metadata[slot] = builder.metadata
+        }
+        for list in lists {
+            let providerOnly = [list.name]
+            for tweak in list.tweaks {
+                update(tweak.id) { $0.add(tweak, from: list.name, providerOnly: providerOnly, contextual: list.evaluated.contains(tweak.id), decrypt: decrypt) }
+            }
+            for id in list.evaluatedOnly {
+                update(id) { $0.addEvaluatedOnly(from: list.name, providerOnly: providerOnly) }
+            }
+        }
+        metadata = []
+        for resolution in resolutions {
+            for issue in resolution?.issues ?? [] {
                 logger.log(.warning, "\(issue)")
             }
         }
-        logger.log(.debug, "rebuilt the tweak snapshot: \(builders.count) tweaks from \(providers.count) providers")
+        logger.log(.debug, "rebuilt the tweak snapshot: \(index.count) tweaks from \(providers.count) providers")
         return TweakSnapshot(index: index, resolutions: resolutions, hasContextualProviders: hasContextual, providerErrors: errors, lookupOnlyProviders: lookupOnly, generation: generation)
     }
 }

@@ -118,7 +118,10 @@ public struct Tweak: Sendable, Hashable, Codable {
     /// Fills in missing metadata (title, description, group, property name) from `definition`.
     func filling(metadataFrom definition: Tweak) -> Tweak {
         let mine = storage.fields, theirs = definition.storage.fields
-        guard mine.title == nil || mine.desc == nil || mine.group == nil || mine.generatedPropertyName == nil else {
+        // Only when something is filled in: a copy of the fields is an allocation a tweak.
+        guard (mine.title == nil && theirs.title != nil) || (mine.desc == nil && theirs.desc != nil)
+            || (mine.group == nil && theirs.group != nil)
+            || (mine.generatedPropertyName == nil && theirs.generatedPropertyName != nil) else {
             return self
         }
         var copy = self

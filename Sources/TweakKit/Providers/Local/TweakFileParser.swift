@@ -50,11 +50,35 @@ public enum TweakFileParser {
 
     /// Reads and checks tweaks from `data`; `file` names it in errors, `source` in ``Tweak/source``.
     public static func parse(data: Data, file: String, source: String) -> Result {
-        do {
-            return parse(root: try TweakFileError.json(from: data, file: file, maximumSize: TweakInputLimits.tweaksFile, what: "a tweaks file"), file: file, source: source)
-        } catch {
+        parse(data: data, file: file, source: source, syntaxProblem: "syntax error")
+    }
+
+    /// ``parse(data:file:source:)``, naming a JSON syntax error `syntaxProblem` in its message.
+    ///
+    /// The same as parsing the document and then ``parse(root:file:source:)``, without holding the
+    /// whole document's nodes: each variable is read as soon as the parser has it, so loading
+    /// costs the tweaks and little more (a 16 MB file holds about 800,000 tweaks).
+    package static func parse(data: Data, file: String, source: String, syntaxProblem: String) -> Result {
+        guard data.count <= TweakInputLimits.tweaksFile else {
+            let error = TweakInputLimits.tooLarge(file: file, size: data.count, limit: TweakInputLimits.tweaksFile, what: "a tweaks file")
             return Result(definitions: [], problems: [error])
         }
+        var reader = Reader(file: file, source: source)
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(Array(data), maximumDepth: TweakInputLimits.jsonNestingDepth) { feature, member in
+                if let feature {
+                    reader.readStreamedVariable(member, feature: feature)
+                } else {
+                    reader.readStreamedFeature(member)
+                }
+            }
+        } catch {
+            let problem = TweakFileError(file: file, location: error.location, message: "\(syntaxProblem): \(error.message)")
+            return Result(definitions: [], problems: [problem])
+        }
+        reader.finishStreaming(root)
+        return Result(definitions: reader.definitions, problems: reader.problems)
     }
 
     /// Reads and checks tweaks from an already parsed document (for callers that inspected it first).
@@ -92,6 +116,40 @@ public enum TweakFileParser {
                 for variable in variables {
                     readVariable(variable, feature: feature.key)
                 }
+            }
+        }
+
+        /// The toggle list, when a streamed document has one: it replaces every feature.
+        var streamedToggles: [JSONNode]?
+
+        /// A member of a streamed document's root, after its variables (if it is an object).
+        mutating func readStreamedFeature(_ feature: JSONMember) {
+            guard streamedToggles == nil else { return }
+            if feature.key == "featureToggles", case .array(let entries) = feature.value.kind {
+                streamedToggles = entries
+                return
+            }
+            if feature.value.members == nil {
+                problem("a feature must be an object of variables, found \(feature.value.kindDescription)",
+                        at: feature.value.location, feature: feature.key)
+            }
+        }
+
+        /// A variable of a streamed document, as ``read(_:)`` reads it.
+        mutating func readStreamedVariable(_ member: JSONMember, feature: String) {
+            guard streamedToggles == nil else { return }
+            readVariable(member, feature: feature)
+        }
+
+        /// After a streamed document: what ``read(_:)`` does for a root that is not an object, or
+        /// with a toggle list (the features read so far are dropped, as ``read(_:)`` never reads them).
+        mutating func finishStreaming(_ root: JSONNode) {
+            if root.members == nil {
+                read(root)
+            } else if let toggles = streamedToggles {
+                definitions = []
+                problems = []
+                readToggleList(toggles)
             }
         }
 
