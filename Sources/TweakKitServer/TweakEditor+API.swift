@@ -58,8 +58,12 @@ extension TweakEditor {
         let resolved = manager.resolvedTweak(feature: id.feature, variable: id.variable)
         guard let current = resolved.tweak else { throw EditorError(.notFound, "tweak \(id) not found") }
         let parsed: TweakContent
+        let bytes = Array(body.readableBytesView)
+        if let offset = UTF8Validation.firstInvalidOffset(bytes) {
+            throw EditorError(.badRequest, "the body is not UTF-8: invalid byte 0x\(String(bytes[offset], radix: 16, uppercase: true)) at byte offset \(offset)")
+        }
         do {
-            parsed = try TweakContent(jsonText: String(buffer: body))
+            parsed = try TweakContent(jsonText: String(decoding: bytes, as: UTF8.self))   // valid: checked above
         } catch {
             throw EditorError(.badRequest, "the body is not JSON: \(error)")
         }
