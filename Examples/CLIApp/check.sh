@@ -7,18 +7,20 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 mode="${1:-}"
+# .ci/examples.sh builds every example into one scratch path; alone, SwiftPM's default.
+scratch=(${EXAMPLES_SCRATCH_PATH:+--scratch-path "$EXAMPLES_SCRATCH_PATH"})
 
 if [ "$mode" != --skip-build ]; then
     log=$(mktemp)
     trap 'rm -f "$log"' EXIT
-    swift build 2>&1 | tee "$log"
+    swift build "${scratch[@]}" 2>&1 | tee "$log"
     if grep -E "^/[^ ]+:[0-9]+:[0-9]+: warning:" "$log"; then
         echo "error: the CLI example builds with warnings" >&2
         exit 1
     fi
 fi
 [ "$mode" = --build-only ] && exit 0
-checkout="$(swift build --show-bin-path)/checkout"
+checkout="$(swift build "${scratch[@]}" --show-bin-path)/checkout"
 
 expect() {   # expect NAME EXPECTED ACTUAL
     if [ "$2" != "$3" ]; then

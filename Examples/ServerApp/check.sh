@@ -8,6 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 mode="${1:-}"
+# .ci/examples.sh builds every example into one scratch path; alone, SwiftPM's default.
+scratch=(${EXAMPLES_SCRATCH_PATH:+--scratch-path "$EXAMPLES_SCRATCH_PATH"})
 
 # SwiftPM names a package by its directory: a TweakKit checkout in a directory named ServerApp
 # would be taken for this package itself ("product 'TweakKit' … not found").
@@ -19,7 +21,7 @@ fi
 if [ "$mode" != --skip-build ]; then
     log=$(mktemp)
     trap 'rm -f "$log"' EXIT
-    swift build --build-tests 2>&1 | tee "$log"
+    swift build "${scratch[@]}" --build-tests 2>&1 | tee "$log"
     # Only the example's own files: dependencies' warnings are not the example's to fix.
     here=$(pwd -P)
     if grep -E "^($here|$(pwd))/(Sources|Tests)/[^ ]+:[0-9]+:[0-9]+: warning:" "$log"; then
@@ -28,6 +30,6 @@ if [ "$mode" != --skip-build ]; then
     fi
 fi
 if [ "$mode" != --build-only ]; then
-    swift test --skip-build
+    swift test "${scratch[@]}" --skip-build
     echo "server example passed"
 fi
