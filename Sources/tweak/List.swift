@@ -15,18 +15,15 @@ struct List: AsyncParsableCommand {
     }
 
     private func list(_ manager: TweakManager) {
-        let resolved = manager.allResolvedTweaks()
+        // Merged from the providers as it is printed, row by row: the manager's lookup snapshot
+        // (what `allResolvedTweaks()` reads) and one JSON tree of all tweaks took gigabytes on large files.
+        let listing = manager.resolvedTweakListing()
         if json {
-            let items = resolved.compactMap { entry in entry.tweak.map { Output.json($0, overridden: entry.isOverridden) } }
-            print(Output.render(.array(items)))
+            Output.printJSONArray(listing.lazy.compactMap { entry in entry.tweak.map { Output.json($0, overridden: entry.isOverridden) } })
             return
         }
-        let header = ["TWEAK", "VALUE", "TYPE", "SOURCE", "TITLE"]
-        // Rows are made as they are printed: a table of a million tweaks' strings took gigabytes.
-        Output.printTable(rowCount: resolved.count + 1) { index in
-            index == 0 ? header : Self.row(resolved[index - 1])
-        }
-        for error in manager.providerErrors {
+        Output.printTable(header: ["TWEAK", "VALUE", "TYPE", "SOURCE", "TITLE"], rows: listing.lazy.map(Self.row))
+        for error in listing.providerErrors {
             printError(error.description)
         }
     }

@@ -36,23 +36,20 @@ enum Output {
         }.joined(separator: "\n")
     }
 
-    /// Prints what `print(table(rows))` prints, for `rowCount` rows that `row` makes (each twice:
-    /// once to measure the columns, once to print), without holding the rows or the table.
-    static func printTable(rowCount: Int, row: (Int) -> [String]) {
-        guard rowCount > 0 else {
-            print("")
-            return
-        }
+    /// Prints what `print(table([header] + Array(rows)))` prints, without holding the rows or the
+    /// table: `rows` is read twice (to measure the columns, then to print), so it must give the
+    /// same rows each time (a lazy map over an array or a ``ResolvedTweakListing`` does).
+    static func printTable(header: [String], rows: some Sequence<[String]>) {
         var widths: [Int] = []
-        for index in 0..<rowCount {
-            let cells = row(index)
+        func measure(_ cells: [String]) {
             if widths.count < cells.count { widths += repeatElement(0, count: cells.count - widths.count) }
             for (column, cell) in cells.enumerated() { widths[column] = max(widths[column], cell.count) }
         }
+        measure(header)
+        for cells in rows { measure(cells) }
         var chunk = ""
         chunk.reserveCapacity(1 << 16)
-        for index in 0..<rowCount {
-            let cells = row(index)
+        func write(_ cells: [String]) {
             for (column, cell) in cells.enumerated() {
                 if column > 0 { chunk += "  " }
                 chunk += column == cells.count - 1 ? cell : padded(cell, to: widths[column])
@@ -63,7 +60,54 @@ enum Output {
                 chunk.removeAll(keepingCapacity: true)
             }
         }
+        write(header)
+        for cells in rows { write(cells) }
         print(chunk, terminator: "")
+    }
+
+    /// Prints what `print(render(.array(Array(items))))` prints, encoding `items` a few hundred
+    /// at a time instead of as one tree: a million tweaks' objects and their encoder tree took
+    /// gigabytes. `items` is read twice: first to check that `render` would not fall back to the
+    /// description, which only a number that is not finite makes it do.
+    static func printJSONArray(_ items: some Sequence<TweakContent>) {
+        guard items.allSatisfy(isEncodable) else {
+            print(render(.array(Array(items))))
+            return
+        }
+        let encoder = JSONEncoder.tweakOutput
+        var chunk: [TweakContent] = []
+        chunk.reserveCapacity(chunkSize)
+        var opened = false
+        // A pretty-printed array is "[\n", its elements indented and joined by ",\n", then "\n]":
+        // the text between those of each chunk's array, joined by ",\n", is the whole array's.
+        func flush() {
+            guard !chunk.isEmpty else { return }
+            let text = String(decoding: (try? encoder.encode(TweakContent.array(chunk))) ?? Data(), as: UTF8.self)
+            chunk.removeAll(keepingCapacity: true)
+            precondition(text.hasPrefix("[\n") && text.hasSuffix("\n]"), "unexpected JSONEncoder output for an array")
+            print(opened ? ",\n" : "[\n", terminator: "")
+            print(text.dropFirst(2).dropLast(2), terminator: "")
+            opened = true
+        }
+        for item in items {
+            chunk.append(item)
+            if chunk.count == chunkSize { flush() }
+        }
+        flush()
+        print(opened ? "\n]" : render(.array([])))
+    }
+
+    private static let chunkSize = 256
+
+    /// Whether `JSONEncoder` encodes `value`: it refuses numbers that are not finite.
+    private static func isEncodable(_ value: TweakContent) -> Bool {
+        switch value {
+        case .double(let number): number.isFinite
+        case .float(let number): number.isFinite
+        case .array(let elements): elements.allSatisfy(isEncodable)
+        case .object(let members): members.values.allSatisfy(isEncodable)
+        case .bool, .int, .string, .null: true
+        }
     }
 
     /// `cell.padding(toLength: width, withPad: " ", startingAt: 0)`, which counts UTF-16 units,

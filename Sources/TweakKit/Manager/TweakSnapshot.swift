@@ -82,14 +82,13 @@ final class TweakSnapshot: Sendable {
             + patches.values.filter { !$0.sources.isEmpty }
     }
 
-    static func build(
-        providers: [any TweakProvider],
-        decrypt: (@Sendable (Tweak) throws -> TweakContent)?,
-        generation: UInt64,
-        slots slotTable: SlotTable,
-        logger: TweakLogger
-    ) -> TweakSnapshot {
-        var lists: [(name: String, tweaks: [Tweak], evaluatedOnly: [TweakID], evaluated: Set<TweakID>)] = []
+    /// What a build merges: each provider's tweaks (those of a provider that cannot list them now
+    /// are skipped, with an error), highest priority first, and which of them a contextual provider
+    /// evaluates per lookup. ``ResolvedTweakListing`` merges the same lists, as `build` does.
+    static func listings(of providers: [any TweakProvider], logger: TweakLogger) -> (
+        lists: [ProviderListing], errors: [TweakError], hasContextual: Bool, lookupOnly: Set<ObjectIdentifier>
+    ) {
+        var lists: [ProviderListing] = []
         var errors: [TweakError] = []
         var hasContextual = false
         var lookupOnly: Set<ObjectIdentifier> = []
@@ -111,8 +110,19 @@ final class TweakSnapshot: Sendable {
             hasContextual = hasContextual || !evaluated.isEmpty
             // Flags with no value outside targeting still route lookups to the provider.
             let evaluatedOnly = evaluated.isEmpty ? [] : Array(evaluated.subtracting(tweaks.map(\.id)))
-            lists.append((provider.name, tweaks, evaluatedOnly, evaluated))
+            lists.append(ProviderListing(name: provider.name, tweaks: tweaks, evaluatedOnly: evaluatedOnly, evaluated: evaluated))
         }
+        return (lists, errors, hasContextual, lookupOnly)
+    }
+
+    static func build(
+        providers: [any TweakProvider],
+        decrypt: (@Sendable (Tweak) throws -> TweakContent)?,
+        generation: UInt64,
+        slots slotTable: SlotTable,
+        logger: TweakLogger
+    ) -> TweakSnapshot {
+        let (lists, errors, hasContextual, lookupOnly) = listings(of: providers, logger: logger)
         // Each tweak's resolution is built in its slot, provider by provider (highest priority
         // first): no dictionary of builders, which cost more than the snapshot itself.
         let ids = lists.lazy.flatMap { list in
@@ -154,4 +164,15 @@ final class TweakSnapshot: Sendable {
         logger.log(.debug, "rebuilt the tweak snapshot: \(index.count) tweaks from \(providers.count) providers")
         return TweakSnapshot(index: index, resolutions: resolutions, hasContextualProviders: hasContextual, providerErrors: errors, lookupOnlyProviders: lookupOnly, generation: generation)
     }
+}
+
+/// One provider's tweaks as a snapshot build merges them (see ``TweakSnapshot/listings(of:logger:)``).
+struct ProviderListing: Sendable {
+    var name: String
+    /// The tweaks the provider lists, in its order.
+    var tweaks: [Tweak]
+    /// The ids a contextual provider evaluates and lists no tweak for (no value outside targeting).
+    var evaluatedOnly: [TweakID]
+    /// The ids the provider evaluates per lookup; empty for a provider that is not contextual.
+    var evaluated: Set<TweakID>
 }
