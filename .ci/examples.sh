@@ -6,20 +6,21 @@
 #   .ci/examples.sh build    # only the builds, each with its warning check (cold: most of the time)
 #   .ci/examples.sh check    # only the checks, on what `build` left
 #
-# .ci/run starts `build` in the background while the one-threaded vendor comparisons run, and runs
-# `check` once the builds are done, so the examples' timing-sensitive tests run on a quiet machine.
+# .ci/run runs `build` after `swift test` (on what that built, a few minutes) and `check` at the
+# end, so the examples' timing-sensitive tests run on a quiet machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-all}"
 case "$mode" in all|build|check) ;; *) echo "usage: .ci/examples.sh [build|check]" >&2; exit 2 ;; esac
 root=$PWD
-# One scratch path for every example: each builds TweakKit and its dependencies with the same
-# commands, so the second and later examples compile only their own targets (four cold builds
-# were a quarter of CI's time). The examples' check scripts read it.
-export EXAMPLES_SCRATCH_PATH="$root/.build-examples"
+# Every example builds into this checkout's own scratch path, .build: it compiles TweakKit and its
+# dependencies with the same commands as `swift build` here, so after the checkout's build an
+# example compiles only its own targets (four cold builds were a quarter of CI's time). The
+# examples' check scripts read it.
+export EXAMPLES_SCRATCH_PATH="$root/.build"
 scratch=(--scratch-path "$EXAMPLES_SCRATCH_PATH")
-# SwiftPM keeps a build plan in the scratch path and does not notice files added to TweakKit, which
-# the examples depend on by path: each build starts from a fresh plan.
+# SwiftPM keeps one build plan in the scratch path, for the package built last: each example's build
+# starts from a fresh plan (and the checkout's next build makes its own again).
 fresh_plan() { rm -f "$EXAMPLES_SCRATCH_PATH/debug.yaml"; }
 
 # The accessor example: the build plugin generates AppTweaks from Tweaks.json; the program checks
