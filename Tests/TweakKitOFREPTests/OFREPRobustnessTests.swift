@@ -109,11 +109,18 @@ struct OFREPRobustnessTests {
                 let text = String(buffer: try await response.body.collect(upTo: 1 << 20))
                 return (Int(response.status.code), text, response.headers.first(name: "Retry-After"))
             }
+            // The answer and how long after `start` it came.
+            func timed(since start: ContinuousClock.Instant, _ method: HTTPMethod, _ path: String, _ body: String) async throws -> ((Int, String, String?), Duration) {
+                let answer = try await send(method, path, body)
+                return (answer, ContinuousClock.now - start)
+            }
+            // The bounds tell "answered by the budget" and "not held up" from "waited for the slow
+            // evaluation" (6 s), with room for a machine loaded by the rest of the suite.
             do {
                 let hostile = #"{"context": {"hostile": true}}"#
                 let started = ContinuousClock.now
-                async let single = send(.POST, "/ofrep/v1/evaluate/flags/slow.enabled", hostile)
-                async let bulk = send(.POST, "/ofrep/v1/evaluate/flags", hostile)
+                async let single = timed(since: started, .POST, "/ofrep/v1/evaluate/flags/slow.enabled", hostile)
+                async let bulk = timed(since: started, .POST, "/ofrep/v1/evaluate/flags", hostile)
                 // While both hostile evaluations run, plain requests are answered at once.
                 try await Task.sleep(for: .milliseconds(100))
                 for _ in 0..<3 {
@@ -126,17 +133,16 @@ struct OFREPRobustnessTests {
                     #expect(fast.0 == 200)
                     #expect(try jsonObject(fast.1)["value"] == true)
                     #expect(plainBulk.0 == 200)
-                    #expect(elapsed < .seconds(2), "plain requests took \(elapsed) beside a slow evaluation")
+                    #expect(elapsed < .seconds(5), "plain requests took \(elapsed) beside a slow evaluation")
                 }
-                for (status, text, retryAfter) in [try await single, try await bulk] {
+                for ((status, text, retryAfter), waited) in [try await single, try await bulk] {
+                    #expect(waited >= .milliseconds(450) && waited < .seconds(5), "answered 503 after \(waited)")
                     #expect(status == 503, "\(text)")
                     let body = try jsonObject(text)
                     #expect(body["errorCode"] == "GENERAL")
                     #expect(body["errorDetails"]?.stringValue?.hasPrefix("evaluation budget exceeded") == true)
                     #expect(retryAfter != nil)
                 }
-                let waited = ContinuousClock.now - started
-                #expect(waited >= .milliseconds(450) && waited < .seconds(3), "answered 503 after \(waited)")
             } catch {
                 try await http.shutdown()
                 throw error

@@ -54,8 +54,8 @@ struct StoreLimitsTests {
         await store.close()
     }
 
-    @Test("A PostgreSQL server that accepts and never answers fails the open near the time limit, not after 5 s",
-          arguments: [Duration.milliseconds(500), .milliseconds(1500)])
+    @Test("A PostgreSQL server that accepts and never answers fails the open at the time limit, not after a fixed 5 s",
+          arguments: [Duration.milliseconds(500), .seconds(6)])
     func silentPostgres(limit: Duration) async throws {
         let silent = try SilentServer()
         defer { silent.stop() }
@@ -68,7 +68,9 @@ struct StoreLimitsTests {
             #expect(error is SharedTweakStoreError, "\(error)")
         }
         let elapsed = ContinuousClock.now - start
-        #expect(elapsed >= limit * 0.8, "gave up after \(elapsed), before the limit \(limit)")
-        #expect(elapsed < limit + .seconds(2), "gave up after \(elapsed) with a limit of \(limit)")
+        // Past the limit (so a 6 s limit outlasts a fixed 5 s), and not stalled; the upper bound has
+        // room for a machine loaded by the rest of the suite (alone it gives up within 0.3 s of it).
+        #expect(elapsed >= limit * 0.9, "gave up after \(elapsed), before the limit \(limit)")
+        #expect(elapsed < limit + .seconds(30), "gave up after \(elapsed) with a limit of \(limit)")
     }
 }
