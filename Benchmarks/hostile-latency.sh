@@ -11,6 +11,8 @@
 # hostile requests were answered (200, or 503 when over the evaluation budget).
 #
 # Usage: Benchmarks/hostile-latency.sh [seconds of hostile load, default 10] [hostile client processes, default 3]
+# Client i sends the hostile request of kind i mod 3, one after another: 9 clients keep three
+# requests of each kind running at once.
 # TWEAK=path/to/tweak uses that binary instead of building the release one.
 # TWEAK_SERVE_ARGS="--evaluation-budget 1" passes more options to tweak serve.
 set -euo pipefail
@@ -91,7 +93,7 @@ def measure(seconds):
         samples.append(plain_round())
         time.sleep(0.02)
     samples.sort()
-    return statistics.median(samples), samples[int(len(samples) * 0.95) - 1], len(samples)
+    return statistics.median(samples), samples[int(len(samples) * 0.95) - 1], len(samples), samples[-1]
 
 hostile = [
     ("/ofrep/v1/evaluate/flags/hostile-regex.value", {"context": {"targetingKey": "u1", "name": "a" * 30 + "!"}}),
@@ -140,8 +142,8 @@ for _ in processes:
 for process in processes:
     process.join(timeout=10)
 
-print(f"plain request (OFREP evaluation + /health), alone:            median {quiet[0]:.2f} ms, p95 {quiet[1]:.2f} ms ({quiet[2]} rounds)")
-print(f"plain request beside {clients} hostile clients:               median {loaded[0]:.2f} ms, p95 {loaded[1]:.2f} ms ({loaded[2]} rounds)")
+print(f"plain request (OFREP evaluation + /health), alone:            median {quiet[0]:.2f} ms, p95 {quiet[1]:.2f} ms, max {quiet[3]:.2f} ms ({quiet[2]} rounds)")
+print(f"plain request beside {clients} hostile clients:               median {loaded[0]:.2f} ms, p95 {loaded[1]:.2f} ms, max {loaded[3]:.2f} ms ({loaded[2]} rounds)")
 print(f"ratio loaded/alone: median {loaded[0] / quiet[0]:.2f}x, p95 {loaded[1] / quiet[1]:.2f}x")
 print("hostile requests answered: " + ", ".join(f"{key} x{count}" for key, count in sorted(statuses.items())))
 if latencies:
