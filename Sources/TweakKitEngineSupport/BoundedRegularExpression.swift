@@ -43,9 +43,21 @@ package struct BoundedRegularExpression: Sendable {
 
     /// Whether the expression matches anywhere in `text`, within the budget (`budget` overrides it).
     package func firstMatch(in text: String, budget: Duration? = nil) -> Outcome {
+        search(text, budget: budget).outcome
+    }
+
+    /// The budget of a search of `text`: ``baseBudget`` and ``budgetPerMillionUnits``.
+    package static func budget(for text: String) -> Duration {
+        baseBudget + budgetPerMillionUnits * (Double(text.utf16.count) / 1_000_000)
+    }
+
+    /// ``firstMatch(in:budget:)``, and the processor time the search took: what a caller with a
+    /// budget for many searches (one evaluation's) takes off it.
+    package func search(_ text: String, budget: Duration? = nil) -> (outcome: Outcome, used: Duration) {
         let units = text.utf16.count
-        let allowed = budget ?? Self.baseBudget + Self.budgetPerMillionUnits * (Double(units) / 1_000_000)
-        let deadline = ThreadClock.now() + allowed.nanoseconds
+        let allowed = budget ?? Self.budget(for: text)
+        let start = ThreadClock.now()
+        let deadline = start + allowed.nanoseconds
         var outcome = Outcome.noMatch
         var calls = 0
         // `reportProgress`: the engine calls back periodically during a long search, and the
@@ -63,7 +75,7 @@ package struct BoundedRegularExpression: Sendable {
                 }
             }
         }
-        return outcome
+        return (outcome, .nanoseconds(max(0, ThreadClock.now() - start)))
     }
 }
 

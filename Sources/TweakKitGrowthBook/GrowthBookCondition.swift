@@ -36,6 +36,13 @@ struct ConditionEvaluator {
     let savedGroups: GrowthBookValue?
     /// Condition saved groups being evaluated on this branch (cycle guard).
     var visited: [String] = []
+    /// Processor time left for this evaluation's regular-expression searches: `$elemMatch` or
+    /// `$all` would otherwise run a pattern against every element of an attribute, each search up
+    /// to its own budget. Once spent, a `$regex` answers as an invalid pattern does.
+    var regexTimeLeft = Self.regexBudget
+
+    /// The processor time one evaluation's `$regex` searches may take together.
+    static let regexBudget: Duration = .milliseconds(100)
 
     init(savedGroups: GrowthBookValue?) {
         self.savedGroups = savedGroups
@@ -211,7 +218,10 @@ struct ConditionEvaluator {
             // A search over its budget is answered as an invalid pattern is (the SDKs catch the error).
             guard let pattern = expected.string, let text = actual.string,
                   let regex = RegexCache.shared.regex(pattern, caseInsensitive: insensitive) else { return negated }
-            switch regex.firstMatch(in: text) {
+            guard regexTimeLeft > .zero else { return negated }
+            let (outcome, used) = regex.search(text, budget: min(regexTimeLeft, BoundedRegularExpression.budget(for: text)))
+            regexTimeLeft -= used
+            switch outcome {
             case .match: return !negated
             case .noMatch: return negated
             case .tooComplex: return negated

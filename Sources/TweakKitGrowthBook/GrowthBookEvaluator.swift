@@ -70,6 +70,7 @@ public struct GrowthBookEvaluator: Sendable {
 
     private mutating func startEvaluation() {
         stack = []
+        conditions.regexTimeLeft = ConditionEvaluator.regexBudget
         if !decidedPrerequisites.isEmpty { decidedPrerequisites = [:] }
     }
 
@@ -153,12 +154,15 @@ public struct GrowthBookEvaluator: Sendable {
         for parent in parents {
             stack = evaluated
             let result: GrowthBookFeatureResult
-            if let decided = decidedPrerequisites[parent.id] {
+            // Kept by key only when the key is the feature's own bytes: a canonically equivalent
+            // spelling finds the same feature in the dictionary but hashes to other buckets.
+            let memorable = payload.feature(parent.id).map { Self.sameBytes($0.key, parent.id) } ?? true
+            if memorable, let decided = decidedPrerequisites[parent.id] {
                 result = decided
             } else {
                 let before = pathDependentResults
                 result = feature(parent.id)
-                if pathDependentResults == before { decidedPrerequisites[parent.id] = result }
+                if memorable, pathDependentResults == before { decidedPrerequisites[parent.id] = result }
             }
             if result.source == .cyclicPrerequisite { return .cyclic }
             if result.source == .prerequisiteTooDeep { return .tooDeep }
@@ -371,7 +375,8 @@ public struct GrowthBookEvaluator: Sendable {
         var pathOnly = user.url
         if let scheme = pathOnly.range(of: "^https?://", options: .regularExpression) { pathOnly.removeSubrange(scheme) }
         if let host = pathOnly.range(of: "^[^/]*/", options: .regularExpression) { pathOnly.replaceSubrange(host, with: "/") }
-        return [user.url, pathOnly].contains { text in regex.firstMatch(in: text) == .match }
+        // A search over its budget answers as an invalid pattern does: the URL matches.
+        return [user.url, pathOnly].contains { text in regex.firstMatch(in: text) != .noMatch }
     }
 
     /// The attribute hashed and its raw value; a value that cannot identify a user (not a non-empty

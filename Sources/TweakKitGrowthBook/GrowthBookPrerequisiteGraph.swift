@@ -19,7 +19,10 @@ enum GrowthBookPrerequisiteGraph {
 
     /// Throws when some feature's prerequisites could nest deeper than ``maximumDepth``.
     static func check(_ features: [GrowthBookFeature], source: String) throws(GrowthBookPayloadError) {
+        // Most payloads have no prerequisites at all: nothing to index then.
+        guard features.contains(where: \.hasParentConditions) else { return }
         var index: [String: Int] = [:]
+        index.reserveCapacity(features.count)
         for (position, feature) in features.enumerated() { index[feature.key] = position }   // the last of a repeated key, as the payload keeps
         // Each feature's parents that the payload has (an unknown parent is decided at once).
         var parents: [[Int]] = Array(repeating: [], count: features.count)

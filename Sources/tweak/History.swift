@@ -29,7 +29,7 @@ struct History: AsyncParsableCommand {
 
     func validate() throws {
         guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
-        if !(timeout >= 0) { throw ValidationError("--timeout must be zero or more seconds") }
+        if !(timeout >= 0 && timeout <= 86_400) { throw ValidationError("--timeout must be from 0 to 86400 seconds") }
     }
 
     func run() async throws {

@@ -34,7 +34,7 @@ struct StackOptions: ParsableArguments {
         }
         if cache != nil && remote == nil { throw ValidationError("--cache goes with --remote") }
         if store != nil && overrides != nil { throw ValidationError("give --store URL or --overrides FILE, not both: writes go to one of them") }
-        if !(timeout >= 0) { throw ValidationError("--timeout must be zero or more seconds") }
+        if !(timeout >= 0 && timeout <= 86_400) { throw ValidationError("--timeout must be from 0 to 86400 seconds") }
     }
 
     /// Whether no source was given at all.

@@ -101,6 +101,17 @@ struct GrowthBookHostileInputTests {
         #expect(evaluate(loaded, "r", attributes: ["id": "u1", "name": "aaa"]).value == (op == "$notRegex" ? "off" : "on"))
     }
 
+    @Test("one evaluation's searches share a budget: $elemMatch of a catastrophic $regex over 2,000 elements")
+    func regexOverManyElements() throws {
+        let loaded = try payload(#"{"features": {"r": {"defaultValue": "off", "rules": [{"condition": {"names": {"$elemMatch": {"$regex": "(a+)+$"}}}, "force": "on"}]}}}"#)
+        let hostile = GrowthBookValue.array(Array(repeating: .string(String(repeating: "a", count: 40) + "!"), count: 2_000))
+        let start = ContinuousClock.now
+        #expect(evaluate(loaded, "r", attributes: ["id": "u1", "names": hostile]).value == "off")
+        #expect(ContinuousClock.now - start < .seconds(5))
+        // An ordinary element after the hostile ones is not reached once the budget is spent; alone it matches.
+        #expect(evaluate(loaded, "r", attributes: ["id": "u1", "names": ["b", "aaa"]]).value == "on")
+    }
+
     @Test("$in, $nin and $all between 30,000-element lists are hashed, with JavaScript's === kept")
     func largeSetOperations() throws {
         let list = (0..<30_000).map { "\($0 * 2)" }.joined(separator: ", ")

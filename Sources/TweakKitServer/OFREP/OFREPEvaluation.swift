@@ -59,13 +59,18 @@ extension OFREPEvaluation {
 
     /// Every tweak the stack knows, evaluated for `context`, each under its bulk key; tweaks the
     /// stack lists but cannot find (none, normally) are left out.
-    static func evaluateAll(manager: TweakManager, context: EvaluationContext) -> [TweakContent] {
+    /// Every flag's evaluation; `nil` when `expired` says the request's budget has passed (it is
+    /// asked between flags, so an answer nobody waits for stops being computed).
+    static func evaluateAll(manager: TweakManager, context: EvaluationContext, expired: () -> Bool = { false }) -> [TweakContent]? {
         let resolutions = manager.allResolvedTweaks()
         let keys = OFREPFlagKey.keys(for: resolutions)
-        return resolutions.compactMap { resolved in
+        var flags: [TweakContent] = []
+        for resolved in resolutions {
+            if expired() { return nil }
             let key = keys[resolved.id] ?? resolved.id.description
             let evaluation = evaluate(resolved.id, key: key, manager: manager, context: context)
-            return evaluation.status == .notFound ? nil : evaluation.body
+            if evaluation.status != .notFound { flags.append(evaluation.body) }
         }
+        return flags
     }
 }

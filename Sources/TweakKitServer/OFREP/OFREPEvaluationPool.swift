@@ -8,18 +8,43 @@ import Synchronization
 /// thread that answers `/health` or reads other requests.
 ///
 /// ``run(budget:_:)`` gives the caller the work's result, or `nil` once `budget` has passed: the
-/// request is answered then, while the work finishes in the background. Work still queued when its
-/// budget passes is dropped without running.
+/// request is answered then, while the work finishes in the background (work that can stop early
+/// asks the `expired` probe it is given). Work still queued when its budget passes is dropped
+/// without running, and a request that finds ``queueLimit`` jobs waiting is refused at once.
 final class OFREPEvaluationPool: Sendable {
     /// The pool every ``OFREPRoutes`` uses: twice the cores, at least four threads.
     static let shared = OFREPEvaluationPool(threads: max(4, 2 * ProcessInfo.processInfo.activeProcessorCount))
 
-    private let jobs = Mutex<[@Sendable () -> Void]>([])
+    /// Waiting jobs: `items[head...]`, the slots before `head` already taken (compacted when half
+    /// the array is taken, so taking a job costs constant time on average).
+    private struct Queue {
+        var items: [(@Sendable () -> Void)?] = []
+        var head = 0
+        var count: Int { items.count - head }
+
+        mutating func take() -> (@Sendable () -> Void)? {
+            guard head < items.count else { return nil }
+            let job = items[head]
+            items[head] = nil
+            head += 1
+            if head * 2 >= items.count {
+                items.removeFirst(head)
+                head = 0
+            }
+            return job
+        }
+    }
+
+    private let jobs = Mutex(Queue())
+    /// The most jobs that may wait: more requests than this are answered over budget at once
+    /// rather than waiting behind work they would time out behind anyway.
+    let queueLimit: Int
     private let available = DispatchSemaphore(value: 0)
     let threadCount: Int
 
     init(threads: Int) {
         threadCount = max(1, threads)
+        queueLimit = 16 * threadCount
         for index in 0..<threadCount {
             let thread = Thread { [self] in work() }
             thread.name = "TweakKit OFREP evaluation \(index + 1)"
@@ -30,29 +55,40 @@ final class OFREPEvaluationPool: Sendable {
     private func work() {
         while true {
             available.wait()
-            let job = jobs.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+            let job = jobs.withLock { $0.take() }
             job?()
         }
     }
 
-    private func submit(_ job: @escaping @Sendable () -> Void) {
-        jobs.withLock { $0.append(job) }
-        available.signal()
+    /// How many jobs wait for a thread now.
+    var waitingCount: Int { jobs.withLock { $0.count } }
+
+    /// Queues `job`; `false` when ``queueLimit`` jobs wait already.
+    private func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
+        let queued = jobs.withLock { queue in
+            guard queue.count < queueLimit else { return false }
+            queue.items.append(job)
+            return true
+        }
+        if queued { available.signal() }
+        return queued
     }
 
-    /// `work`'s result, or `nil` when it has not finished within `budget` (it still runs to its
-    /// end, if it had started; its result is then dropped).
-    func run<Value: Sendable>(budget: Duration, _ work: @escaping @Sendable () -> Value) async -> Value? {
+    /// `work`'s result, or `nil` when it has not finished within `budget` (it still runs, if it had
+    /// started, until it ends or gives up when its `expired` probe says the budget has passed; its
+    /// result is then dropped) or the queue is full.
+    func run<Value: Sendable>(budget: Duration, _ work: @escaping @Sendable (_ expired: @Sendable () -> Bool) -> Value) async -> Value? {
         let answer = OneAnswer<Value?>()
         return await withCheckedContinuation { continuation in
             answer.set(continuation)
             // Fires after the work answered too, harmlessly: only the first answer counts.
             DispatchQueue.global().asyncAfter(deadline: .now() + Self.interval(budget)) { answer.give(nil) }
-            submit {
+            let queued = submit {
                 // Already answered (the budget passed while queued): nobody waits for it.
                 guard !answer.isGiven else { return }
-                answer.give(work())
+                answer.give(work { answer.isGiven })
             }
+            if !queued { answer.give(nil) }
         }
     }
 

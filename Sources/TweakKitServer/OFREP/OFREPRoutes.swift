@@ -99,7 +99,7 @@ public struct OFREPRoutes: Sendable {
         case .failure(let problem): return Self.response(problem.withKey(key))
         }
         let manager = self.manager
-        let evaluation = await pool.run(budget: evaluationBudget) { () -> OFREPEvaluation in
+        let evaluation = await pool.run(budget: evaluationBudget) { _ -> OFREPEvaluation in
             guard !key.isEmpty, let id = OFREPEvaluation.id(forKey: key, in: manager) else {
                 return .failure(key: key, code: "FLAG_NOT_FOUND", details: "no flag has the key \"\(key)\"", status: .notFound)
             }
@@ -133,10 +133,10 @@ public struct OFREPRoutes: Sendable {
         // The generation is read before evaluating: a change during evaluation gives the next request a new tag.
         let generation = changes.generation
         let manager = self.manager
-        let evaluated = await pool.run(budget: evaluationBudget) {
-            Self.text(.object(["flags": .array(OFREPEvaluation.evaluateAll(manager: manager, context: context))]))
+        let evaluated = await pool.run(budget: evaluationBudget) { expired -> String? in
+            OFREPEvaluation.evaluateAll(manager: manager, context: context, expired: expired).map { Self.text(.object(["flags": .array($0)])) }
         }
-        guard let text = evaluated else { return overBudget(key: nil) }
+        guard let evaluated, let text = evaluated else { return overBudget(key: nil) }
         let tag = changes.entityTag(for: text, generation: generation)
         if let ifNoneMatch, Self.matches(ifNoneMatch, tag) {
             return Response(status: .notModified, headers: [.eTag: tag, .cacheControl: "no-cache"])

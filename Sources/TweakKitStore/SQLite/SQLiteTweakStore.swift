@@ -137,8 +137,24 @@ public final class SQLiteTweakStore: SharedTweakStore {
             return readOnlyConnection
         } catch {
             try? await readOnlyConnection.close()
-            guard !FileManager.default.fileExists(atPath: path + "-wal") else { throw error }
+            // Only a store that cannot be read without writing (its WAL index in a directory this
+            // process cannot write) is opened immutable; a busy or locked store is an error, as
+            // reading it without locks could see a writer's half-written pages.
+            guard Self.needsImmutableOpen(error), !FileManager.default.fileExists(atPath: path + "-wal") else { throw error }
             return try await SQLiteConnection.open(storage: .file(path: "file:\(encoded)?mode=ro&immutable=1"), threadPool: threadPool, on: loop)
+        }
+    }
+
+    /// Whether a read-only connection failed because SQLite could not open or create what reading
+    /// needs (the WAL index beside a database in a directory it cannot write).
+    private static func needsImmutableOpen(_ error: any Error) -> Bool {
+        guard let error = error as? SQLiteError else { return false }
+        switch error.reason {
+        case .cantOpen, .cantOpenDirectory, .permission, .readOnly, .readonlyCantLock, .readonlyDirectory, .readonlyInRecovery,
+             .ioErrorFailedSharedMemOpen, .ioErrorFailedSharedMemSize, .ioErrorFailedSharedMemMap, .ioErrorFailedAccess:
+            return true
+        default:
+            return false
         }
     }
 
