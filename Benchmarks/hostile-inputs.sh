@@ -32,4 +32,4 @@ run "unleash REGEX (a+)+\$" "$TWEAK" eval --unleash-features unleash-regex.json 
 run "growthbook \$in 10,000 x 10,000" "$TWEAK" eval --growthbook-features in.json in --context "$(cat in-context.json)"
 run "growthbook \$nin 10,000 x 10,000" "$TWEAK" eval --growthbook-features in.json nin --context "$(cat in-context.json)"
 run "growthbook 20,000 features (600 KB)" "$TWEAK" eval --growthbook-features features-20000.json f19999
-run "growthbook 13 MB payload (360,000 features)" "$TWEAK" eval --growthbook-features features-16mb.json f0
+run "growthbook 16.5 MB payload (452,000 features)" "$TWEAK" eval --growthbook-features features-16mb.json f0

@@ -46,5 +46,5 @@ write("in-context.json", {"targetingKey": "u1", "tags": list(range(1, 20000, 2))
 
 write("features-20000.json", {"features": {"f%d" % i: {"defaultValue": i, "rules": [
     {"condition": {"country": "NL"}, "force": -i}]} for i in range(20000)}})
-count = 360_000   # about 13 MB, under the 16 MiB a file may have
+count = 452_000   # 16.5 MB, just under the 16 MiB a file may have
 write("features-16mb.json", {"features": {"f%d" % i: {"defaultValue": i} for i in range(count)}})

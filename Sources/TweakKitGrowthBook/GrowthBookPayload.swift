@@ -75,8 +75,11 @@ public struct GrowthBookPayload: Sendable, CustomReflectable {
                 for attribute in rule.hashAttributes where seen.insert(attribute).inserted { attributes.append(attribute) }
             }
         }
+        // Sized once: a dictionary grown feature by feature rehashes every key at each doubling.
+        var byKey: [String: GrowthBookFeature] = Dictionary(minimumCapacity: features.count)
+        for feature in features { byKey[feature.key] = feature }   // the last of a repeated key wins
         storage = CopyOnWrite(Fields(
-            features: Dictionary(features.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last }),
+            features: byKey,
             featureKeys: features.map(\.key), savedGroups: savedGroups, contextualBandits: contextualBandits,
             hashAttributes: attributes
         ))
