@@ -64,8 +64,9 @@ public struct GrowthBookEvaluator: Sendable {
 
     /// The most features evaluated one inside another through prerequisites (the feature asked
     /// for, its parent, the parent's parent, …). A payload with a longer chain is refused at load;
-    /// a payload built in code that has one decides the feature as
-    /// ``GrowthBookFeatureSource/prerequisiteTooDeep``.
+    /// in a payload built in code, an evaluation that reaches the limit decides the feature as
+    /// ``GrowthBookFeatureSource/prerequisiteTooDeep`` (a parent already decided earlier in the same
+    /// evaluation is not walked again, so a long chain may also be decided).
     public static let maximumPrerequisiteDepth = GrowthBookPrerequisiteGraph.maximumDepth
 
     private mutating func startEvaluation() {
