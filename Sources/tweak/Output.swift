@@ -36,33 +36,13 @@ enum Output {
         }.joined(separator: "\n")
     }
 
-    /// Prints what `print(table([header] + Array(rows)))` prints, without holding the rows or the
-    /// table: `rows` is read twice (to measure the columns, then to print), so it must give the
-    /// same rows each time (a lazy map over an array or a ``ResolvedTweakListing`` does).
+    /// Prints what `print(table([header] + Array(rows)))` prints, reading `rows` once and holding
+    /// the table as ``TableText`` (its text and a byte a cell), not as strings.
     static func printTable(header: [String], rows: some Sequence<[String]>) {
-        var widths: [Int] = []
-        func measure(_ cells: [String]) {
-            if widths.count < cells.count { widths += repeatElement(0, count: cells.count - widths.count) }
-            for (column, cell) in cells.enumerated() { widths[column] = max(widths[column], cell.count) }
-        }
-        measure(header)
-        for cells in rows { measure(cells) }
-        var chunk = ""
-        chunk.reserveCapacity(1 << 16)
-        func write(_ cells: [String]) {
-            for (column, cell) in cells.enumerated() {
-                if column > 0 { chunk += "  " }
-                chunk += column == cells.count - 1 ? cell : padded(cell, to: widths[column])
-            }
-            chunk += "\n"
-            if chunk.utf8.count >= 1 << 16 {
-                print(chunk, terminator: "")
-                chunk.removeAll(keepingCapacity: true)
-            }
-        }
-        write(header)
-        for cells in rows { write(cells) }
-        print(chunk, terminator: "")
+        var table = TableText()
+        table.append(header)
+        for cells in rows { table.append(cells) }
+        table.print()
     }
 
     /// Prints what `print(render(.array(Array(items))))` prints, encoding `items` a few hundred
@@ -112,7 +92,13 @@ enum Output {
 
     /// `cell.padding(toLength: width, withPad: " ", startingAt: 0)`, which counts UTF-16 units,
     /// without Foundation for ASCII text.
-    private static func padded(_ cell: String, to width: Int) -> String {
+    /// The characters of `cell`: its bytes when it is ASCII, counted without grapheme breaking.
+    static func width(_ cell: String) -> Int {
+        let length = cell.utf8.count
+        return cell.utf8.allSatisfy({ $0 < 0x80 }) ? length : cell.count
+    }
+
+    static func padded(_ cell: String, to width: Int) -> String {
         let length = cell.utf8.count
         guard length <= width, cell.utf8.allSatisfy({ $0 < 0x80 }) else {
             return cell.padding(toLength: width, withPad: " ", startingAt: 0)

@@ -37,6 +37,24 @@ struct JSONParserTests {
         #expect(syntaxError(#""\ud83d""#) != nil)
     }
 
+    @Test("integers are Ints to the edges of Int's range, Doubles beyond; -0 is 0")
+    func integerEdges() throws {
+        let node = try JSONParser.parse(Array("[9223372036854775807, -9223372036854775808, 9223372036854775808, -9223372036854775809, -0, 0, -12, 1.0]".utf8))
+        #expect(node.tweakValue == [.int(.max), .int(.min), .double(9223372036854775808), .double(-9223372036854775809), .int(0), .int(0), .int(-12), .double(1)])
+    }
+
+    @Test("bytes that are not UTF-8 are refused with their offset, in plain and escaped strings")
+    func invalidUTF8() throws {
+        for (text, offset) in [([0x22, 0x61, 0xC3, 0x28, 0x22], 2), ([0x22, 0x5C, 0x6E, 0xFF, 0x22], 3), ([0x22, 0xC3, 0xA9, 0x22], -1)] as [([UInt8], Int)] {
+            do {
+                _ = try JSONParser.parse(text)
+                #expect(offset == -1, "accepted \(text)")
+            } catch {
+                #expect(error.message.contains("invalid UTF-8 at byte offset \(offset)"), "\(error.message)")
+            }
+        }
+    }
+
     @Test("deep nesting is refused, not a stack overflow")
     func depth() throws {
         let text = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)

@@ -106,6 +106,21 @@ struct ResolvedTweakListingTests {
         #expect(listed == manager.allResolvedTweaks())
     }
 
+    @Test("a provider that lists a feature's variables apart, with ids repeated and in two Unicode normalizations, lists as allResolvedTweaks() does")
+    func featuresListedApart() throws {
+        // Sorted by runs of one feature, then by variable within a feature: the runs of "b" and
+        // of "é"/"e\u{301}" (one feature) are apart, "b.y" is listed twice (the first wins).
+        let tweaks = [
+            ("b", "z", 1), ("b", "y", 2), ("a", "x", 3), ("\u{E9}", "v", 4), ("b", "y", 5),
+            ("e\u{301}", "u", 6), ("b", "a", 7), ("a", "w", 8), ("\u{E9}", "u", 9),
+        ].map { Tweak(feature: $0.0, variable: $0.1, content: .int($0.2)) }
+        let manager = TweakManager(tweakProviders: [SilentProvider(name: "apart", tweaks: tweaks)])
+        let listed = Array(manager.resolvedTweakListing())
+        #expect(listed == manager.allResolvedTweaks())
+        #expect(listed.map { "\($0.id)=\($0.tweak?.content.description ?? "-")" }
+            == ["a.w=8", "a.x=3", "b.a=7", "b.y=2", "b.z=1", "\u{E9}.u=6", "\u{E9}.v=4"])
+    }
+
     @Test("an empty stack lists nothing")
     func empty() {
         let manager = TweakManager(tweakProviders: [EphemeralTweakProvider()])

@@ -41,17 +41,56 @@ package struct ResolvedTweakListing: Sequence, Sendable {
             providerOnly = [listing.name]
             let count = listing.tweaks.count + listing.evaluatedOnly.count
             precondition(count < Int(UInt32.max), "too many tweaks for one provider's listing")
-            var order = (0..<UInt32(count)).map { $0 }
             let tweaks = listing.tweaks, evaluatedOnly = listing.evaluatedOnly
-            func id(_ position: UInt32) -> TweakID {
-                let offset = Int(position)
-                return offset < tweaks.count ? tweaks[offset].id : evaluatedOnly[offset - tweaks.count]
+            func feature(_ offset: Int) -> String {
+                offset < tweaks.count ? tweaks[offset].feature : evaluatedOnly[offset - tweaks.count].feature
             }
-            order.sort { lhs, rhs in
-                let left = id(lhs), right = id(rhs)
+            func variable(_ offset: Int) -> String {
+                offset < tweaks.count ? tweaks[offset].variable : evaluatedOnly[offset - tweaks.count].variable
+            }
+            // A provider lists a feature's variables together, as a file writes them: the runs of one
+            // feature are sorted by feature (n log n comparisons for n features, not for n tweaks),
+            // then the tweaks of each feature by variable. Ties keep the provider's order.
+            var runs: [Range<Int>] = []
+            var runStart = 0
+            var runFeature = count > 0 ? feature(0) : ""
+            for offset in 1..<Swift.max(count, 1) {
+                let next = feature(offset)
+                if next != runFeature {
+                    runs.append(runStart..<offset)
+                    runStart = offset
+                    runFeature = next
+                }
+            }
+            if count > 0 { runs.append(runStart..<count) }
+            let runFeatures = runs.map { feature($0.lowerBound) }
+            var runOrder = Array(runs.indices)
+            runOrder.sort { lhs, rhs in
+                let left = runFeatures[lhs], right = runFeatures[rhs]
                 if left < right { return true }
                 if right < left { return false }
                 return lhs < rhs
+            }
+            var order: [UInt32] = []
+            order.reserveCapacity(count)
+            var group = 0
+            while group < runOrder.count {
+                // The runs of one feature (ids that differ only in Unicode normalization are one).
+                var end = group + 1
+                while end < runOrder.count, !(runFeatures[runOrder[group]] < runFeatures[runOrder[end]]) { end += 1 }
+                let start = order.count
+                for run in runOrder[group..<end] {
+                    for offset in runs[run] { order.append(UInt32(offset)) }
+                }
+                if end - group > 1 || runs[runOrder[group]].count > 1 {
+                    order[start...].sort { lhs, rhs in
+                        let left = variable(Int(lhs)), right = variable(Int(rhs))
+                        if left < right { return true }
+                        if right < left { return false }
+                        return lhs < rhs
+                    }
+                }
+                group = end
             }
             self.order = order
         }
@@ -79,27 +118,28 @@ package struct ResolvedTweakListing: Sequence, Sendable {
     package struct Iterator: IteratorProtocol {
         private let listing: ResolvedTweakListing
         private var cursors: [Int]
+        /// The id at each provider's cursor; `nil` once the provider's listing is read.
+        private var heads: [TweakID?]
 
         fileprivate init(listing: ResolvedTweakListing) {
             self.listing = listing
             self.cursors = Array(repeating: 0, count: listing.lists.count)
+            self.heads = listing.lists.map { $0.order.isEmpty ? nil : $0.id(at: 0) }
         }
 
         package mutating func next() -> ResolvedTweak? {
             let lists = listing.lists
             var smallest: TweakID?
-            for (index, list) in lists.enumerated() where cursors[index] < list.order.count {
-                let id = list.id(at: cursors[index])
-                if smallest.map({ id < $0 }) ?? true { smallest = id }
+            for head in heads {
+                guard let head else { continue }
+                if smallest.map({ head < $0 }) ?? true { smallest = head }
             }
             guard let smallest else { return nil }
             // The entry carries the id as its first source writes it, as in a build (ids that
             // differ only in Unicode normalization are one tweak).
             var builder: ResolvedTweakBuilder?
             for (index, list) in lists.enumerated() {
-                while cursors[index] < list.order.count {
-                    let id = list.id(at: cursors[index])
-                    guard !(smallest < id) else { break }
+                while let id = heads[index], !(smallest < id) {
                     if builder == nil { builder = ResolvedTweakBuilder(id: id) }
                     let offset = Int(list.order[cursors[index]])
                     let entry = list.listing
@@ -111,6 +151,7 @@ package struct ResolvedTweakListing: Sequence, Sendable {
                         builder?.addEvaluatedOnly(from: entry.name, providerOnly: list.providerOnly)
                     }
                     cursors[index] += 1
+                    heads[index] = cursors[index] < list.order.count ? list.id(at: cursors[index]) : nil
                 }
             }
             return builder?.resolved

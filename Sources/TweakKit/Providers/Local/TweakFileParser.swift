@@ -155,13 +155,13 @@ public enum TweakFileParser {
 
         mutating func readVariable(_ member: JSONMember, feature: String) {
             let variable = member.key
-            guard member.value.members != nil else {
+            guard let members = member.value.members else {
                 problem("a variable must be an object with a \"Value\", found \(member.value.kindDescription)",
                         at: member.value.location, feature: feature, variable: variable)
                 return
             }
-            let fields = member.value
-            guard let valueNode = fields["Value"] else {
+            let fields = Fields(members)
+            guard let valueNode = fields.value else {
                 problem("\"Value\" is missing", at: member.keyLocation, feature: feature, variable: variable)
                 return
             }
@@ -171,19 +171,19 @@ public enum TweakFileParser {
                 return
             }
             var ok = true
-            func string(_ key: String) -> String? {
-                guard let node = fields[key] else { return nil }
+            func string(_ key: String, _ node: JSONNode?) -> String? {
+                guard let node else { return nil }
                 if case .string(let text) = node.kind { return text }
                 problem("\"\(key)\" must be a String, found \(node.kindDescription)", at: node.location, feature: feature, variable: variable)
                 ok = false
                 return nil
             }
-            let title = string("Title")
-            let description = string("Description")
-            let group = string("Group")
-            let propertyName = string("GeneratedPropertyName")
+            let title = string("Title", fields.title)
+            let description = string("Description", fields.description)
+            let group = string("Group", fields.group)
+            let propertyName = string("GeneratedPropertyName", fields.generatedPropertyName)
             var encrypted = false
-            if let node = fields["Encrypted"] {
+            if let node = fields.encrypted {
                 if case .bool(let flag) = node.kind {
                     encrypted = flag
                 } else {
@@ -191,9 +191,9 @@ public enum TweakFileParser {
                     ok = false
                 }
             }
-            let owner = string("Owner")
+            let owner = string("Owner", fields.owner)
             var declaredType: TweakContent.Kind?
-            if let typeName = string("Type") {
+            if let typeName = string("Type", fields.type) {
                 if let kind = TweakContent.Kind(name: typeName), kind.isScalar {
                     declaredType = kind
                     if !encrypted, !TweakDefinition.value(value, fits: kind) {
@@ -201,15 +201,15 @@ public enum TweakFileParser {
                         ok = false
                     }
                 } else {
-                    problem("\"Type\" must be Bool, Int, Float, Double or String, found \"\(typeName)\"", at: fields["Type"]?.location, feature: feature, variable: variable)
+                    problem("\"Type\" must be Bool, Int, Float, Double or String, found \"\(typeName)\"", at: fields.type?.location, feature: feature, variable: variable)
                     ok = false
                 }
             }
             var expires: TweakDefinition.Day?
-            if let text = string("Expires") {
+            if let text = string("Expires", fields.expires) {
                 expires = TweakDefinition.Day(iso: text)
                 if expires == nil {
-                    problem("\"Expires\" must be an ISO date like 2025-06-30, found \"\(text)\"", at: fields["Expires"]?.location, feature: feature, variable: variable)
+                    problem("\"Expires\" must be an ISO date like 2025-06-30, found \"\(text)\"", at: fields.expires?.location, feature: feature, variable: variable)
                     ok = false
                 }
             }
@@ -217,6 +217,28 @@ public enum TweakFileParser {
             let tweak = Tweak(feature: feature, variable: variable, content: value, title: title, description: description,
                               group: group, source: source, isEncrypted: encrypted, generatedPropertyName: propertyName)
             definitions.append(TweakDefinition(tweak: tweak, declaredType: declaredType, owner: owner, expires: expires, location: member.keyLocation))
+        }
+
+        /// The fields of one variable, found in one pass over its members.
+        private struct Fields {
+            var value, title, description, group, generatedPropertyName, encrypted, owner, type, expires: JSONNode?
+
+            init(_ members: [JSONMember]) {
+                for member in members {
+                    switch member.key {
+                    case "Value": value = member.value
+                    case "Title": title = member.value
+                    case "Description": description = member.value
+                    case "Group": group = member.value
+                    case "GeneratedPropertyName": generatedPropertyName = member.value
+                    case "Encrypted": encrypted = member.value
+                    case "Owner": owner = member.value
+                    case "Type": type = member.value
+                    case "Expires": expires = member.value
+                    default: break
+                    }
+                }
+            }
         }
 
         mutating func readToggleList(_ entries: [JSONNode]) {
