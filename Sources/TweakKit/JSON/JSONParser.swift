@@ -130,24 +130,12 @@ package struct JSONParser: ~Copyable {
     }
 
     private mutating func parseObject(start: SourceLocation) throws(JSONSyntaxError) -> JSONNode {
-        try enter()
-        index += 1
         var members: [JSONMember] = []
+        guard try enterObject() else { return JSONNode(kind: .object(members), location: start) }
         // Duplicate keys are found by a scan while objects are small, by a set once they grow.
         var seen: Set<String>?
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            depth -= 1
-            return JSONNode(kind: .object(members), location: start)
-        }
-        while true {
-            skipWhitespace()
-            let keyLocation = location
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-                throw error("unexpected \(describeCurrent()), expected a member name in double quotes")
-            }
-            let key = try parseString()
+        repeat {
+            let (key, keyLocation) = try parseMemberName()
             let duplicate: Bool
             if members.count < 16 {
                 duplicate = members.contains { $0.key == key }
@@ -158,27 +146,61 @@ package struct JSONParser: ~Copyable {
             guard !duplicate else {
                 throw error("duplicate key \"\(key)\" in the same object", at: keyLocation)
             }
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                throw error("unexpected \(describeCurrent()), expected ':' after the member name \"\(key)\"")
-            }
-            index += 1
-            skipWhitespace()
+            try expectColon(after: key)
             let value = try parseValue()
             members.append(JSONMember(key: key, keyLocation: keyLocation, value: value))
-            skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of file, expected ',' or '}'") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                continue
-            }
-            if bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                depth -= 1
-                return JSONNode(kind: .object(members), location: start)
-            }
-            throw error("unexpected \(describeCurrent()), expected ',' or '}' after an object member")
+        } while try parseMemberEnd()
+        return JSONNode(kind: .object(members), location: start)
+    }
+
+    /// Enters an object at its `{`: `false` when it is empty (and has been read, `}` included).
+    private mutating func enterObject() throws(JSONSyntaxError) -> Bool {
+        try enter()
+        index += 1
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            return false
         }
+        return true
+    }
+
+    /// A member's name in double quotes, and where it is written.
+    private mutating func parseMemberName() throws(JSONSyntaxError) -> (String, SourceLocation) {
+        skipWhitespace()
+        let keyLocation = location
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+            throw error("unexpected \(describeCurrent()), expected a member name in double quotes")
+        }
+        return (try parseString(), keyLocation)
+    }
+
+    /// The `:` after the member name `key`, and the whitespace around it.
+    private mutating func expectColon(after key: String) throws(JSONSyntaxError) {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+            throw error("unexpected \(describeCurrent()), expected ':' after the member name \"\(key)\"")
+        }
+        index += 1
+        skipWhitespace()
+    }
+
+    /// After a member's value: `true` when another member follows (`,`), `false` at the end of
+    /// the object (`}`, which leaves it).
+    private mutating func parseMemberEnd() throws(JSONSyntaxError) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else { throw error("unexpected end of file, expected ',' or '}'") }
+        if bytes[index] == UInt8(ascii: ",") {
+            index += 1
+            return true
+        }
+        if bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            return false
+        }
+        throw error("unexpected \(describeCurrent()), expected ',' or '}' after an object member")
     }
 
     /// ``parseObject(start:)`` for the root (`outerKey` nil) and its members' object values:
@@ -186,31 +208,14 @@ package struct JSONParser: ~Copyable {
     private mutating func parseStreamedObject(
         start: SourceLocation, outerKey: String?, onMember: (_ outerKey: String?, _ member: JSONMember) -> Void
     ) throws(JSONSyntaxError) -> JSONNode {
-        try enter()
-        index += 1
+        guard try enterObject() else { return JSONNode(kind: .object([]), location: start) }
         var keys = KeySet()
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            depth -= 1
-            return JSONNode(kind: .object([]), location: start)
-        }
-        while true {
-            skipWhitespace()
-            let keyLocation = location
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-                throw error("unexpected \(describeCurrent()), expected a member name in double quotes")
-            }
-            let key = try parseString()
+        repeat {
+            let (key, keyLocation) = try parseMemberName()
             guard keys.insert(key) else {
                 throw error("duplicate key \"\(key)\" in the same object", at: keyLocation)
             }
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                throw error("unexpected \(describeCurrent()), expected ':' after the member name \"\(key)\"")
-            }
-            index += 1
-            skipWhitespace()
+            try expectColon(after: key)
             let value: JSONNode
             if outerKey == nil, index < bytes.count, bytes[index] == UInt8(ascii: "{") {
                 value = try parseStreamedObject(start: location, outerKey: key, onMember: onMember)
@@ -218,19 +223,8 @@ package struct JSONParser: ~Copyable {
                 value = try parseValue()
             }
             onMember(outerKey, JSONMember(key: key, keyLocation: keyLocation, value: value))
-            skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of file, expected ',' or '}'") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                continue
-            }
-            if bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                depth -= 1
-                return JSONNode(kind: .object([]), location: start)
-            }
-            throw error("unexpected \(describeCurrent()), expected ',' or '}' after an object member")
-        }
+        } while try parseMemberEnd()
+        return JSONNode(kind: .object([]), location: start)
     }
 
     /// The keys of one object, to find a duplicate: a scan while the object is small, a set once it grows.

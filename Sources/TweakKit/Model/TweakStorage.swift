@@ -58,22 +58,30 @@ struct TweakFields: Sendable, Hashable, Codable {
 
     var title: String? {
         get { metadata?.title }
-        set { metadata = Metadata.make(title: newValue, desc: desc, group: group, generatedPropertyName: generatedPropertyName) }
+        set { updateMetadata { $0.title = newValue } }
     }
 
     var desc: String? {
         get { metadata?.desc }
-        set { metadata = Metadata.make(title: title, desc: newValue, group: group, generatedPropertyName: generatedPropertyName) }
+        set { updateMetadata { $0.desc = newValue } }
     }
 
     var group: String? {
         get { metadata?.group }
-        set { metadata = Metadata.make(title: title, desc: desc, group: newValue, generatedPropertyName: generatedPropertyName) }
+        set { updateMetadata { $0.group = newValue } }
     }
 
     var generatedPropertyName: String? {
         get { metadata?.generatedPropertyName }
-        set { metadata = Metadata.make(title: title, desc: desc, group: group, generatedPropertyName: newValue) }
+        set { updateMetadata { $0.generatedPropertyName = newValue } }
+    }
+
+    /// Changes the metadata: a new box, or none when every field is `nil` (a box is never changed,
+    /// since other tweaks may share it).
+    private mutating func updateMetadata(_ change: (inout (title: String?, desc: String?, group: String?, generatedPropertyName: String?)) -> Void) {
+        var fields = (title: title, desc: desc, group: group, generatedPropertyName: generatedPropertyName)
+        change(&fields)
+        metadata = Metadata.make(title: fields.title, desc: fields.desc, group: fields.group, generatedPropertyName: fields.generatedPropertyName)
     }
 
     // The encoded form keeps the key "value" for the content, and the order of the fields when
