@@ -41,11 +41,13 @@ public struct FirebaseTemplateFormat: TweakDocumentFormat {
     }
 
     /// `in-app-default`: the value used where the template says useInAppDefault.
+    @available(*, deprecated, message: "`tweak eval` declares its options itself; TweakDocumentFormat no longer asks for them")
     public var evaluationOptions: [String] { ["in-app-default"] }
 
     /// The parameter `key`'s Firebase value: `key`, `value`, `source` (static, default, remote),
     /// `asBool` and `asNumber`. The context's `targetingKey` is the randomization id, its other
     /// members the custom signals.
+    @available(*, deprecated, message: "`tweak eval` prints decisions itself; TweakDocumentFormat no longer asks for a report")
     public func evaluationReport(for key: String, in document: any TweakDocument, request: TweakEvaluationRequest) throws -> TweakEvaluationReport {
         guard let document = document as? FirebaseTemplateDocument else {
             throw TweakEvaluationRequest.Failure("\(name): not a Firebase template document")

@@ -50,11 +50,13 @@ public struct FlagdFormat: TweakDocumentFormat {
 
     /// `type` (boolean, integer, float, string, object) and `default`, as an OpenFeature client
     /// asking for a typed value gives them.
+    @available(*, deprecated, message: "`tweak eval` declares its options itself; TweakDocumentFormat no longer asks for them")
     public var evaluationOptions: [String] { ["type", "default"] }
 
     /// OpenFeature's evaluation of the flag `key`: `flagKey`, `value`, `variant`, `reason`,
     /// `errorCode`, `errorMessage`, `flagMetadata`. With the `type` option, a flag of another type
     /// resolves to the `default` option with TYPE_MISMATCH.
+    @available(*, deprecated, message: "`tweak eval` prints decisions itself; TweakDocumentFormat no longer asks for a report")
     public func evaluationReport(for key: String, in document: any TweakDocument, request: TweakEvaluationRequest) throws -> TweakEvaluationReport {
         guard let definitions = document as? FlagdDefinitions else {
             throw TweakEvaluationRequest.Failure("\(name): not a flagd document")
@@ -82,11 +84,12 @@ public struct FlagdFormat: TweakDocumentFormat {
     }
 }
 
-/// The types an OpenFeature client asks for.
+/// The types an OpenFeature client asks for (the deprecated `evaluationReport`'s `type` option).
 enum OpenFeatureType: String, CaseIterable {
     case boolean, integer, float, string, object
 
     /// The caller's default, from JSON or, for a string, plain text.
+    @available(*, deprecated, message: "only the deprecated evaluationReport(for:in:request:) uses it")
     func parseDefault(_ text: String) throws(TweakEvaluationRequest.Failure) -> TweakContent {
         let parsed = (try? TweakContent(jsonText: text)) ?? .string(text)
         let value: TweakContent? = switch (self, parsed) {

@@ -83,9 +83,11 @@ public struct GrowthBookPayloadFormat: TweakDocumentFormat {
     }
 
     /// `decryption-key`: the SDK connection's key for encrypted payloads.
+    @available(*, deprecated, message: "`tweak eval` declares its options itself; TweakDocumentFormat no longer asks for them")
     public var evaluationOptions: [String] { ["decryption-key"] }
 
     /// This format with the `decryption-key` option as its ``decryptionKey``.
+    @available(*, deprecated, message: "set decryptionKey, or use GrowthBookPayloadFormat(decryptionKey:)")
     public func configured(for request: TweakEvaluationRequest) -> any TweakDocumentFormat {
         var configured = self
         if let key = request.option("decryption-key") { configured.decryptionKey = key }
@@ -97,6 +99,7 @@ public struct GrowthBookPayloadFormat: TweakDocumentFormat {
     /// context's `attributes`, `forcedVariations`, `qaMode`, `enabled`, `url` and
     /// `stickyBucketAssignmentDocs` (whose presence turns sticky bucketing on); its `targetingKey`
     /// is the `id` attribute unless `attributes` has one, as for lookups and OFREP.
+    @available(*, deprecated, message: "`tweak eval` prints decisions itself; TweakDocumentFormat no longer asks for a report")
     public func evaluationReport(for key: String, in document: any TweakDocument, request: TweakEvaluationRequest) throws -> TweakEvaluationReport {
         guard let document = document as? GrowthBookDocument else {
             throw TweakEvaluationRequest.Failure("\(name): not a GrowthBook document")

@@ -57,11 +57,13 @@ public struct OptimizelyDatafileFormat: TweakDocumentFormat {
 
     /// `forced-decision`, repeatable: `variation` forces the flag's variation for the user,
     /// `rule=variation` one rule's (as `setForcedDecision` does).
+    @available(*, deprecated, message: "`tweak eval` declares its options itself; TweakDocumentFormat no longer asks for them")
     public var evaluationOptions: [String] { ["forced-decision"] }
 
     /// Optimizely's decision for the flag `key`: `flagKey`, `enabled`, `variationKey`, `ruleKey`
     /// (null when no rule decided), `variables` and `reasons`. The context's `targetingKey` is the
     /// user id, its other members the attributes.
+    @available(*, deprecated, message: "`tweak eval` prints decisions itself; TweakDocumentFormat no longer asks for a report")
     public func evaluationReport(for key: String, in document: any TweakDocument, request: TweakEvaluationRequest) throws -> TweakEvaluationReport {
         guard let document = document as? OptimizelyDocument else {
             throw TweakEvaluationRequest.Failure("\(name): not an Optimizely document")

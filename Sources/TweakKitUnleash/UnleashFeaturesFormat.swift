@@ -61,6 +61,7 @@ public struct UnleashFeaturesFormat: TweakDocumentFormat {
     /// (`name`, `enabled`, `feature_enabled`, `payload` when there is one). The context uses
     /// Unleash's field names (`userId`, `sessionId`, `remoteAddress`, …, `properties`), and its
     /// `targetingKey` is `userId`, as ``UnleashContext/init(_:)`` maps it for lookups.
+    @available(*, deprecated, message: "`tweak eval` prints decisions itself; TweakDocumentFormat no longer asks for a report")
     public func evaluationReport(for key: String, in document: any TweakDocument, request: TweakEvaluationRequest) throws -> TweakEvaluationReport {
         guard let features = (document as? UnleashDocument)?.features else {
             throw TweakEvaluationRequest.Failure("\(name): not an Unleash document")

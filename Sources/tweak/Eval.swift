@@ -13,13 +13,13 @@ struct Eval: ParsableCommand {
         --firebase-template: the parameter's value, source (static, default, remote), asBool and asNumber; targetingKey in --context is the randomization id, the other keys are custom signals (--in-app-default gives the in-app default).
         --unleash-features: enabled and the variant; targetingKey in --context is userId (as tweak serve's OFREP maps it), the other keys are Unleash's context fields.
         --growthbook-features: GrowthBook's feature result; --context is the SDK context (attributes, forcedVariations, qaMode, …) and its targetingKey is the id attribute unless attributes has one (as tweak serve's OFREP maps it).
-        With --contexts: the file holds one JSON context a line; one compact JSON result is printed a line, in order, so that many contexts cost one load.
+        With --contexts, for every format: the file holds one JSON context a line; one compact JSON result is printed a line, in order, so that many contexts cost one load. A context the format refuses stops the run with its file and line.
         A number JSON cannot hold (inf, NaN) is printed as null, with a warning: the decision is never lost.
         """
     )
 
-    @Option(help: ArgumentHelp("The flag file, written as \(SourceFormats.optionList) FILE.", valueName: "format:file"))
-    var source: [SourceFile] = []
+    @OptionGroup(title: "Flag file")
+    var flagFile: FlagFileOptions
 
     @Argument(help: ArgumentHelp("The flag's key (or the Firebase parameter's key).", valueName: "flag-key"))
     var flagKey: String
@@ -30,56 +30,58 @@ struct Eval: ParsableCommand {
     @Option(help: ArgumentHelp("A file of JSON contexts, one a line (- for standard input); prints one compact result a line.", valueName: "file"), completion: .file())
     var contexts: String?
 
-    @Option(name: .customLong("forced-decision"), help: ArgumentHelp(
-        "--optimizely-datafile: force a variation for every user of the run, for the flag (variation) or one of its rules (rule=variation); repeatable.",
-        valueName: "[rule=]variation"))
-    var forcedDecisions: [String] = []
+    @OptionGroup(title: "flagd")
+    var flagd: FlagdEvaluation
 
-    @Option(help: ArgumentHelp("--growthbook-features: the SDK connection's key for encrypted payloads.", valueName: "key"))
-    var decryptionKey: String?
+    @OptionGroup(title: "Optimizely")
+    var optimizely: OptimizelyEvaluation
 
-    @Option(help: ArgumentHelp("--flags: the type the caller asks for (boolean, integer, float, string, object).", valueName: "type"))
-    var type: String?
+    @OptionGroup(title: "Firebase")
+    var firebase: FirebaseEvaluation
 
-    @Option(name: .customLong("default"), help: ArgumentHelp("--flags: the caller's default (JSON, or text for a string).", valueName: "value"))
-    var defaultValue: String?
+    @OptionGroup(title: "GrowthBook")
+    var growthBook: GrowthBookEvaluation
 
-    @Option(help: ArgumentHelp("--firebase-template: the in-app default, used where the template says useInAppDefault.", valueName: "value"))
-    var inAppDefault: String?
+    /// Every format `tweak eval` evaluates, each with its options as given.
+    private var evaluations: [any FormatEvaluation] {
+        [flagd, optimizely, firebase, UnleashEvaluation(), growthBook]
+    }
 
-    /// The format options given, by the names formats declare them with.
-    private var options: [String: [String]] {
-        var options = ["type": type, "default": defaultValue, "in-app-default": inAppDefault, "decryption-key": decryptionKey].compactMapValues { $0.map { [$0] } }
-        if !forcedDecisions.isEmpty { options["forced-decision"] = forcedDecisions }
-        return options
+    /// The file, and the evaluation of its format.
+    private func chosen() throws -> (file: SourceFile, evaluation: any FormatEvaluation) {
+        let files = flagFile.files
+        guard files.count == 1, let file = files.first,
+              let evaluation = evaluations.first(where: { type(of: $0).source.option == file.source.option }) else {
+            throw ValidationError("give exactly one of \(SourceFormats.optionList)")
+        }
+        return (file, evaluation)
     }
 
     func validate() throws {
-        guard source.count == 1, let file = source.first else {
-            throw ValidationError("give exactly one of \(SourceFormats.optionList)")
-        }
-        for name in options.keys.sorted() where !file.source.format.evaluationOptions.contains(name) {
+        let (file, _) = try chosen()
+        let misplaced = evaluations.filter { type(of: $0).source.option != file.source.option }.flatMap(\.givenOptions).sorted()
+        if let name = misplaced.first {
             throw ValidationError("--\(name) is not for \(file.optionName)")
         }
         if contexts != nil && context != nil { throw ValidationError("give --context or --contexts, not both") }
     }
 
     func run() throws {
-        guard let file = source.first else { return }
-        let format = try file.source.format.configured(for: TweakEvaluationRequest(options: options))
-        let document = try format.document(from: TweakFileError.contents(of: file.url), source: file.url.relativePath)
-        let requests: [TweakEvaluationRequest]
+        let (file, evaluation) = try chosen()
+        let document = try evaluation.documentFormat.document(from: TweakFileError.contents(of: file.url), source: file.url.relativePath)
+        // Each context with the place errors name: the file and line, or nothing for --context.
+        let requests: [(place: String?, context: [String: TweakContent])]
         if let contexts {
-            requests = try Self.readContexts(contexts).map { TweakEvaluationRequest(context: $0, options: options) }
+            requests = try Self.readContexts(contexts)
         } else {
-            requests = [TweakEvaluationRequest(context: try Self.parseContext(context ?? "{}", what: "--context"), options: options)]
+            requests = [(nil, try Self.parseContext(context ?? "{}", what: "--context"))]
         }
         for (index, request) in requests.enumerated() {
-            let report: TweakEvaluationReport
+            let report: EvalReport
             do {
-                report = try format.evaluationReport(for: flagKey, in: document, request: request)
-            } catch let failure as TweakEvaluationRequest.Failure {
-                throw ValidationError(failure.description)
+                report = try evaluation.report(for: flagKey, in: document, context: request.context)
+            } catch let error as ValidationError {
+                throw ValidationError(request.place.map { "\($0): \(error.message)" } ?? error.message)
             }
             // The same for every context (the file has no such flag): said once.
             for warning in report.warnings where index == 0 {
@@ -93,21 +95,23 @@ struct Eval: ParsableCommand {
         }
     }
 
-    /// One context a line; blank lines are skipped. Errors name the file and line.
-    private static func readContexts(_ path: String) throws -> [[String: TweakContent]] {
+    /// One context a line, each with its place (`file:line`); blank lines are skipped. Errors name
+    /// the file and line.
+    private static func readContexts(_ path: String) throws -> [(place: String?, context: [String: TweakContent])] {
         let data: Data
         do {
             data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try TweakFileError.contents(of: URL(fileURLWithPath: path))
         } catch {
             throw ValidationError("--contexts: \(error)")
         }
-        var contexts: [[String: TweakContent]] = []
+        var contexts: [(place: String?, context: [String: TweakContent])] = []
         if let bad = UTF8Validation.firstInvalidOffset(Array(data)) {
             throw ValidationError("--contexts: \(path) is not UTF-8: invalid byte at offset \(bad)")
         }
         for (offset, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated()
         where !line.allSatisfy(\.isWhitespace) {
-            contexts.append(try parseContext(String(line), what: "\(path):\(offset + 1)"))
+            let place = "\(path):\(offset + 1)"
+            contexts.append((place, try parseContext(String(line), what: place)))
         }
         return contexts
     }

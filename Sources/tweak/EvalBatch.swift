@@ -25,11 +25,19 @@ struct EvalBatch: ParsableCommand {
         """
     )
 
-    @Option(help: ArgumentHelp("A flagd flag definition file for every line, written --flags FILE (without it, each line carries its flags).", valueName: "format:file"))
-    var source: [SourceFile] = []
+    @Option(name: .customLong("flags"), help: ArgumentHelp("A flagd flag definition file for every line (without it, each line carries its flags).", valueName: "file"),
+            completion: .file(extensions: ["json"]), transform: SourceFile.reader(SourceFormats.flagd))
+    var flags: [SourceFile] = []
+
+    /// `--source flags:FILE`, what tweak 0.5's help showed; kept so those command lines still work.
+    @Option(name: .customLong("source"), help: .hidden, transform: SourceFile.legacy)
+    var legacy: [SourceFile] = []
+
+    /// The one flag file, if given.
+    private var source: [SourceFile] { flags + legacy }
 
     func validate() throws {
-        if source.count > 1 || source.contains(where: { $0.source.option != "flags" }) {
+        if source.count > 1 || source.contains(where: { $0.source.option != SourceFormats.flagd.option }) {
             throw ValidationError("eval-batch takes at most one --flags FILE")
         }
     }

@@ -16,8 +16,9 @@ struct StackOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("A shared store that set and delete write to, above everything else: sqlite:PATH (sqlite:PATH?mode=ro only reads) or postgres://user:password@host:port/database.", valueName: "url"))
     var store: String?
 
-    @Option(help: ArgumentHelp("A flag file, written as \(SourceFormats.optionList) FILE; repeat for several (the first wins), above the --defaults.", valueName: "format:file"))
-    var source: [SourceFile] = []
+    /// The flag files, one option a format; repeat for several (the first given wins), above the --defaults.
+    @OptionGroup(title: "Flag files")
+    var flagFiles: FlagFileOptions
 
     @Option(name: .long, help: ArgumentHelp("A remote source over HTTP (any of the formats \(SourceFormats.optionList) read, or a tweaks file), above the flag files and below the --overrides.", valueName: "url"))
     var remote: String?
@@ -38,7 +39,7 @@ struct StackOptions: ParsableArguments {
     }
 
     /// Whether no source was given at all.
-    var isEmpty: Bool { defaults.isEmpty && overrides == nil && store == nil && remote == nil && source.isEmpty }
+    var isEmpty: Bool { defaults.isEmpty && overrides == nil && store == nil && remote == nil && flagFiles.files.isEmpty }
 
     /// Whether writes have somewhere to go.
     var isWritable: Bool { overrides != nil || store != nil }
@@ -125,7 +126,7 @@ struct StackOptions: ParsableArguments {
             }
             providers.append(provider)
         }
-        for file in source {
+        for file in flagFiles.files {
             providers.append(try file.provider())
         }
         for url in defaults {

@@ -18,11 +18,6 @@ struct TweakCommand: AsyncParsableCommand {
         version: TweakKitVersion.current,
         subcommands: [Validate.self, List.self, Get.self, Set.self, Delete.self, Generate.self, Lint.self, Eval.self, EvalBatch.self, Serve.self, History.self]
     )
-
-    /// Parses the command line with each format's `--<option> FILE` folded into `--source`.
-    static func main() async {
-        await main(SourceFormats.rewrite(Array(CommandLine.arguments.dropFirst())))
-    }
 }
 
 /// The version `tweak --version` prints.

@@ -51,9 +51,10 @@ extension TweakDocument {
 /// Turns the bytes of a file or payload into a ``TweakDocument``, refusing anything invalid with
 /// an error that says where and what.
 ///
-/// A format is the one thing a new source of tweaks adds: `tweak validate`, `tweak eval`,
-/// `tweak serve` and automatic remote payloads all read it from one list of formats, and
-/// ``DocumentTweakProvider`` and `RemoteTweakProvider` serve its documents.
+/// A format is the one thing a new source of tweaks adds: ``DocumentTweakProvider`` and
+/// `RemoteTweakProvider` serve its documents, and a remote payload of unknown kind finds its
+/// format by ``recognizes(_:)``. How a command-line tool evaluates and prints decisions is the
+/// tool's concern, not the format's.
 ///
 /// ```swift
 /// let provider = try DocumentTweakProvider(contentsOf: datafileURL, format: .optimizely())
@@ -75,18 +76,6 @@ public protocol TweakDocumentFormat: Sendable {
     /// Checks `data` and lists every problem with its place; a format that keeps a document
     /// with problems (flagd keeps the other flags) lists them all. By default, the parser's error.
     func validate(_ data: Data, source: String) -> TweakDocumentValidation
-
-    /// The `tweak eval` options (beyond the context) this format reads, e.g. `["type", "default"]`.
-    var evaluationOptions: [String] { get }
-
-    /// This format set up with the request's options, for options that change how documents are
-    /// read (a decryption key); `self` by default.
-    func configured(for request: TweakEvaluationRequest) throws -> any TweakDocumentFormat
-
-    /// What `tweak eval` prints for `key`: the decision in the vendor's own shape.
-    /// By default the evaluation of the tweak `key` names (`feature.variable`) in OpenFeature's
-    /// shape: `flagKey`, `value`, `variant`, `reason`, `errorCode`, `errorMessage`, `flagMetadata`.
-    func evaluationReport(for key: String, in document: any TweakDocument, request: TweakEvaluationRequest) throws -> TweakEvaluationReport
 }
 
 extension TweakDocumentFormat {
@@ -103,24 +92,6 @@ extension TweakDocumentFormat {
         } catch {
             return TweakDocumentValidation(count: 0, noun: "tweaks", problems: [TweakFileError(file: source, message: "\(error)")])
         }
-    }
-
-    /// No options beyond the context.
-    public var evaluationOptions: [String] { [] }
-
-    /// `self`: the format reads documents the same way whatever the request.
-    public func configured(for request: TweakEvaluationRequest) throws -> any TweakDocumentFormat { self }
-
-    /// The evaluation of the tweak `key` names (`feature.variable`), in OpenFeature's shape.
-    public func evaluationReport(for key: String, in document: any TweakDocument, request: TweakEvaluationRequest) throws -> TweakEvaluationReport {
-        guard let id = TweakID(parsing: key) else {
-            throw TweakEvaluationRequest.Failure("\(key) is not a feature.variable address")
-        }
-        let context = try request.evaluationContext()
-        let evaluation = document.evaluate(id, context: context)
-            ?? document.tweak(id, source: name).map { TweakEvaluation(value: $0.content, reason: .static) }
-            ?? TweakEvaluation(value: nil, reason: .error, errorCode: .flagNotFound, errorMessage: "\(name) has no \(key)")
-        return TweakEvaluationReport.openFeature(key: key, evaluation: evaluation)
     }
 }
 

@@ -1,14 +1,19 @@
-/// What `tweak eval` asks a ``TweakDocumentFormat`` to evaluate: the context JSON object as the
+/// What `tweak eval` used to ask a document format to evaluate: the context JSON object as the
 /// user wrote it (each vendor names its fields its own way) and the format's own options.
+///
+/// Deprecated: ``TweakDocumentFormat`` no longer carries `tweak eval`'s options or reports; the
+/// tool declares each format's options and prints its decisions itself. The engines' own
+/// `evaluationReport(for:in:request:)` methods still take it, deprecated, until they go.
 ///
 /// ```swift
 /// let request = TweakEvaluationRequest(context: ["targetingKey": "user-1", "plan": "pro"])
-/// let json = try format.evaluationReport(for: "checkout.theme", in: document, request: request)
+/// let json = try FlagdFormat().evaluationReport(for: "checkout-theme", in: document, request: request)
 /// ```
+@available(*, deprecated, message: "`tweak eval` evaluates and prints decisions itself; TweakDocumentFormat no longer asks for this")
 public struct TweakEvaluationRequest: Sendable {
     /// The `--context` object; empty when none was given.
     public var context: [String: TweakContent]
-    /// The options the format declared in ``TweakDocumentFormat/evaluationOptions`` that were
+    /// The options the format declared in its `evaluationOptions` that were
     /// given, each with every value given for it (repeatable options have several).
     public var options: [String: [String]]
 
@@ -46,7 +51,9 @@ public struct TweakEvaluationRequest: Sendable {
     }
 }
 
-/// What `tweak eval` prints for one decision: a JSON object whose members keep their order.
+/// What `tweak eval` printed for one decision: a JSON object whose members keep their order.
+///
+/// Deprecated with ``TweakEvaluationRequest``: the tool has its own.
 ///
 /// ```swift
 /// let report = TweakEvaluationReport([("enabled", .bool(true)), ("ruleKey", .null)])
@@ -56,6 +63,7 @@ public struct TweakEvaluationRequest: Sendable {
 /// //   "ruleKey": null
 /// // }
 /// ```
+@available(*, deprecated, message: "`tweak eval` evaluates and prints decisions itself; TweakDocumentFormat no longer asks for this")
 public struct TweakEvaluationReport: Sendable {
     /// The members of the printed object, in order.
     public var fields: [(name: String, value: TweakContent)]
