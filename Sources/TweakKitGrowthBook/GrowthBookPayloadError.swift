@@ -1,3 +1,4 @@
+import TweakKitEngineSupport
 /// Why a GrowthBook payload, experiment or context was refused: where (the source and the JSON
 /// path) and what.
 ///

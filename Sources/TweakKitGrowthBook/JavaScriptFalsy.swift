@@ -1,3 +1,4 @@
+import TweakKitEngineSupport
 /// Optional fields as GrowthBook's SDKs read them with `field || fallback` (JavaScript) and
 /// `field or fallback` (Python): an empty text or list, and a zero, count as missing.
 ///

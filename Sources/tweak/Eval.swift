@@ -70,9 +70,10 @@ struct Eval: ParsableCommand {
         let document = try format.document(from: TweakFileError.contents(of: file.url), source: file.url.relativePath)
         let requests: [TweakEvaluationRequest]
         if let contexts {
-            requests = try Self.readContexts(contexts).map { TweakEvaluationRequest(context: $0, options: options) }
+            requests = try Self.readContexts(contexts).map { TweakEvaluationRequest(context: $0.context, options: options, contextText: $0.text) }
         } else {
-            requests = [TweakEvaluationRequest(context: try Self.parseContext(context ?? "{}", what: "--context"), options: options)]
+            let text = context ?? "{}"
+            requests = [TweakEvaluationRequest(context: try Self.parseContext(text, what: "--context"), options: options, contextText: text)]
         }
         for (index, request) in requests.enumerated() {
             let report: TweakEvaluationReport
@@ -94,20 +95,20 @@ struct Eval: ParsableCommand {
     }
 
     /// One context a line; blank lines are skipped. Errors name the file and line.
-    private static func readContexts(_ path: String) throws -> [[String: TweakContent]] {
+    private static func readContexts(_ path: String) throws -> [(context: [String: TweakContent], text: String)] {
         let data: Data
         do {
             data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try TweakFileError.contents(of: URL(fileURLWithPath: path))
         } catch {
             throw ValidationError("--contexts: \(error)")
         }
-        var contexts: [[String: TweakContent]] = []
+        var contexts: [(context: [String: TweakContent], text: String)] = []
         if let bad = UTF8Validation.firstInvalidOffset(Array(data)) {
             throw ValidationError("--contexts: \(path) is not UTF-8: invalid byte at offset \(bad)")
         }
         for (offset, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated()
         where !line.allSatisfy(\.isWhitespace) {
-            contexts.append(try parseContext(String(line), what: "\(path):\(offset + 1)"))
+            contexts.append((try parseContext(String(line), what: "\(path):\(offset + 1)"), String(line)))
         }
         return contexts
     }
