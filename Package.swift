@@ -116,6 +116,7 @@ let package = Package(
                 .product(name: "Instrumentation", package: "swift-distributed-tracing"),
             ]
         ),
+        .testTarget(name: "TweakKitEngineSupportTests", dependencies: ["TweakKitEngineSupport", "TweakKit"]),
         .testTarget(
             name: "TweakKitObservabilityTests",
             dependencies: [

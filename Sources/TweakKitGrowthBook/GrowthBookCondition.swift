@@ -181,7 +181,8 @@ struct ConditionEvaluator {
         case .equal: return JSONValue.strictEqual(actual, expected)
         case .notEqual: return !JSONValue.strictEqual(actual, expected)
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
-            guard let order = Self.order(actual, expected) else { return false }
+            // JavaScript's relational comparison, as the suite requires ("8" > 7; null is 0).
+            guard let order = JSONValue.javaScriptCompare(actual, expected) else { return false }
             switch op {
             case .less: return order < 0
             case .lessOrEqual: return order <= 0
@@ -189,19 +190,14 @@ struct ConditionEvaluator {
             default: return order >= 0
             }
         case .versionEqual, .versionNotEqual, .versionLess, .versionLessOrEqual, .versionGreater, .versionGreaterOrEqual:
-            // Only two numbers or two texts are versions to compare; `$vne` is `$veq` negated.
-            guard Self.isOrderable(actual, expected) else {
-                if case .versionNotEqual = op { return true }
-                return false
-            }
             let a = GrowthBookVersion.padded(actual), b = GrowthBookVersion.padded(expected)
             switch op {
             case .versionEqual: return a == b
             case .versionNotEqual: return a != b
-            case .versionLess: return Self.scalarOrder(a, b) < 0
-            case .versionLessOrEqual: return Self.scalarOrder(a, b) <= 0
-            case .versionGreater: return Self.scalarOrder(a, b) > 0
-            default: return Self.scalarOrder(a, b) >= 0
+            case .versionLess: return JSONValue.utf16Order(a, b) < 0
+            case .versionLessOrEqual: return JSONValue.utf16Order(a, b) <= 0
+            case .versionGreater: return JSONValue.utf16Order(a, b) > 0
+            default: return JSONValue.utf16Order(a, b) >= 0
             }
         case .inGroup, .notInGroup:
             guard let id = expected.string else { return false }
@@ -301,36 +297,6 @@ struct ConditionEvaluator {
     }
 
     // MARK: Comparisons
-
-    /// `$lt`, `$lte`, `$gt`, `$gte` as GrowthBook's SDKs order: only two numbers (exactly, an
-    /// integer against a double too) or two texts (by UTF-16 code units); -1, 0 or 1, `nil` when
-    /// the two are not orderable (a Boolean, null, an array or object, a number against a text, NaN).
-    static func order(_ a: GrowthBookValue, _ b: GrowthBookValue) -> Int? {
-        guard isOrderable(a, b) else { return nil }
-        if case .string(let x) = a, case .string(let y) = b { return JSONValue.utf16Order(x, y) }
-        return JSONValue.compareNumbers(a, b)
-    }
-
-    /// Two numbers or two texts.
-    static func isOrderable(_ a: GrowthBookValue, _ b: GrowthBookValue) -> Bool {
-        switch (a, b) {
-        case (.int, .int), (.int, .double), (.double, .int), (.double, .double), (.string, .string): true
-        default: false
-        }
-    }
-
-    /// Two texts by Unicode scalar values, as the Python SDK compares padded versions.
-    static func scalarOrder(_ a: String, _ b: String) -> Int {
-        var left = a.unicodeScalars.makeIterator(), right = b.unicodeScalars.makeIterator()
-        while true {
-            switch (left.next(), right.next()) {
-            case (nil, nil): return 0
-            case (nil, _): return -1
-            case (_, nil): return 1
-            case (let x?, let y?): if x != y { return x.value < y.value ? -1 : 1 }
-            }
-        }
-    }
 
     static func isIn(_ actual: GrowthBookValue, _ expected: [GrowthBookValue], insensitive: Bool = false) -> Bool {
         func fold(_ value: GrowthBookValue) -> GrowthBookValue {

@@ -1,4 +1,6 @@
-public import TweakKitEngineSupport
+// Re-exported: code that imports TweakKitGrowthBook uses GrowthBookValue's members (literals,
+// `jsonText`, `isTruthy`) without importing the support target, which is not a product.
+@_exported public import TweakKitEngineSupport
 
 /// A JSON value as GrowthBook's SDKs see it: attributes, feature values, variations and
 /// conditions. It is the engines' shared JSON value: `null` is kept at every depth, object

