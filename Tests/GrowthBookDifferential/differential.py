@@ -1,7 +1,14 @@
 #!/usr/bin/env python3
 """Differential test: TweakKit's GrowthBook engine (`tweak eval --growthbook-features`) against
 GrowthBook's official Python SDK (PyPI `growthbook`) on SDK payloads and contexts generated from a
-seed. Every case must agree on value, on, source, ruleId and the experiment's variation.
+seed. Every case must agree on value, on, source, ruleId, and the experiment result's variation,
+value, hash attribute and hash value.
+
+The generator is hostile where the SDKs agree: values of every JSON type with null at every depth
+(feature values, variations, attributes), hash and fallback attributes of every type, conditions
+comparing object and array attributes with object and array values, missing optional fields.
+Ordering operators ($lt, $gt, $v…) compare like types only: there the JavaScript SDK (and the
+published suite TweakKit follows) and the Python SDK answer differently ("8" > 7).
 
     python3 differential.py --tweak .build/debug/tweak --seed 1 --cases 1000
 
@@ -174,6 +181,8 @@ class Generator:
         rule = {"key": f"exp-{index}-{r.randrange(5)}", "variations": [self.value(kind) for _ in range(count)]}
         if r.random() < 0.05:
             del rule["key"]  # the feature's key stands in
+        if r.random() < 0.15:
+            rule["variations"][r.randrange(count)] = None  # a result whose value is null
         if r.random() < 0.6:
             raw = [r.random() + 0.05 for _ in range(count)]
             total = sum(raw)
