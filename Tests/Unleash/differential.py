@@ -78,6 +78,8 @@ def constraint(rng):
         # Missing optional fields: no values or value at all, an empty or null one, no flags.
         for key in ("values", "value"):
             result.pop(key, None)
+        if rng.random() < 0.5:
+            result["operator"] = "REGEX"  # the operator where a missing pattern still decides
         choice = rng.randrange(5)
         if choice == 1:
             result["values"] = []
