@@ -270,7 +270,8 @@ class Generator:
         attributes = {"id": f"user-{r.randrange(200)}", "age": r.randint(10, 80), "version": r.choice(VERSIONS)}
         if r.random() < 0.25:
             # An id of any type: only a non-empty text or a finite non-zero number identifies a user.
-            attributes["id"] = r.choice(["", r.randrange(1, 50), 0, 2.5, 1e21, -3, True, False, None, [1], {"a": 1}, "0"])
+            attributes["id"] = r.choice(["", r.randrange(1, 50), 0, 2.5, 1e21, -3, True, False, None, [1], {"a": 1}, "0",
+                                         9007199254740993])  # above 2^53: hashed as the double it rounds to
         if r.random() < 0.8:
             attributes["country"] = r.choice(COUNTRIES)
         if r.random() < 0.8:

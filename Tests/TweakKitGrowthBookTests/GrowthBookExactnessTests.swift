@@ -48,7 +48,7 @@ struct GrowthBookExactnessTests {
 
     @Test("a hash attribute that is a Boolean, null, empty or a container excludes the user; a number is hashed as JavaScript writes it",
           arguments: [("true", nil), ("null", nil), (#""""#, nil), ("0", nil), ("[1]", nil), (#"{"a": 1}"#, nil),
-                      ("7", "7"), ("2.5", "2.5"), ("1e21", "1e+21")])
+                      ("7", "7"), ("2.5", "2.5"), ("1e21", "1e+21"), ("9007199254740993", "9007199254740992")])
     func hashAttributes(value: String, hashed: String?) throws {
         let payload = #"{"features": {"f": {"defaultValue": 0, "rules": [{"key": "e", "variations": [1, 2], "hashAttribute": "n"}]}}}"#
         let result = try evaluate(payload, "f", attributes: #"{"n": \#(value)}"#)
