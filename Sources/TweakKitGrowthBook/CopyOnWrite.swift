@@ -1,4 +1,3 @@
-import TweakKitEngineSupport
 /// A value's fields behind one reference, copied before a change when another value shares them.
 ///
 /// GrowthBook's experiments, experiment results, features, payloads and user contexts are copied

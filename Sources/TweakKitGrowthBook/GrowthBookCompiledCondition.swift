@@ -1,4 +1,5 @@
 import TweakKitEngineSupport
+
 /// A targeting condition read once, at load, into the tests it runs: each attribute's path and
 /// each operator are found when the payload loads, not on every evaluation (the operator names
 /// were looked up, and every key checked for a `$`, each time a condition was walked as JSON).

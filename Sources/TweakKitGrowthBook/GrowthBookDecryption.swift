@@ -1,7 +1,6 @@
 import Foundation
 import Crypto
 import _CryptoExtras
-import TweakKitEngineSupport
 
 /// Decrypts GrowthBook's encrypted payload fields: `base64(iv) + "." + base64(ciphertext)`,
 /// AES-CBC with PKCS#7 padding, the key in base64.

@@ -1,4 +1,3 @@
-import TweakKitEngineSupport
 /// Why a GrowthBook payload, experiment or context was refused: where (the source and the JSON
 /// path) and what.
 ///

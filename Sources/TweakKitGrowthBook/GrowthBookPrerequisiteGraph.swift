@@ -1,4 +1,3 @@
-import TweakKitEngineSupport
 /// The features' prerequisites as a graph, checked at load so that no evaluation nests deeper than
 /// ``maximumDepth`` features: a chain of 1,700 features, each the next one's parent, overflowed the
 /// stack before.

@@ -1,4 +1,3 @@
-import TweakKitEngineSupport
 /// Optional fields as GrowthBook's SDKs read them with `field || fallback` (JavaScript) and
 /// `field or fallback` (Python): an empty text or list, and a zero, count as missing.
 ///

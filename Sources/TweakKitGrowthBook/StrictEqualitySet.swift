@@ -1,4 +1,5 @@
 import TweakKitEngineSupport
+
 /// Values found by JavaScript's `===` in constant time: `$in`, `$nin`, `$ini` and `$nini` between an
 /// array attribute and a list compare every pair one by one otherwise (10,000 × 10,000 took seconds).
 ///
