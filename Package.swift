@@ -67,8 +67,9 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        // What the decision engines share (not a product): regular expressions with a bounded cost.
-        .target(name: "TweakKitEngineSupport"),
+        // What the decision engines share (not a product): the JSON value with JavaScript's rules, and
+        // regular expressions with a bounded cost.
+        .target(name: "TweakKitEngineSupport", dependencies: ["TweakKit"]),
         // Optimizely feature flags, A/B tests and rollouts decided locally from a datafile.
         .target(name: "TweakKitOptimizely", dependencies: ["TweakKit"]),
         // Firebase Remote Config server templates evaluated locally.
@@ -115,6 +116,7 @@ let package = Package(
                 .product(name: "Instrumentation", package: "swift-distributed-tracing"),
             ]
         ),
+        .testTarget(name: "TweakKitEngineSupportTests", dependencies: ["TweakKitEngineSupport", "TweakKit"]),
         .testTarget(
             name: "TweakKitObservabilityTests",
             dependencies: [

@@ -1,4 +1,5 @@
 import Foundation
+import TweakKitEngineSupport
 
 /// GrowthBook's hashing and bucketing: the same user always lands in the same place.
 ///
@@ -169,7 +170,7 @@ enum GrowthBookVersion {
         var text: String
         switch value {
         case .string(let string): text = string
-        case .int, .double: text = JavaScriptNumber.string(value) ?? "0"
+        case .int, .double: text = value.javaScriptString
         default: text = "0"
         }
         if text.isEmpty { text = "0" }

@@ -1,3 +1,5 @@
+import TweakKitEngineSupport
+
 /// A targeting condition read once, at load, into the tests it runs: each attribute's path and
 /// each operator are found when the payload loads, not on every evaluation (the operator names
 /// were looked up, and every key checked for a `$`, each time a condition was walked as JSON).
@@ -123,7 +125,7 @@ extension ConditionEvaluator {
     private mutating func value(_ test: GrowthBookCompiledCondition.AttributeTest, _ actual: GrowthBookValue) -> ConditionResult {
         switch test.form {
         case .equal:
-            Self.deepEqual(test.expected, actual)
+            JSONValue.jsonTextEqual(test.expected, actual)
         case .operator:
             test.op.flatMap { operation($0, actual, test.expected) }
         case .operators:

@@ -1,5 +1,5 @@
 import Foundation
-import TweakKitEngineSupport
+public import TweakKitEngineSupport
 
 /// GrowthBook's targeting conditions: a MongoDB-like query language over the user's attributes.
 ///
@@ -143,7 +143,7 @@ struct ConditionEvaluator {
         if insensitive, case .string(let expectedText) = expected, case .string(let actualText) = actual {
             return expectedText.lowercased() == actualText.lowercased()
         }
-        return Self.deepEqual(expected, actual)
+        return JSONValue.jsonTextEqual(expected, actual)
     }
 
     /// A value operator, read from its name by one dictionary lookup (a `switch` over the
@@ -178,10 +178,11 @@ struct ConditionEvaluator {
 
     mutating func operation(_ op: Operator, _ actual: GrowthBookValue, _ expected: GrowthBookValue) -> ConditionResult {
         switch op {
-        case .equal: return Self.strictEqual(actual, expected)
-        case .notEqual: return !Self.strictEqual(actual, expected)
+        case .equal: return JSONValue.strictEqual(actual, expected)
+        case .notEqual: return !JSONValue.strictEqual(actual, expected)
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
-            guard let order = JavaScriptComparison.compare(actual, expected) else { return false }
+            // JavaScript's relational comparison, as the suite requires ("8" > 7; null is 0).
+            guard let order = JSONValue.javaScriptCompare(actual, expected) else { return false }
             switch op {
             case .less: return order < 0
             case .lessOrEqual: return order <= 0
@@ -193,10 +194,10 @@ struct ConditionEvaluator {
             switch op {
             case .versionEqual: return a == b
             case .versionNotEqual: return a != b
-            case .versionLess: return Self.utf16Order(a, b) < 0
-            case .versionLessOrEqual: return Self.utf16Order(a, b) <= 0
-            case .versionGreater: return Self.utf16Order(a, b) > 0
-            default: return Self.utf16Order(a, b) >= 0
+            case .versionLess: return JSONValue.utf16Order(a, b) < 0
+            case .versionLessOrEqual: return JSONValue.utf16Order(a, b) <= 0
+            case .versionGreater: return JSONValue.utf16Order(a, b) > 0
+            default: return JSONValue.utf16Order(a, b) >= 0
             }
         case .inGroup, .notInGroup:
             guard let id = expected.string else { return false }
@@ -238,7 +239,7 @@ struct ConditionEvaluator {
             guard let list = expected.array else { return false }
             return isInAll(list, actual, insensitive: insensitive)
         case .exists:
-            return Self.pythonTruthy(expected) ? !actual.isNull : actual.isNull
+            return expected.isPythonTruthy ? !actual.isNull : actual.isNull
         case .type: return expected.string == actual.typeName
         case .not: return not(value(expected, actual))
         case .conditionOperator: return false
@@ -305,89 +306,15 @@ struct ConditionEvaluator {
         if case .array(let elements) = actual {
             // A few pairs are compared directly; more through a set, in time linear in both lists.
             if elements.count.multipliedReportingOverflow(by: expected.count).partialValue <= 64 {
-                return elements.contains { element in expected.contains { strictEqual(fold(element), fold($0)) } }
+                return elements.contains { element in expected.contains { JSONValue.strictEqual(fold(element), fold($0)) } }
             }
             let set = StrictEqualitySet(expected, insensitive: insensitive)
             return elements.contains { set.contains($0) }
         }
         if case .object = actual { return false }
-        guard insensitive else { return expected.contains { strictEqual(actual, $0) } }
+        guard insensitive else { return expected.contains { JSONValue.strictEqual(actual, $0) } }
         let folded = fold(actual)
-        return expected.contains { strictEqual(folded, fold($0)) }
-    }
-
-    /// JavaScript's `===` on values from two JSON documents: same type and value; containers never.
-    static func strictEqual(_ a: GrowthBookValue, _ b: GrowthBookValue) -> Bool {
-        // One value at a time, not `switch (a, b)`: a tuple of the two copies both (a retain and
-        // a release each), and this runs once per element of every `$in` list.
-        switch a {
-        case .null:
-            if case .null = b { return true }
-        case .bool(let x):
-            if case .bool(let y) = b { return x == y }
-        case .string(let x):
-            if case .string(let y) = b { return x == y }
-        case .int(let x):
-            if case .int(let y) = b { return x == y }
-            if case .double(let y) = b { return Double(x) == y }
-        case .double(let x):
-            if let y = b.number { return x == y }
-        case .array, .object:
-            break
-        }
-        return false
-    }
-
-    /// Equality of JSON texts: same types all the way down, object keys in the same order.
-    static func deepEqual(_ a: GrowthBookValue, _ b: GrowthBookValue) -> Bool {
-        switch (a, b) {
-        case (.array(let x), .array(let y)):
-            return x.count == y.count && zip(x, y).allSatisfy { deepEqual(jsonValue($0), jsonValue($1)) }
-        case (.object(let x), .object(let y)):
-            let xKeys = javaScriptKeyOrder(x), yKeys = javaScriptKeyOrder(y)
-            guard xKeys.map(\.key) == yKeys.map(\.key) else { return false }
-            return zip(xKeys, yKeys).allSatisfy { deepEqual(jsonValue($0.value), jsonValue($1.value)) }
-        case (.array, _), (.object, _), (_, .array), (_, .object): return false
-        default: return strictEqual(a, b)
-        }
-    }
-
-    /// `JSON.stringify` writes NaN and infinities as null.
-    private static func jsonValue(_ value: GrowthBookValue) -> GrowthBookValue {
-        if case .double(let number) = value, !number.isFinite { return .null }
-        return value
-    }
-
-    /// Members in JavaScript's property order: array-index keys ascending, then the rest as written.
-    private static func javaScriptKeyOrder(_ members: [GrowthBookMember]) -> [GrowthBookMember] {
-        func index(_ key: String) -> UInt32? {
-            guard !key.isEmpty, key.utf8.count <= 10, key.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
-                  key == "0" || !key.hasPrefix("0"), let value = UInt32(key), value < UInt32.max else { return nil }
-            return value
-        }
-        let indexed = members.compactMap { member in index(member.key).map { ($0, member) } }.sorted { $0.0 < $1.0 }.map(\.1)
-        return indexed + members.filter { index($0.key) == nil }
-    }
-
-    static func utf16Order(_ a: String, _ b: String) -> Int {
-        var left = a.utf16.makeIterator(), right = b.utf16.makeIterator()
-        while true {
-            switch (left.next(), right.next()) {
-            case (nil, nil): return 0
-            case (nil, _): return -1
-            case (_, nil): return 1
-            case (let x?, let y?): if x != y { return x < y ? -1 : 1 }
-            }
-        }
-    }
-
-    /// Python's truthiness, as the Python SDK reads `$exists`: empty arrays and objects are false.
-    static func pythonTruthy(_ value: GrowthBookValue) -> Bool {
-        switch value {
-        case .array(let elements): !elements.isEmpty
-        case .object(let members): !members.isEmpty
-        default: value.isTruthy
-        }
+        return expected.contains { JSONValue.strictEqual(folded, fold($0)) }
     }
 }
 

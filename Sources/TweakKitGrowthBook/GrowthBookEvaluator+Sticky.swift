@@ -1,3 +1,5 @@
+import TweakKitEngineSupport
+
 extension GrowthBookEvaluator {
     func stickyExperimentKey(_ key: String, _ bucketVersion: Int?) -> String {
         "\(key)__\(bucketVersion ?? 0)"

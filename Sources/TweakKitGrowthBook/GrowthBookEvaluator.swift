@@ -400,7 +400,8 @@ public struct GrowthBookEvaluator: Sendable {
     static func hashText(_ value: GrowthBookValue) -> String {
         switch value {
         case .string(let text): text
-        default: JavaScriptNumber.string(value) ?? ""
+        case .int, .double: value.javaScriptString
+        default: ""
         }
     }
 

@@ -1,3 +1,5 @@
+public import TweakKitEngineSupport
+
 /// An experiment: variations, who is in it and how users are split. Feature rules of the
 /// experiment kind become one; ``GrowthBookEvaluator/run(_:featureID:)`` runs one directly.
 ///

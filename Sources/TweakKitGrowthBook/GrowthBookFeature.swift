@@ -1,4 +1,5 @@
 import TweakKit
+public import TweakKitEngineSupport
 
 /// One feature of the SDK payload: a default value and rules tried in order.
 public struct GrowthBookFeature: Sendable, Hashable, CustomReflectable {

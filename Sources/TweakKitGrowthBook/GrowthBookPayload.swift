@@ -1,5 +1,6 @@
 public import Foundation
 package import TweakKit
+public import TweakKitEngineSupport
 
 /// The SDK payload GrowthBook serves at `/api/features/{clientKey}`: features, saved groups and
 /// contextual bandits, plain or encrypted.

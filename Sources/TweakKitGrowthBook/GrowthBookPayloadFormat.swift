@@ -1,5 +1,6 @@
 public import Foundation
 public import TweakKit
+public import TweakKitEngineSupport
 
 /// GrowthBook SDK payloads as a ``TweakDocumentFormat``: serve one from a file with
 /// ``DocumentTweakProvider``, or from GrowthBook's API with `RemoteTweakProvider`.
@@ -106,9 +107,14 @@ public struct GrowthBookPayloadFormat: TweakDocumentFormat {
         }
         var user: GrowthBookUserContext
         do {
-            user = try GrowthBookUserContext(json: GrowthBookValue(.object(request.context)), source: "--context")
-        } catch {
+            // From the text when there is one: object attributes keep their members' order, which
+            // conditions comparing objects see (the request's dictionary has none).
+            let context = try request.contextText.map { text throws(JSONSyntaxError) in try GrowthBookValue(jsonText: text) }
+            user = try GrowthBookUserContext(json: context ?? GrowthBookValue(.object(request.context)), source: "--context")
+        } catch let error as GrowthBookPayloadError {
             throw TweakEvaluationRequest.Failure(error.description)
+        } catch {
+            throw TweakEvaluationRequest.Failure("--context is not JSON: \(error)")
         }
         // targetingKey maps as it does for lookups (and so for OFREP): the `id` attribute.
         user.attributes = GrowthBookDocument.attributes(user.attributes.members ?? [], targetingKey: try request.evaluationContext().targetingKey)
@@ -240,7 +246,7 @@ public struct GrowthBookDocument: TweakDocument {
         metadata["variationId"] = .int(outcome.variationID)
         metadata["variationKey"] = .string(outcome.key)
         metadata["hashAttribute"] = .string(outcome.hashAttribute)
-        metadata["hashValue"] = .string(outcome.hashAttributeValue.string ?? JavaScriptNumber.string(outcome.hashAttributeValue) ?? "")
+        metadata["hashValue"] = .string(GrowthBookEvaluator.hashText(outcome.hashAttributeValue))
         metadata["inExperiment"] = .bool(outcome.inExperiment)
         metadata["stickyBucketUsed"] = .bool(outcome.stickyBucketUsed)
         if let bucket = outcome.bucket { metadata["bucket"] = .double(bucket) }

@@ -1,3 +1,5 @@
+public import TweakKitEngineSupport
+
 /// Reads typed fields out of JSON objects, naming the path of anything of the wrong type.
 struct GrowthBookReader {
     let source: String

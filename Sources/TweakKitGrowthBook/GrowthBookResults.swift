@@ -1,3 +1,5 @@
+public import TweakKitEngineSupport
+
 /// The outcome of running an experiment for one user.
 public struct GrowthBookExperimentResult: Sendable, Hashable, CustomReflectable {
     /// The variation's key (from `meta`, else its index as text).

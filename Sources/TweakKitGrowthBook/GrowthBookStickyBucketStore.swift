@@ -1,4 +1,5 @@
 import Synchronization
+public import TweakKitEngineSupport
 
 /// Where sticky bucket assignments live between evaluations (a database, a cookie, a cache):
 /// once a user is in a variation, they stay in it when weights or targeting change.
@@ -50,7 +51,7 @@ extension GrowthBookPayload {
     public func stickyBucketKeys(for attributes: GrowthBookValue) -> [String] {
         hashAttributes.compactMap { name in
             guard let value = attributes[name], GrowthBookEvaluator.isHashable(value) else { return nil }
-            return "\(name)||\(value.string ?? JavaScriptNumber.string(value) ?? "")"
+            return "\(name)||\(GrowthBookEvaluator.hashText(value))"
         }
     }
 }

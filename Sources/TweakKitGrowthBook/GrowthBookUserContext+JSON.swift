@@ -1,3 +1,5 @@
+public import TweakKitEngineSupport
+
 extension GrowthBookUserContext {
     /// Reads a context written with the names GrowthBook's SDKs give its options: `attributes`,
     /// `forcedVariations`, `qaMode`, `enabled`, `url`, `groups` and `stickyBucketAssignmentDocs`

@@ -1,3 +1,5 @@
+public import TweakKitEngineSupport
+
 /// Who a feature is evaluated for, in GrowthBook's SDK vocabulary.
 ///
 /// ```swift

@@ -1,10 +1,11 @@
+import TweakKitEngineSupport
+
 /// Values found by JavaScript's `===` in constant time: `$in`, `$nin`, `$ini` and `$nini` between an
 /// array attribute and a list compare every pair one by one otherwise (10,000 × 10,000 took seconds).
 ///
-/// Exactly ``ConditionEvaluator/strictEqual(_:_:)``: `null`, Booleans and texts by value, an
-/// integer and a double equal when the integer converted to a double is the double (so `1` is
-/// `1.0`, and two large integers are told apart while each equals the double they round to),
-/// `NaN` equal to nothing, arrays and objects never.
+/// Exactly `JSONValue.strictEqual(_:_:)`: `null`, Booleans and texts by value, an
+/// integer and a double equal when they are the same number exactly (so `1` is `1.0`, and
+/// `2^53 + 1` is not the double `2^53`), `NaN` equal to nothing, arrays and objects never.
 ///
 /// ```swift
 /// let list = StrictEqualitySet([1, "NL", true], insensitive: false)
@@ -15,8 +16,6 @@ struct StrictEqualitySet {
     private var texts: Set<String> = []
     private var ints: Set<Int> = []
     private var doubles: Set<Double> = []
-    /// The list's integers as doubles: what a double attribute equals.
-    private var intsAsDoubles: Set<Double> = []
     private var hasNull = false
     private var hasTrue = false
     private var hasFalse = false
@@ -32,7 +31,6 @@ struct StrictEqualitySet {
             case .string(let text): texts.insert(insensitive ? text.lowercased() : text)
             case .int(let number):
                 ints.insert(number)
-                intsAsDoubles.insert(Double(number))
             case .double(let number): doubles.insert(number)
             case .array, .object: break
             }
@@ -45,8 +43,10 @@ struct StrictEqualitySet {
         case .null: hasNull
         case .bool(let flag): flag ? hasTrue : hasFalse
         case .string(let text): texts.contains(insensitive ? text.lowercased() : text)
-        case .int(let number): ints.contains(number) || doubles.contains(Double(number))
-        case .double(let number): doubles.contains(number) || intsAsDoubles.contains(number)
+        case .int(let number):
+            // The integer's double, when it is that number exactly.
+            ints.contains(number) || (JSONValue.numbersEqual(number, Double(number)) && doubles.contains(Double(number)))
+        case .double(let number): doubles.contains(number) || Int(exactly: number).map { ints.contains($0) } == true
         case .array, .object: false
         }
     }

@@ -202,7 +202,9 @@ struct UnleashCompiler {
     }
 
     private static func regex(_ pattern: String, caseInsensitive: Bool) -> UnleashRegex? {
-        guard let translated = UnleashRegexSyntax.translate(pattern) else { return nil }
+        // No pattern (no `value`, or an empty one) is Unleash's empty regex: it matches any value
+        // the context has (Foundation refuses an empty pattern, so it is written as an empty group).
+        guard let translated = pattern.isEmpty ? "(?:)" : UnleashRegexSyntax.translate(pattern) else { return nil }
         guard let expression = try? BoundedRegularExpression(translated, caseInsensitive: caseInsensitive) else { return nil }
         return UnleashRegex(expression: expression)
     }

@@ -70,16 +70,17 @@ struct Eval: ParsableCommand {
         let (file, evaluation) = try chosen()
         let document = try evaluation.documentFormat.document(from: TweakFileError.contents(of: file.url), source: file.url.relativePath)
         // Each context with the place errors name: the file and line, or nothing for --context.
-        let requests: [(place: String?, context: [String: TweakContent])]
+        let requests: [EvalContext]
         if let contexts {
             requests = try Self.readContexts(contexts)
         } else {
-            requests = [(nil, try Self.parseContext(context ?? "{}", what: "--context"))]
+            let text = context ?? "{}"
+            requests = [(nil, try Self.parseContext(text, what: "--context"), text)]
         }
         for (index, request) in requests.enumerated() {
             let report: EvalReport
             do {
-                report = try evaluation.report(for: flagKey, in: document, context: request.context)
+                report = try evaluation.report(for: flagKey, in: document, context: request.context, text: request.text)
             } catch let error as ValidationError {
                 throw ValidationError(request.place.map { "\($0): \(error.message)" } ?? error.message)
             }
@@ -95,23 +96,27 @@ struct Eval: ParsableCommand {
         }
     }
 
-    /// One context a line, each with its place (`file:line`); blank lines are skipped. Errors name
-    /// the file and line.
-    private static func readContexts(_ path: String) throws -> [(place: String?, context: [String: TweakContent])] {
+    /// A context to decide for: where it was written (`file:line`; `nil` for `--context`), the
+    /// object, and its JSON text as written.
+    typealias EvalContext = (place: String?, context: [String: TweakContent], text: String)
+
+    /// One context a line, each with its place (`file:line`) and its text; blank lines are
+    /// skipped. Errors name the file and line.
+    private static func readContexts(_ path: String) throws -> [EvalContext] {
         let data: Data
         do {
             data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try TweakFileError.contents(of: URL(fileURLWithPath: path))
         } catch {
             throw ValidationError("--contexts: \(error)")
         }
-        var contexts: [(place: String?, context: [String: TweakContent])] = []
+        var contexts: [EvalContext] = []
         if let bad = UTF8Validation.firstInvalidOffset(Array(data)) {
             throw ValidationError("--contexts: \(path) is not UTF-8: invalid byte at offset \(bad)")
         }
         for (offset, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated()
         where !line.allSatisfy(\.isWhitespace) {
             let place = "\(path):\(offset + 1)"
-            contexts.append((place, try parseContext(String(line), what: place)))
+            contexts.append((place, try parseContext(String(line), what: place), String(line)))
         }
         return contexts
     }

@@ -1,7 +1,14 @@
 #!/usr/bin/env python3
 """Differential test: TweakKit's GrowthBook engine (`tweak eval --growthbook-features`) against
 GrowthBook's official Python SDK (PyPI `growthbook`) on SDK payloads and contexts generated from a
-seed. Every case must agree on value, on, source, ruleId and the experiment's variation.
+seed. Every case must agree on value, on, source, ruleId, and the experiment result's variation,
+value, hash attribute and hash value.
+
+The generator is hostile where the SDKs agree: values of every JSON type with null at every depth
+(feature values, variations, attributes), hash and fallback attributes of every type, conditions
+comparing object and array attributes with object and array values, missing optional fields.
+Ordering operators ($lt, $gt, $v…) compare like types only: there the JavaScript SDK (and the
+published suite TweakKit follows) and the Python SDK answer differently ("8" > 7).
 
     python3 differential.py --tweak .build/debug/tweak --seed 1 --cases 1000
 
@@ -20,11 +27,19 @@ import logging
 
 import growthbook
 from growthbook import GrowthBook, InMemoryStickyBucketService
+from growthbook.core import _hash_string, _is_hashable
 
 COUNTRIES = ["NL", "BE", "US", "DE", "FR"]
 PLANS = ["free", "pro", "enterprise"]
 TAGS = ["beta", "mobile", "vip", "new", "eu"]
 VERSIONS = ["1.0.0", "1.2.0", "1.10.0", "2.0.0-beta.1", "2.0.0", "v2.1.3"]
+# Every JSON type, null at every depth, objects whose keys differ only in order (JavaScript's
+# property order puts array-index keys first): for attributes, values and condition operands.
+SCALARS = [None, True, False, 0, 1, -1, 7, 2.5, 0.0, 1e21, 0.1, "", "a", "1", "0", "NL", "beta", "user-1"]
+OBJECTS = [{"a": 1, "b": None}, {"b": None, "a": 1}, {"0": 1, "1": 2}, {"1": 2, "0": 1}, {"a": [1, None]},
+           {"a": {"b": None}}, {}, {"a": 1.0, "b": None}]
+ARRAYS = [[1, None], [None], [], [True, None], ["beta", "vip"], [[1, None], {"a": None}], [1.0, None], ["beta", None, 1]]
+HASHABLE_NAMES = ["id", "deviceId", "company", "age", "beta", "profile", "tags", "score", "missing"]
 
 
 class Generator:
@@ -42,12 +57,62 @@ class Generator:
         if kind == "string":
             return r.choice(["", "a", "blue", "green", "control", "treatment"])
         if kind == "json":
-            return r.choice([{"color": "blue"}, {"color": "red", "size": 2}, [1, 2], {}, None])
-        return None
+            return r.choice([{"color": "blue"}, {"color": "red", "size": 2}, [1, 2], {}, None, [True, None],
+                             {"a": None, "b": 1}, self.any_value()])
+        return self.any_value()
+
+    def any_value(self, depth=0):
+        """Any JSON value, with null at every depth."""
+        r = self.r
+        choice = r.randrange(6)
+        if depth < 3 and choice == 0:
+            return [self.any_value(depth + 1) for _ in range(r.randint(0, 3))]
+        if depth < 3 and choice == 1:
+            keys = r.sample(["a", "b", "0", "1", "x"], r.randint(0, 3))
+            return {k: self.any_value(depth + 1) for k in keys}
+        if choice == 2:
+            return r.choice(OBJECTS + ARRAYS)
+        return r.choice(SCALARS)
 
     # --- conditions -------------------------------------------------------------------------
+    def hostile_leaf(self):
+        """Conditions over attributes of every type: objects and arrays compared, every operand type."""
+        r = self.r
+        attribute = r.choice(["profile", "tags", "score", "id", "missing", "profile.a", "tags.0", "tags.length", "country", "deviceId"])
+        operand = r.choice([self.any_value(), r.choice(OBJECTS), r.choice(ARRAYS), r.choice(SCALARS)])
+        choice = r.randrange(12)
+        if choice == 0:
+            return {attribute: operand if not isinstance(operand, dict) else r.choice(OBJECTS)}
+        if choice == 1:
+            return {attribute: {r.choice(["$eq", "$ne"]): operand}}
+        if choice == 2:
+            return {attribute: {r.choice(["$in", "$nin", "$ini", "$nini"]): r.sample(OBJECTS + ARRAYS + SCALARS, r.randint(0, 4))}}
+        if choice == 3:
+            # Ordering of like types only: the SDKs disagree on others (JavaScript's "8" > 7, Python's false).
+            return r.choice([{"age": {r.choice(["$lt", "$lte", "$gt", "$gte"]): r.choice([18, 30.5, 65, -1, 1e21])}},
+                             {"email": {r.choice(["$lt", "$gte"]): r.choice(["a", "b@", "\u00e9"])}}])
+        if choice == 4:
+            return {"version": {r.choice(["$veq", "$vne", "$vlt", "$vgte"]): r.choice(VERSIONS + ["", "2", "v1"])}}
+        if choice == 5:
+            return {attribute: {"$exists": operand}}
+        if choice == 6:
+            return {attribute: {"$type": r.choice(["number", "string", "array", "boolean", "null", "object", 5, None])}}
+        if choice == 7:
+            return {attribute: {"$size": r.choice([0, 1, 2, {"$gt": 0}, None, "2"])}}
+        if choice == 8:
+            return {attribute: {r.choice(["$all", "$alli"]): r.sample(OBJECTS + ARRAYS + SCALARS, r.randint(0, 3))}}
+        if choice == 9:
+            inner = r.choice([{"$eq": r.choice(SCALARS)}, {"$in": r.sample(SCALARS, 3)}, {"a": r.choice(SCALARS)},
+                              {"$exists": True}, {"$type": "number"}, {"a": {"$exists": False}}])
+            return {attribute: {"$elemMatch": inner}}
+        if choice == 10:
+            return {attribute: {"$not": operand if not isinstance(operand, dict) else {"$eq": 1}}}
+        return {attribute: {r.choice(["$regex", "$notRegex", "$regexi"]): r.choice(["^a", "1", "null", "^$"])}}
+
     def leaf(self):
         r = self.r
+        if r.random() < 0.4:
+            return self.hostile_leaf()
         choice = r.randrange(16)
         if choice == 0:
             return {"country": r.choice(COUNTRIES)}
@@ -104,7 +169,8 @@ class Generator:
             # 0 reads as 1 (`hashVersion or 1`).
             rule["hashVersion"] = r.choice([1, 2, 1, 2, 0])
         if r.random() < 0.3:
-            rule["hashAttribute"] = r.choice(["id", "deviceId", "company"])
+            # Any attribute: its value may be a Boolean, a number, null, an array or an object.
+            rule["hashAttribute"] = r.choice(HASHABLE_NAMES)
         if r.random() < 0.4:
             # An empty seed reads as the feature or experiment key (`seed or key`).
             rule["seed"] = r.choice(["s1", "checkout", "abc-123", ""])
@@ -113,6 +179,10 @@ class Generator:
         r = self.r
         count = r.randint(2, 4)
         rule = {"key": f"exp-{index}-{r.randrange(5)}", "variations": [self.value(kind) for _ in range(count)]}
+        if r.random() < 0.05:
+            del rule["key"]  # the feature's key stands in
+        if r.random() < 0.15:
+            rule["variations"][r.randrange(count)] = None  # a result whose value is null
         if r.random() < 0.6:
             raw = [r.random() + 0.05 for _ in range(count)]
             total = sum(raw)
@@ -130,7 +200,7 @@ class Generator:
         if r.random() < 0.15:
             rule["filters"] = [{"seed": "f1", "ranges": [[0, r.choice([0.3, 0.6, 1])]], "hashVersion": 2}]
         if r.random() < 0.2:
-            rule["fallbackAttribute"] = "deviceId"
+            rule["fallbackAttribute"] = r.choice(["deviceId", "deviceId", "company", "age", "beta", "score"])
         if r.random() < 0.1:
             rule["disableStickyBucketing"] = True
         if r.random() < 0.2:
@@ -172,7 +242,7 @@ class Generator:
         keys = [f"feature-{i}" for i in range(r.randint(1, 4))]
         features = {}
         for index, key in enumerate(keys):
-            kind = r.choice(["bool", "int", "string", "json"])
+            kind = r.choice(["bool", "int", "string", "json", "any"])
             feature = {}
             if r.random() < 0.9:
                 feature["defaultValue"] = self.value(kind)
@@ -198,8 +268,10 @@ class Generator:
     def context(self, features):
         r = self.r
         attributes = {"id": f"user-{r.randrange(200)}", "age": r.randint(10, 80), "version": r.choice(VERSIONS)}
-        if r.random() < 0.1:
-            attributes["id"] = r.choice(["", r.randrange(1, 50)])
+        if r.random() < 0.25:
+            # An id of any type: only a non-empty text or a finite non-zero number identifies a user.
+            attributes["id"] = r.choice(["", r.randrange(1, 50), 0, 2.5, 1e21, -3, True, False, None, [1], {"a": 1}, "0",
+                                         9007199254740993])  # above 2^53: hashed as the double it rounds to
         if r.random() < 0.8:
             attributes["country"] = r.choice(COUNTRIES)
         if r.random() < 0.8:
@@ -214,6 +286,16 @@ class Generator:
             attributes["company"] = r.choice(["acme", "globex"])
         if r.random() < 0.3:
             attributes["beta"] = r.choice([True, False])
+        if r.random() < 0.4:
+            attributes["profile"] = r.choice(OBJECTS + ARRAYS + [self.any_value()])
+        if r.random() < 0.3:
+            attributes["score"] = r.choice(SCALARS + [self.any_value()])
+        if r.random() < 0.15:
+            attributes["tags"] = r.choice(ARRAYS + [self.any_value()])
+        if r.random() < 0.1:
+            attributes["deviceId"] = r.choice(SCALARS)
+        if r.random() < 0.1:
+            attributes["company"] = r.choice(SCALARS)
         context = {"attributes": attributes}
         experiment_keys = [rule["key"] for f in features.values() for rule in f.get("rules", []) if "key" in rule]
         if experiment_keys and r.random() < 0.15:
@@ -225,11 +307,13 @@ class Generator:
         if r.random() < 0.4:
             docs = {}
             if experiment_keys and r.random() < 0.7:
-                for attribute in ["id", "deviceId"]:
+                for attribute in ["id", "deviceId", "company", "score"]:
                     value = attributes.get(attribute)
-                    if isinstance(value, str) and value:
-                        docs[f"{attribute}||{value}"] = {
-                            "attributeName": attribute, "attributeValue": value,
+                    if _is_hashable(value):
+                        # Stored under the value as the SDKs hash it ("7" for 7, "1e+21" for 1e21).
+                        text = _hash_string(value)
+                        docs[f"{attribute}||{text}"] = {
+                            "attributeName": attribute, "attributeValue": text,
                             "assignments": {f"{r.choice(experiment_keys)}__{r.choice([0, 0, 0, 1, 2])}": f"v{r.randint(0, 3)}"
                                             for _ in range(2)},
                         }
@@ -260,7 +344,11 @@ def python_result(payload, context, key):
 def summary(result):
     """What must agree: value, on, source, ruleId and the experiment's variation."""
     experiment = result.get("experimentResult") or {}
+    missing = "<missing>"
     return {
+        "experimentValue": experiment.get("value", missing) if experiment else None,
+        "hashAttribute": experiment.get("hashAttribute"),
+        "hashValue": experiment.get("hashValue"),
         "value": result.get("value"),
         "on": result.get("on"),
         "source": result.get("source"),

@@ -92,6 +92,17 @@ struct EngineTests {
             .isEnabled("f", context: UnleashContext(properties: ["x": "a"])))
     }
 
+    @Test("a REGEX constraint without a pattern (no value, null or empty; case-insensitive or not) matches any value the context has",
+          arguments: ["", #", "value": null"#, #", "value": """#, #", "values": []"#, #", "caseInsensitive": true"#])
+    func regexWithoutPattern(extra: String) throws {
+        let matching = try features(constraint: #"{"contextName": "x", "operator": "REGEX"\#(extra)}"#)
+        #expect(try matching.isEnabled("f", context: UnleashContext(properties: ["x": "anything"])))
+        #expect(!(try matching.isEnabled("f", context: UnleashContext())))
+        let inverted = try features(constraint: #"{"contextName": "x", "operator": "REGEX", "inverted": true\#(extra)}"#)
+        #expect(!(try inverted.isEnabled("f", context: UnleashContext(properties: ["x": "anything"]))))
+        #expect(try inverted.isEnabled("f", context: UnleashContext()))
+    }
+
     @Test("a missing segment or a rollout over 100 turns the feature off; an unparsable percentage only its strategy")
     func strategies() throws {
         func load(_ strategies: String) throws -> UnleashFeatures {

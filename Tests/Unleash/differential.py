@@ -74,6 +74,23 @@ def constraint(rng):
         result.update(contextName=rng.choice(["userId", "email"]), value=rng.choice(REGEXES))
     else:
         result.update(contextName="remoteAddress", values=rng.sample(CIDRS, rng.randint(1, 3)))
+    if rng.random() < 0.12:
+        # Missing optional fields: no values or value at all, an empty or null one, no flags.
+        for key in ("values", "value"):
+            result.pop(key, None)
+        if rng.random() < 0.5:
+            result["operator"] = "REGEX"  # the operator where a missing pattern still decides
+        choice = rng.randrange(5)
+        if choice == 1:
+            result["values"] = []
+        elif choice == 2:
+            result["value"] = None
+        elif choice == 3:
+            result["value"] = ""
+        elif choice == 4:
+            result["values"] = None
+    if rng.random() < 0.1:
+        result.pop(rng.choice(["inverted", "caseInsensitive"]))
     return result
 
 
@@ -172,6 +189,9 @@ def context(rng):
     if rng.random() < 0.7:
         result["remoteAddress"] = rng.choice(ADDRESSES)
     properties = {"tenant": rng.choice(TENANTS)}
+    if rng.random() < 0.1:
+        # A context field that is empty, or a property that is missing.
+        result[rng.choice(["userId", "sessionId", "appName"])] = ""
     for key, pool in (("plan", PLANS), ("country", COUNTRIES), ("version", VERSIONS), ("age", AGES), ("email", EMAILS), ("signup", TIMES)):
         if rng.random() < 0.75:
             properties[key] = rng.choice(pool)

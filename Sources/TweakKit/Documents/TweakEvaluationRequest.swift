@@ -13,14 +13,18 @@
 public struct TweakEvaluationRequest: Sendable {
     /// The `--context` object; empty when none was given.
     public var context: [String: TweakContent]
+    /// The context's JSON text as written, when it came from text: a format whose SDK compares
+    /// objects by their members' order (GrowthBook) reads it again, since ``context`` has no order.
+    public var contextText: String?
     /// The options the format declared in its `evaluationOptions` that were
     /// given, each with every value given for it (repeatable options have several).
     public var options: [String: [String]]
 
     /// Creates a request from the `--context` object and the format's options.
-    public init(context: [String: TweakContent] = [:], options: [String: [String]] = [:]) {
+    public init(context: [String: TweakContent] = [:], options: [String: [String]] = [:], contextText: String? = nil) {
         self.context = context
         self.options = options
+        self.contextText = contextText
     }
 
     /// The last value given for an option.

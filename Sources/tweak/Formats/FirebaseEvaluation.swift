@@ -17,7 +17,7 @@ struct FirebaseEvaluation: FormatEvaluation {
 
     var givenOptions: [String] { inAppDefault == nil ? [] : ["in-app-default"] }
 
-    func report(for key: String, in document: any TweakDocument, context: [String: TweakContent]) throws -> EvalReport {
+    func report(for key: String, in document: any TweakDocument, context: [String: TweakContent], text: String) throws -> EvalReport {
         guard let document = document as? FirebaseTemplateDocument else {
             throw ValidationError("\(Self.source.format.name): not a Firebase template document")
         }

@@ -30,7 +30,7 @@ struct FlagdEvaluation: FormatEvaluation {
         (type == nil ? [] : ["type"]) + (defaultValue == nil ? [] : ["default"])
     }
 
-    func report(for key: String, in document: any TweakDocument, context: [String: TweakContent]) throws -> EvalReport {
+    func report(for key: String, in document: any TweakDocument, context: [String: TweakContent], text: String) throws -> EvalReport {
         guard let definitions = document as? FlagdDefinitions else {
             throw ValidationError("\(Self.source.format.name): not a flagd document")
         }

@@ -12,7 +12,7 @@ import TweakKit
 ///     static let source = SourceFormats.acme
 ///     @Option(help: "Acme's region.") var region: String?
 ///     var givenOptions: [String] { region == nil ? [] : ["region"] }
-///     func report(for key: String, in document: any TweakDocument, context: [String: TweakContent]) throws -> EvalReport {
+///     func report(for key: String, in document: any TweakDocument, context: [String: TweakContent], text: String) throws -> EvalReport {
 ///         let evaluation = try (document as? AcmeFlags)?.decide(key, region: region, context: EvaluationContext(evalContext: context))
 ///         return EvalReport([("key", .string(key)), ("on", .bool(evaluation?.on ?? false))])
 ///     }
@@ -31,9 +31,10 @@ protocol FormatEvaluation: ParsableArguments {
     var documentFormat: any TweakDocumentFormat { get }
 
     /// The decision for `key` in `document` for one `--context` object, as the user wrote it (each
-    /// vendor names its fields its own way). Throws a `ValidationError` that says what is wrong
+    /// vendor names its fields its own way); `text` is the object's JSON as written, for an SDK that
+    /// sees the order of an object's members (GrowthBook), which `context` does not keep. Throws a `ValidationError` that says what is wrong
     /// with the request (a missing user id, a bad option).
-    func report(for key: String, in document: any TweakDocument, context: [String: TweakContent]) throws -> EvalReport
+    func report(for key: String, in document: any TweakDocument, context: [String: TweakContent], text: String) throws -> EvalReport
 }
 
 extension FormatEvaluation {

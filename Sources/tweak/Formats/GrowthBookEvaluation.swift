@@ -22,15 +22,19 @@ struct GrowthBookEvaluation: FormatEvaluation {
     /// GrowthBook's format, decrypting with `--decryption-key`.
     var documentFormat: any TweakDocumentFormat { GrowthBookPayloadFormat(decryptionKey: decryptionKey) }
 
-    func report(for key: String, in document: any TweakDocument, context: [String: TweakContent]) throws -> EvalReport {
+    func report(for key: String, in document: any TweakDocument, context: [String: TweakContent], text: String) throws -> EvalReport {
         guard let document = document as? GrowthBookDocument else {
             throw ValidationError("\(Self.source.format.name): not a GrowthBook document")
         }
         var user: GrowthBookUserContext
         do {
-            user = try GrowthBookUserContext(json: GrowthBookValue(.object(context)), source: "--context")
-        } catch {
+            // From the text: object attributes keep their members' order, which conditions
+            // comparing objects see (the dictionary has none).
+            user = try GrowthBookUserContext(json: GrowthBookValue(jsonText: text), source: "--context")
+        } catch let error as GrowthBookPayloadError {
             throw ValidationError(error.description)
+        } catch {
+            throw ValidationError("--context is not JSON: \(error)")
         }
         // targetingKey maps as it does for lookups (and so for OFREP): the `id` attribute.
         user.attributes = GrowthBookDocument.attributes(user.attributes.members ?? [], targetingKey: try EvaluationContext(evalContext: context).targetingKey)

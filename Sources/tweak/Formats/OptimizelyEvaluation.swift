@@ -19,7 +19,7 @@ struct OptimizelyEvaluation: FormatEvaluation {
 
     var givenOptions: [String] { forcedDecisions.isEmpty ? [] : ["forced-decision"] }
 
-    func report(for key: String, in document: any TweakDocument, context: [String: TweakContent]) throws -> EvalReport {
+    func report(for key: String, in document: any TweakDocument, context: [String: TweakContent], text: String) throws -> EvalReport {
         guard let document = document as? OptimizelyDocument else {
             throw ValidationError("\(Self.source.format.name): not an Optimizely document")
         }

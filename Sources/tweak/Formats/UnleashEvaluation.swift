@@ -13,7 +13,7 @@ import TweakKitUnleash
 struct UnleashEvaluation: FormatEvaluation {
     static var source: SourceFormat { SourceFormats.unleash }
 
-    func report(for key: String, in document: any TweakDocument, context: [String: TweakContent]) throws -> EvalReport {
+    func report(for key: String, in document: any TweakDocument, context: [String: TweakContent], text: String) throws -> EvalReport {
         guard let features = (document as? UnleashDocument)?.features else {
             throw ValidationError("\(Self.source.format.name): not an Unleash document")
         }
