@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TweakKit
+import JustTweak
 
 /// JustTweak's `EphemeralTweakProvider`, "simply an instance of `NSMutableDictionary`": an
 /// `NSDictionary` is a `TweakProvider` and an `NSMutableDictionary` a `MutableTweakProvider`,
@@ -86,7 +86,7 @@ struct NSMutableDictionaryTweakProviderTests {
         let localTweakProvider = LocalTweakProvider(jsonURL: resourceURL("Tweaks_low"))
         let tweakManager = TweakManager(tweakProviders: [ephemeralTweakProvider, localTweakProvider])
         tweakManager.useCache = useCache
-        #expect(tweakManager.mutableTweakProvider === ephemeralTweakProvider)
+        #expect((tweakManager.mutableTweakProvider as? NSMutableDictionary) === (ephemeralTweakProvider as? NSMutableDictionary))
         #expect(try tweakManager.tweakWith(feature: "texts", variable: "greeting").stringValue == "Hello")
         tweakManager.set("Ephemeral", feature: "texts", variable: "greeting")
         let tweak = try tweakManager.tweakWith(feature: "texts", variable: "greeting")
