@@ -83,8 +83,9 @@ extension Tweak {
 extension Tweak: Equatable {
     /// Every field equal; the values compared with ``==(_:_:)`` for tweak values.
     public static func == (lhs: Tweak, rhs: Tweak) -> Bool {
-        lhs.feature == rhs.feature && lhs.variable == rhs.variable && lhs.value == rhs.value
-            && lhs.title == rhs.title && lhs.desc == rhs.desc && lhs.group == rhs.group && lhs.source == rhs.source
+        equal(lhs.feature, rhs.feature) && equal(lhs.variable, rhs.variable) && lhs.value == rhs.value
+            && equal(lhs.title, rhs.title) && equal(lhs.desc, rhs.desc) && equal(lhs.group, rhs.group)
+            && equal(lhs.source, rhs.source)
     }
 }
 

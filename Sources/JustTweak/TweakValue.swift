@@ -65,6 +65,12 @@ extension TweakValue {
     public var stringValue: String? { self as? String }
 }
 
+/// `Equatable`'s `==`. Inside this module a bare `==` between two `String`s or numbers finds the
+/// module's own `==` for tweak values first (which would call back here, forever); this one cannot.
+func equal<Value: Equatable>(_ lhs: Value, _ rhs: Value) -> Bool {
+    lhs == rhs
+}
+
 /// `value` truncated to an `Int`, clamped to `Int`'s range; NaN reads as 0.
 func clampedInt(_ value: Double) -> Int {
     if value.isNaN { return 0 }
@@ -162,12 +168,12 @@ extension TweakContent {
 
     func justTweakEquals(_ other: TweakContent) -> Bool {
         switch (self, other) {
-        case (.string(let lhs), .string(let rhs)): return lhs == rhs
+        case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
         case (.string, _), (_, .string): return false
-        case (.int(let lhs), .int(let rhs)): return lhs == rhs
+        case (.int(let lhs), .int(let rhs)): return equal(lhs, rhs)
         default:
-            guard let lhs = numeric, let rhs = other.numeric else { return self == other }
-            return lhs == rhs
+            guard let lhs = numeric, let rhs = other.numeric else { return equal(self, other) }
+            return equal(lhs, rhs)
         }
     }
 
