@@ -130,7 +130,7 @@ struct ChangeDeliveryTests {
         }
         let reread = UserDefaultsTweakProvider(userDefaults: defaults)
         #expect(try reread.allTweaks().count == 8)
-        #expect(try reread.allTweaks().allSatisfy { $0.value == 24 })
+        #expect(try reread.allTweaks().allSatisfy { $0.content == 24 })
     }
 }
 

@@ -25,7 +25,7 @@ struct MutableProviderTests {
             for writer in 0..<8 {
                 group.addTask {
                     for index in 0..<500 {
-                        try provider.store(index, feature: "f\(writer)", variable: "v\(index % 50)")
+                        provider.store(TweakContent.int(index), feature: "f\(writer)", variable: "v\(index % 50)")
                         _ = provider.allTweaks()
                     }
                 }

@@ -163,7 +163,7 @@ struct TweakManagerTests {
         #expect(throws: TweakError.decryptionClosureNotProvided(feature: "general", variable: "encrypted_answer_to_the_universe")) {
             try manager.tweakWith(feature: "general", variable: "encrypted_answer_to_the_universe")
         }
-        manager.decryptionHandler = { tweak in .string(String((tweak.stringValue ?? "").reversed())) }
+        manager.decryptionHandler = { tweak in .string(String((tweak.content.stringValue ?? "").reversed())) }
         let tweak = try manager.tweakWith(feature: "general", variable: "encrypted_answer_to_the_universe")
         #expect(tweak.content == "Definitely not 42")
         #expect(tweak.title == "Encrypted definitive answer")
@@ -214,7 +214,7 @@ struct TweakManagerTests {
             for writer in 0..<4 {
                 group.addTask {
                     for index in 0..<300 {
-                        try overrides.store(index, feature: "writer\(writer)", variable: "counter")
+                        overrides.store(TweakContent.int(index), feature: "writer\(writer)", variable: "counter")
                         // Read-your-write: the value just written, never an older one.
                         let read = (try? manager.tweakWith(feature: "writer\(writer)", variable: "counter"))?.content
                         if read != .int(index) { stale.increment() }
@@ -232,7 +232,7 @@ struct TweakManagerTests {
         }
         #expect(stale.value == 0)
         for writer in 0..<4 {
-            #expect(try manager.tweakWith(feature: "writer\(writer)", variable: "counter").value == 299)
+            #expect(try manager.tweakWith(feature: "writer\(writer)", variable: "counter").content == 299)
         }
     }
 }
@@ -265,7 +265,7 @@ struct ReadPathTests {
     }
 
     @Test("a key for a tweak that appears later finds it after the change")
-    func keyBeforeTweak() {
+    func keyBeforeTweak() throws {
         let store = EphemeralTweakProvider()
         let manager = TweakManager(tweakProviders: [store])
         let key = TweakKey("late", "v", default: 0)

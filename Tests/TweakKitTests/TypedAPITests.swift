@@ -65,7 +65,7 @@ struct TypedAPITests {
         #expect(secret.value == "fallback")
         manager.decryptionHandler = { _ in throw BrokenStore() }
         #expect(manager.details(for: .secret).reason == .decryptionFailed(reason: "disk unplugged"))
-        manager.decryptionHandler = { tweak in .string(String((tweak.stringValue ?? "").reversed())) }
+        manager.decryptionHandler = { tweak in .string(String((tweak.content.stringValue ?? "").reversed())) }
         #expect(manager.value(for: .secret) == "Definitely not 42")
     }
 

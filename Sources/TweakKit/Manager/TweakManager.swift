@@ -105,7 +105,7 @@ public final class TweakManager: Sendable {
     ///
     /// ```swift
     /// manager.decryptionHandler = { tweak in
-    ///     .string(String((tweak.stringValue ?? "").reversed()))
+    ///     .string(String((tweak.content.stringValue ?? "").reversed()))
     /// }
     /// ```
     /// Without a closure, an encrypted tweak is skipped (the next provider answers) and its

@@ -1,0 +1,34 @@
+/// A manager is itself a mutable provider: it can stand in another manager's stack, and writes go
+/// to its own highest-priority mutable provider.
+///
+/// ```swift
+/// let app = TweakManager(tweakProviders: [screenOverrides, sharedManager])
+/// ```
+extension TweakManager: MutableTweakProvider {
+    /// `"TweakManager"`.
+    public var name: String { "TweakManager" }
+
+    /// The stack's tweaks: ``displayableTweaks``.
+    public func allTweaks() -> [Tweak] { displayableTweaks }
+
+    /// Calls `handler` after each change any provider of the stack reports.
+    public func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
+        let observations = tweakProviders.map { $0.observeChanges(handler) }
+        return TweakObservation { observations.forEach { $0.cancel() } }
+    }
+
+    /// Stores `content` in the highest-priority mutable provider.
+    ///
+    /// - Throws: ``TweakError/notSupported(_:)`` when the stack has no mutable provider, or what the provider throws.
+    public func store(_ content: TweakContent, feature: String, variable: String) throws {
+        guard let provider = mutableTweakProvider else {
+            throw TweakError.notSupported("the stack has no mutable provider to write to")
+        }
+        try provider.store(content, feature: feature, variable: variable)
+    }
+
+    /// Removes every override of the highest-priority mutable provider (``deleteAllOverrides()``).
+    public func deleteAll() throws {
+        try deleteAllOverrides()
+    }
+}
