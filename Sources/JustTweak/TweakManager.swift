@@ -131,24 +131,36 @@ extension TweakManager: MutableTweakProvider {
     /// ```swift
     /// let tweak = try? tweakManager.tweakWith(feature: "some_feature", variable: "some_flag")
     /// ```
-    /// - Throws: ``TweakError/notFound`` when no provider has it.
+    /// - Throws: ``TweakError/notFound`` when no provider has it, or the first other
+    ///   ``TweakError`` a provider threw (``TweakError/decryptionClosureNotProvided`` for an
+    ///   encrypted tweak no provider could decrypt).
     public func tweakWith(feature: String, variable: String) throws -> Tweak {
         let id = TweakID(feature: feature, variable: variable)
         let lookup = state.tweak(id)
         if let cached = lookup.cached {
-            if let logClosure { logClosure("Tweak '\(cached)' found in cache.", .verbose) }
+            if let logClosure = lookup.log { logClosure("Tweak '\(cached)' found in cache.", .verbose) }
             return cached
         }
+        var failure: TweakError?
         for provider in lookup.providers {
-            guard let tweak = try? provider.tweakWith(feature: feature, variable: variable) else {
-                if let logClosure {
+            let found: Tweak?
+            do {
+                found = try provider.tweakWith(feature: feature, variable: variable)
+            } catch let error as TweakError {
+                if error != .notFound, failure == nil { failure = error }
+                found = nil
+            } catch {
+                found = nil
+            }
+            guard let tweak = found else {
+                if let logClosure = lookup.log {
                     logClosure("Tweak with identifier '\(variable)' in \(type(of: provider)) could NOT be found or has an invalid configuration", .verbose)
                 }
                 continue
             }
             let result = Tweak(feature: feature, variable: variable, value: tweak.value, title: tweak.title,
                                description: tweak.desc, group: tweak.group, source: "\(type(of: provider))")
-            if let logClosure {
+            if let logClosure = lookup.log {
                 logClosure("Tweak with feature '\(feature)' and variable '\(variable)' resolved. Using '\(result)'.", .debug)
             }
             if let generation = lookup.generation {
@@ -156,8 +168,8 @@ extension TweakManager: MutableTweakProvider {
             }
             return result
         }
-        if let logClosure { logClosure("No Tweak found for identifier '\(variable)'", .verbose) }
-        throw TweakError.notFound
+        if let logClosure = lookup.log { logClosure("No Tweak found for identifier '\(variable)'", .verbose) }
+        throw failure ?? TweakError.notFound
     }
 
     /// Stores `value` in ``mutableTweakProvider`` and drops the cache; with no mutable provider

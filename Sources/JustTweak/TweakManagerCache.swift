@@ -66,12 +66,13 @@ final class TweakManagerState: @unchecked Sendable {
         }
     }
 
-    /// The cached tweak, or the providers to ask and the generation to cache the answer under.
-    func tweak(_ id: TweakID) -> (cached: Tweak?, providers: [any TweakProvider], generation: UInt64?) {
+    /// The cached tweak, or the providers to ask and the generation to cache the answer under;
+    /// and the log closure, in the same turn of the lock.
+    func tweak(_ id: TweakID) -> (cached: Tweak?, providers: [any TweakProvider], generation: UInt64?, log: LogClosure?) {
         locked {
-            guard useCache else { return (nil, providers, nil) }
-            if let cached = tweaks[id] { return (cached, [], generation) }
-            return (nil, providers, generation)
+            guard useCache else { return (nil, providers, nil, log) }
+            if let cached = tweaks[id] { return (cached, [], generation, log) }
+            return (nil, providers, generation, log)
         }
     }
 
