@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "TweakKit", targets: ["TweakKit"]),
+        // JustTweak 10.1.1's API over TweakKit: a JustTweak app keeps `import JustTweak`.
+        .library(name: "JustTweak", targets: ["JustTweak"]),
         .library(name: "TweakKitLogging", targets: ["TweakKitLogging"]),
         .library(name: "TweakKitTesting", targets: ["TweakKitTesting"]),
         .library(name: "TweakKitCodegen", targets: ["TweakKitCodegen"]),
@@ -47,6 +49,8 @@ let package = Package(
     targets: [
         // The core: Foundation and Synchronization only.
         .target(name: "TweakKit"),
+        // JustTweak 10.1.1's API (manager, providers, NotificationCenter, TweakValue) mapped onto TweakKit.
+        .target(name: "JustTweak", dependencies: ["TweakKit"]),
         // Bridges TweakKit's log hook to swift-log.
         .target(
             name: "TweakKitLogging",
@@ -209,10 +213,11 @@ let package = Package(
                 "tweak", "TweakKit", "TweakKitTestSupport", "TweakKitPostgresTestSupport", .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        // JustTweak 10.1.1's API, spelled as JustTweak spells it (no ExistentialAny: `TweakValue` bare, as JustTweak code writes it).
-        .testTarget(name: "JustTweakCompatibilityTests", dependencies: ["TweakKit"], resources: [.copy("Resources")]),
-        // The code of JustTweak's README, as published, with `import TweakKit`.
-        .testTarget(name: "JustTweakReadmeTests", dependencies: ["TweakKit"], resources: [.copy("Resources")]),
+        // JustTweak 10.1.1's API through `import JustTweak`, spelled as JustTweak code spells it
+        // (no ExistentialAny: `TweakValue` bare), and its interop with TweakKit.
+        .testTarget(name: "JustTweakCompatibilityTests", dependencies: ["JustTweak", "TweakKit"], resources: [.copy("Resources")]),
+        // The code of JustTweak's README, as published, with `import JustTweak`.
+        .testTarget(name: "JustTweakReadmeTests", dependencies: ["JustTweak", "TweakKit"], resources: [.copy("Resources")]),
         .testTarget(name: "TweakKitCodegenTests", dependencies: ["TweakKitCodegen", "TweakKit"], resources: [.copy("Golden")]),
         .testTarget(name: "TweakKitFlagdTests", dependencies: ["TweakKitFlagd", "TweakKit", "TweakKitTesting", "TweakKitTestSupport"]),
         .testTarget(
@@ -295,7 +300,8 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-for target in package.targets where target.type != .plugin && !target.name.hasPrefix("JustTweak") {
+// JustTweak's test targets are left out: they compile code written as JustTweak code is (bare `TweakValue`).
+for target in package.targets where target.type != .plugin && !(target.type == .test && target.name.hasPrefix("JustTweak")) {
     var settings = target.swiftSettings ?? []
     settings.append(contentsOf: [
         .enableUpcomingFeature("ExistentialAny"),

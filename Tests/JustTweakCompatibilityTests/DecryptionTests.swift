@@ -1,5 +1,5 @@
 import Testing
-import TweakKit
+import JustTweak
 
 /// `decryptionClosure` on the manager and on `LocalTweakProvider`, as JustTweak's README describes it.
 @Suite("Decryption")

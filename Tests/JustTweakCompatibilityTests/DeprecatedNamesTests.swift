@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TweakKit
+import JustTweak
 
 /// JustTweak's pre-7.0 names, as its 2019 article wrote its stack; deprecated, so this suite is
 /// marked deprecated too (a deprecated caller gets no warning for using them).

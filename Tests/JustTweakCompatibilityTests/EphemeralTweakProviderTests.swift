@@ -1,5 +1,5 @@
 import Testing
-import TweakKit
+import JustTweak
 
 /// `EphemeralTweakProvider`, the in-memory provider JustTweak's README names (JustTweak 10.1.1
 /// used an `NSMutableDictionary` for it), with JustTweak's method names.

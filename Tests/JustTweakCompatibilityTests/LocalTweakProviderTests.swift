@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TweakKit
+import JustTweak
 
 /// `LocalTweakProvider(jsonURL:)`, as JustTweak spells it.
 @Suite("LocalTweakProvider")
@@ -27,7 +27,7 @@ struct LocalTweakProviderTests {
 
     @Test("an unknown tweak throws notFound")
     func unknown() {
-        #expect(throws: TweakError.notFound(feature: "colors", variable: "nope")) { try tweakProvider.tweakWith(feature: "colors", variable: "nope") }
+        #expect(throws: TweakError.notFound) { try tweakProvider.tweakWith(feature: "colors", variable: "nope") }
         #expect((try? tweakProvider.tweakWith(feature: "nope", variable: "show_red")) == nil)
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TweakKit
+import JustTweak
 
 /// JustTweak's `EphemeralTweakProvider`, "simply an instance of `NSMutableDictionary`": an
 /// `NSDictionary` is a `TweakProvider` and an `NSMutableDictionary` a `MutableTweakProvider`,
@@ -86,7 +86,7 @@ struct NSMutableDictionaryTweakProviderTests {
         let localTweakProvider = LocalTweakProvider(jsonURL: resourceURL("Tweaks_low"))
         let tweakManager = TweakManager(tweakProviders: [ephemeralTweakProvider, localTweakProvider])
         tweakManager.useCache = useCache
-        #expect(tweakManager.mutableTweakProvider === ephemeralTweakProvider)
+        #expect((tweakManager.mutableTweakProvider as? NSMutableDictionary) === (ephemeralTweakProvider as? NSMutableDictionary))
         #expect(try tweakManager.tweakWith(feature: "texts", variable: "greeting").stringValue == "Hello")
         tweakManager.set("Ephemeral", feature: "texts", variable: "greeting")
         let tweak = try tweakManager.tweakWith(feature: "texts", variable: "greeting")
@@ -97,15 +97,19 @@ struct NSMutableDictionaryTweakProviderTests {
         #expect(try tweakManager.tweakWith(feature: "texts", variable: "greeting").stringValue == "Hello")
     }
 
-    @Test("a change made to the dictionary directly shows in the next lookup", arguments: [false, true])
+    @Test("a change made to the dictionary directly shows in the next lookup with the cache off, after resetCache() with it on", arguments: [false, true])
     func directChange(useCache: Bool) throws {
         let dictionary = NSMutableDictionary()
         let tweakManager = TweakManager(tweakProviders: [dictionary, LocalTweakProvider(jsonURL: resourceURL("Tweaks_low"))])
         tweakManager.useCache = useCache
         #expect(try tweakManager.tweakWith(feature: "texts", variable: "retries").intValue == 3)
         dictionary["retries"] = NSNumber(value: 5)
+        // A dictionary tells no one it changed: a cached answer stands until resetCache().
+        #expect(try tweakManager.tweakWith(feature: "texts", variable: "retries").intValue == (useCache ? 3 : 5))
+        tweakManager.resetCache()
         #expect(try tweakManager.tweakWith(feature: "texts", variable: "retries").value as? Int == 5)
         dictionary.removeAllObjects()
+        tweakManager.resetCache()
         #expect(try tweakManager.tweakWith(feature: "texts", variable: "retries").intValue == 3)
     }
 
@@ -115,7 +119,7 @@ struct NSMutableDictionaryTweakProviderTests {
         let tweakManager = TweakManager(tweakProviders: [ephemeralTweakProvider])
         tweakManager.useCache = useCache
         #expect(!tweakManager.isFeatureEnabled("some_feature"))
-        ephemeralTweakProvider.set(true, feature: "some_feature", variable: "some_feature")
+        tweakManager.set(true, feature: "some_feature", variable: "some_feature")
         #expect(tweakManager.isFeatureEnabled("some_feature"))
     }
 

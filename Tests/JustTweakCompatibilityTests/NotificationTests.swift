@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TweakKit
+import JustTweak
 
 /// `TweakProviderDidChangeNotification`, its tweak key, and the manager's registration API.
 @Suite("Notifications", .serialized)
@@ -10,8 +10,9 @@ struct NotificationTests {
         let provider = UserDefaultsTweakProvider(userDefaults: makeUserDefaults())
         let received = Box<Tweak>()
         let sender = Box<Bool>()
+        let providerID = ObjectIdentifier(provider)
         let observer = NotificationCenter.default.addObserver(forName: TweakProviderDidChangeNotification, object: provider, queue: nil) { notification in
-            sender.set(notification.object as AnyObject? === provider)
+            sender.set((notification.object as AnyObject?).map(ObjectIdentifier.init) == providerID)
             if let tweak = notification.userInfo?[TweakProviderDidChangeNotificationTweakKey] as? Tweak { received.set(tweak) }
         }
         defer { NotificationCenter.default.removeObserver(observer) }

@@ -1,5 +1,5 @@
 import Testing
-import TweakKit
+import JustTweak
 
 /// JustTweak's property wrappers, declared as JustTweak's documentation declares them.
 final class Accessor {

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import TweakKit
+import JustTweak
 
 /// The URL of a JSON file in this target's Resources folder.
 func resourceURL(_ name: String) -> URL {

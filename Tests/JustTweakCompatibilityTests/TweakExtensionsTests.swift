@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TweakKit
+import JustTweak
 
 /// `TweakValue` conversions: `String.tweakValue`, `NSNumber` bridging and `==`.
 @Suite("TweakValue conversions")

@@ -1,5 +1,5 @@
 import Testing
-import TweakKit
+import JustTweak
 
 /// `displayableTweaks`: the winning value of each tweak, sorted by title as JustTweak sorts them.
 @Suite("TweakManager presentation")

@@ -1,5 +1,5 @@
 import Testing
-import TweakKit
+import JustTweak
 
 /// `Tweak`, as JustTweak 10.1.1 spells and uses it.
 @Suite("Tweak")

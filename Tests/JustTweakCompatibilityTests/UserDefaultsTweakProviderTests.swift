@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TweakKit
+import JustTweak
 
 /// `UserDefaultsTweakProvider`, as JustTweak spells it.
 @Suite("UserDefaultsTweakProvider")

@@ -1,4 +1,4 @@
-// The code of JustTweak 10.1.1's README (seed 002), with `import TweakKit` for `import JustTweak`.
+// The code of JustTweak 10.1.1's README (seed 002), with `import JustTweak` as published.
 //
 // Each block between `// README:` and `// END README` is the README's code as published. Where the
 // README has Xcode placeholders (`<#feature_key#>`) or a body that is only a comment (where the
@@ -9,7 +9,7 @@
 import Foundation
 import Synchronization
 import Testing
-import TweakKit
+import JustTweak
 
 // The README loads its JSON from the app bundle; in this test the "app bundle" is this target's
 // Resources folder.
@@ -26,21 +26,19 @@ private struct ReadmeAppBundle {
 /// The example app's remote providers are app code in JustTweak too (its Example folder), not part
 /// of the framework. These stand-ins hold no tweaks, as a remote provider before its first fetch.
 final class OptimizelyTweakProvider: TweakProvider {
-    private let user = Mutex<String?>(nil)
-    let name = "OptimizelyTweakProvider"
-    var userId: String? {
-        get { user.withLock { $0 } }
-        set { user.withLock { $0 = newValue } }
-    }
-    func allTweaks() -> [Tweak] { [] }
-    func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation { TweakObservation() }
+    var logClosure: LogClosure?
+    var decryptionClosure: ((Tweak) -> TweakValue)?
+    var userId: String?
+    func isFeatureEnabled(_ feature: String) -> Bool { false }
+    func tweakWith(feature: String, variable: String) throws -> Tweak { throw TweakError.notFound }
 }
 
 /// See ``OptimizelyTweakProvider``.
 final class FirebaseTweakProvider: TweakProvider {
-    let name = "FirebaseTweakProvider"
-    func allTweaks() -> [Tweak] { [] }
-    func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation { TweakObservation() }
+    var logClosure: LogClosure?
+    var decryptionClosure: ((Tweak) -> TweakValue)?
+    func isFeatureEnabled(_ feature: String) -> Bool { false }
+    func tweakWith(feature: String, variable: String) throws -> Tweak { throw TweakError.notFound }
 }
 
 enum ReadmeStack {
@@ -158,7 +156,7 @@ enum ReadmeUsage {
         return nil
     }
 
-    static func decryption(_ tweakProvider: TweakProvider) {
+    static func decryption(_ tweakProvider: LocalTweakProvider) {
         // README: Encryption or pre-processing (the closure's body filled in)
         tweakProvider.decryptionClosure = { tweak in
             // decrypt `tweak.value` with your cypher of choice and return the decrypted value
@@ -208,7 +206,7 @@ struct JustTweakReadmeTests {
     @Test("the stack: priority follows the array, the UserDefaults provider is the mutable one")
     func stack() throws {
         let tweakManager = ReadmeStack.tweakManager
-        #expect(tweakManager.tweakProviders.map(\.name) == ["userDefaults", "OptimizelyTweakProvider", "FirebaseTweakProvider", "LocalTweaks_example.json"])
+        #expect(tweakManager.tweakProviders.map { "\(type(of: $0))" } == ["UserDefaultsTweakProvider", "OptimizelyTweakProvider", "FirebaseTweakProvider", "LocalTweakProvider"])
         let mutable = try #require(tweakManager.mutableTweakProvider)
         #expect(mutable is UserDefaultsTweakProvider)
     }
@@ -237,7 +235,7 @@ struct JustTweakReadmeTests {
         #expect(ReadmeUsage.throwingLookup()?.stringValue == "a value")
         tweakManager.set("overridden", feature: "some_feature", variable: "some_flag")
         #expect(ReadmeUsage.optionalLookup()?.stringValue == "overridden")
-        #expect(ReadmeUsage.throwingLookup()?.source == "userDefaults")
+        #expect(ReadmeUsage.throwingLookup()?.source == "UserDefaultsTweakProvider")
         tweakManager.deleteValue(feature: "some_feature", variable: "some_flag")
         #expect(ReadmeUsage.throwingLookup()?.stringValue == "a value")
     }
@@ -245,7 +243,7 @@ struct JustTweakReadmeTests {
     @Test("a missing tweak: try? gives nil, do-catch lands in .notFound")
     func missing() {
         #expect((try? ReadmeStack.tweakManager.tweakWith(feature: "some_feature", variable: "nope")) == nil)
-        #expect(throws: TweakError.notFound(feature: "some_feature", variable: "nope")) {
+        #expect(throws: TweakError.notFound) {
             try ReadmeStack.tweakManager.tweakWith(feature: "some_feature", variable: "nope")
         }
     }
@@ -273,7 +271,7 @@ struct JustTweakReadmeTests {
     @Test("the decryption closure gives the decrypted value")
     func decryption() throws {
         let url = try #require(Bundle.main.url(forResource: "LocalTweaks_example", withExtension: "json"))
-        let tweakProvider: TweakProvider = LocalTweakProvider(jsonURL: url)
+        let tweakProvider = LocalTweakProvider(jsonURL: url)
         ReadmeUsage.decryption(tweakProvider)
         let tweak = try tweakProvider.tweakWith(feature: "general", variable: "encrypted_answer_to_the_universe")
         #expect(tweak.value == "Definitely not 42")
@@ -286,8 +284,10 @@ struct JustTweakReadmeTests {
         let viewController = ReadmeViewController()
         viewController.viewDidLoad()
         let before = viewController.updateCount
-        let ephemeralTweakProvider = EphemeralTweakProvider()
-        ephemeralTweakProvider.set(true, feature: "ui_customization", variable: "display_red_view")
+        let userDefaults = UserDefaults(suiteName: "JustTweakReadmeTests.\(UUID().uuidString)") ?? .standard
+        let userDefaultsTweakProvider = UserDefaultsTweakProvider(userDefaults: userDefaults)
+        userDefaultsTweakProvider.set(true, feature: "ui_customization", variable: "display_red_view")
+        defer { userDefaultsTweakProvider.deleteValue(feature: "ui_customization", variable: "display_red_view") }
         #expect(viewController.updateCount > before)
     }
 

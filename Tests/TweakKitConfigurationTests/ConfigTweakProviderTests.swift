@@ -42,11 +42,11 @@ struct ConfigTweakProviderTests {
             "ui.tags": ConfigValue(.stringArray(["a", "b"]), isSecret: false),
         ])
         let provider = ConfigTweakProvider(provider: memory, kinds: kinds)
-        #expect(try provider.tweakWith(feature: "ui", variable: "red").boolValue == true)
-        #expect(try provider.tweakWith(feature: "ui", variable: "alpha").doubleValue == 0.75)
-        #expect(try provider.tweakWith(feature: "ui", variable: "count").intValue == 5)
-        #expect(try provider.tweakWith(feature: "ui", variable: "label").stringValue == "Hi")
-        #expect(try provider.tweakWith(feature: "ui", variable: "scale").floatValue == 1.5)
+        #expect(try provider.tweakWith(feature: "ui", variable: "red").content.boolValue == true)
+        #expect(try provider.tweakWith(feature: "ui", variable: "alpha").content.doubleValue == 0.75)
+        #expect(try provider.tweakWith(feature: "ui", variable: "count").content.intValue == 5)
+        #expect(try provider.tweakWith(feature: "ui", variable: "label").content.stringValue == "Hi")
+        #expect(try provider.tweakWith(feature: "ui", variable: "scale").content.floatValue == 1.5)
         #expect(provider.allTweaks().count == 6)
         #expect(throws: TweakError.notFound(feature: "ui", variable: "missing")) { try provider.tweakWith(feature: "ui", variable: "missing") }
 
@@ -66,9 +66,9 @@ struct ConfigTweakProviderTests {
         let settings = ConfigReader(provider: InMemoryProvider(values: ["filePath": ConfigValue(.string(file.path), isSecret: false)]))
         let json = try await FileProvider<JSONSnapshot>(config: settings)
         let provider = ConfigTweakProvider(reader: ConfigReader(provider: json), kinds: kinds)
-        #expect(try provider.tweakWith(feature: "ui", variable: "count").intValue == 9)
-        #expect(try provider.tweakWith(feature: "ui", variable: "label").stringValue == "from JSON")
-        #expect(try provider.tweakWith(feature: "ui", variable: "alpha").doubleValue == 2.0)
+        #expect(try provider.tweakWith(feature: "ui", variable: "count").content.intValue == 9)
+        #expect(try provider.tweakWith(feature: "ui", variable: "label").content.stringValue == "from JSON")
+        #expect(try provider.tweakWith(feature: "ui", variable: "alpha").content.doubleValue == 2.0)
         #expect(throws: TweakError.notFound(feature: "ui", variable: "red")) { try provider.tweakWith(feature: "ui", variable: "red") }
     }
 

@@ -80,8 +80,8 @@ struct TweakManagerConfigProviderTests {
             for await value in updates {
                 values.append(value)
                 switch values.count {
-                case 1: overrides.set("Howdy", feature: "ui", variable: "label")
-                case 2: overrides.deleteValue(feature: "ui", variable: "label")
+                case 1: overrides.store(TweakContent.string("Howdy"), feature: "ui", variable: "label")
+                case 2: overrides.removeValue(feature: "ui", variable: "label")
                 default: return values
                 }
             }
@@ -100,7 +100,7 @@ struct TweakManagerConfigProviderTests {
                 let value = try snapshot.value(forKey: AbsoluteConfigKey(["ui", "count"]), type: .int).value?.content
                 guard case .int(let count)? = value else { return counts }
                 counts.append(count)
-                if counts.count == 1 { overrides.set(7, feature: "ui", variable: "count") } else { return counts }
+                if counts.count == 1 { overrides.store(TweakContent.int(7), feature: "ui", variable: "count") } else { return counts }
             }
             return counts
         }

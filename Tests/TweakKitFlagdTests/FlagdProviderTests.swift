@@ -84,10 +84,10 @@ struct FlagdProviderTests {
 
     @Test("a local override still wins over a flag")
     func overrideWins() throws {
-        overrides.set(true, feature: "new-checkout", variable: "enabled")
+        try overrides.store(true, feature: "new-checkout", variable: "enabled")
         #expect(manager.isFeatureEnabled("new-checkout", context: ["country": "US"]))
         #expect(manager.details(for: .feature("new-checkout")).source == "overrides")
-        overrides.deleteValue(feature: "new-checkout", variable: "enabled")
+        try overrides.removeValue(feature: "new-checkout", variable: "enabled")
         #expect(!manager.isFeatureEnabled("new-checkout", context: ["country": "US"]))
     }
 

@@ -121,9 +121,9 @@ struct GrowthBookProviderTests {
     @Test("listings show each feature's default value and whether it is on")
     func listing() throws {
         let tweaks = try makeManager().displayableTweaks
-        #expect(tweaks.contains { $0.feature == "max-items" && $0.variable == "value" && $0.intValue == 10 })
-        #expect(tweaks.contains { $0.feature == "max-items" && $0.variable == "enabled" && $0.boolValue == true })
-        #expect(tweaks.contains { $0.feature == "checkout-redesign" && $0.variable == "enabled" && $0.boolValue == false })
+        #expect(tweaks.contains { $0.feature == "max-items" && $0.variable == "value" && $0.content.intValue == 10 })
+        #expect(tweaks.contains { $0.feature == "max-items" && $0.variable == "enabled" && $0.content.boolValue == true })
+        #expect(tweaks.contains { $0.feature == "checkout-redesign" && $0.variable == "enabled" && $0.content.boolValue == false })
     }
 }
 

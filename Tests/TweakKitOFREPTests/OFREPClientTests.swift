@@ -60,7 +60,7 @@ struct OFREPClientTests {
             let unchanged = try await provider.refresh()
             #expect(unchanged == false)
             // A change on the server arrives with the next poll.
-            stack.overrides.set("Howdy", feature: "banner", variable: "value")
+            try stack.overrides.store("Howdy", feature: "banner", variable: "value")
             let changed = try await provider.refresh()
             #expect(changed)
             #expect(manager.value(for: TweakKey("banner", "value", default: "")) == "Howdy")
@@ -129,7 +129,7 @@ struct OFREPClientTests {
         #expect(provider.status == .error)
         #expect(provider.lastError != nil)
         let fallback = EphemeralTweakProvider(name: "defaults")
-        fallback.set(true, feature: "new-checkout", variable: "enabled")
+        try fallback.store(true, feature: "new-checkout", variable: "enabled")
         #expect(TweakManager(tweakProviders: [provider, fallback]).isFeatureEnabled("new-checkout"))
     }
 }

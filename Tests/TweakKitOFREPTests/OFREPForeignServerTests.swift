@@ -185,7 +185,7 @@ struct OFREPForeignServerTests {
         await #expect(throws: RemoteError.self) { try await withWrongKey.refresh() }
         #expect(withWrongKey.lastError?.kind == .httpStatus(403))
         let fallback = EphemeralTweakProvider(name: "defaults")
-        fallback.set(true, feature: "dark-mode", variable: "enabled")
+        try fallback.store(true, feature: "dark-mode", variable: "enabled")
         #expect(TweakManager(tweakProviders: [withWrongKey, fallback]).isFeatureEnabled("dark-mode"))
 
         var bearer = configuration(server)

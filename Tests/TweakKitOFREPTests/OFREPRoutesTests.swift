@@ -111,7 +111,7 @@ struct OFREPRoutesTests {
             // Another context with the same tag is answered in full.
             #expect(try await post(client, "/ofrep/v1/evaluate/flags", #"{"context": {"country": "DE"}}"#, headers: [.ifNoneMatch: tag]).0 == .ok)
 
-            stack.overrides.set("Howdy", feature: "banner", variable: "value")
+            try stack.overrides.store("Howdy", feature: "banner", variable: "value")
             let (changed, _, changedHeaders) = try await post(client, "/ofrep/v1/evaluate/flags", context, headers: [.ifNoneMatch: tag])
             #expect(changed == .ok)
             let secondTag = try #require(changedHeaders[.eTag])

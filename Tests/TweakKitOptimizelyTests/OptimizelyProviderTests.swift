@@ -92,7 +92,7 @@ struct OptimizelyProviderTests {
         forced.set(variationKey: "control", flagKey: "checkout_redesign", userID: "user-1")
         #expect(manager.isFeatureEnabled("checkout_redesign") == false)
 
-        overrides.set("red", feature: "checkout_redesign", variable: "color")
+        try overrides.store("red", feature: "checkout_redesign", variable: "color")
         #expect(try manager.tweakWith(feature: "checkout_redesign", variable: "color").content == "red")
     }
 

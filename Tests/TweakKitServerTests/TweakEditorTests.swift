@@ -55,7 +55,7 @@ struct TweakEditorTests {
     @Test("GET /api/tweaks lists every tweak with value, type, source, metadata and override state")
     func list() async throws {
         let setup = try Editor()
-        setup.overrides.set(true, feature: "ui", variable: "red")
+        try setup.overrides.store(true, feature: "ui", variable: "red")
         try await setup.application().test(.router) { client in
             try await client.execute(uri: "/api/tweaks", method: .get) { (response: TestResponse) async throws in
                 #expect(response.status == .ok)
@@ -149,8 +149,8 @@ struct TweakEditorTests {
     @Test("DELETE removes one override; DELETE /api/overrides removes all; both need the token")
     func deletes() async throws {
         let setup = try Editor()
-        setup.overrides.set("Hi", feature: "ui", variable: "label")
-        setup.overrides.set(true, feature: "ui", variable: "red")
+        try setup.overrides.store("Hi", feature: "ui", variable: "label")
+        try setup.overrides.store(true, feature: "ui", variable: "red")
         try await setup.application().test(.router) { client in
             try await client.execute(uri: "/api/tweaks/ui/label", method: .delete) { (response: TestResponse) async throws in
                 #expect(response.status == .unauthorized)
@@ -259,7 +259,7 @@ struct TweakEditorTests {
             }
             // Change only once the stream is open: a change made before it subscribed is not replayed.
             for _ in 0..<1000 where !connected.isSet { try await Task.sleep(for: .milliseconds(10)) }
-            setup.overrides.set("pushed", feature: "ui", variable: "label")
+            try setup.overrides.store("pushed", feature: "ui", variable: "label")
             let text = try await stream.value
             #expect(text.contains("event: change"))
             #expect(text.contains(#""value":"pushed""#))

@@ -103,10 +103,10 @@ struct ChangeDeliveryTests {
             guard !reentered.isSet else { return }
             reentered.set()
             // Under the provider's write lock this would deadlock.
-            try? provider.set(true, feature: "audit", variable: "seen")
+            try? provider.store(true, feature: "audit", variable: "seen")
         }
         let finished = await runDetached(within: 5) {
-            try? provider.set("x", feature: "f", variable: "v")
+            try? provider.store("x", feature: "f", variable: "v")
         }
         #expect(finished, "writing to UserDefaults deadlocked")
         #expect(reentered.isSet)
@@ -124,13 +124,13 @@ struct ChangeDeliveryTests {
         await withTaskGroup(of: Void.self) { group in
             for writer in 0..<8 {
                 group.addTask {
-                    for round in 0..<25 { try? provider.set(round, feature: "writer\(writer)", variable: "round") }
+                    for round in 0..<25 { try? provider.store(round, feature: "writer\(writer)", variable: "round") }
                 }
             }
         }
         let reread = UserDefaultsTweakProvider(userDefaults: defaults)
         #expect(try reread.allTweaks().count == 8)
-        #expect(try reread.allTweaks().allSatisfy { $0.value == 24 })
+        #expect(try reread.allTweaks().allSatisfy { $0.content == 24 })
     }
 }
 

@@ -5,63 +5,26 @@ import Testing
 
 @Suite("Change observation")
 struct ChangeObservationTests {
-    @Test("TweakProviderDidChangeNotification is posted on the writing thread, with no main queue running")
-    func notification() async throws {
-        let provider = EphemeralTweakProvider(name: "store")
-        let received = SharedCounter()
-        let observer = NotificationCenter.default.addObserver(
-            forName: TweakProviderDidChangeNotification, object: provider, queue: nil
-        ) { notification in
-            if let tweak = notification.userInfo?[TweakProviderDidChangeNotificationTweakKey] as? Tweak,
-               tweak.id == TweakID(feature: "f", variable: "v") {
-                received.increment()
-            }
-        }
-        defer { NotificationCenter.default.removeObserver(observer) }
-        await Task.detached {
-            provider.set(1, feature: "f", variable: "v")
-        }.value
-        #expect(received.value == 1)
-    }
-
-    @Test("every mutable provider posts the notification", arguments: ["ephemeral", "persistent", "userDefaults"])
-    func everyProviderPosts(kind: String) throws {
-        let provider: any MutableTweakProvider
-        switch kind {
-        case "ephemeral": provider = EphemeralTweakProvider()
-        case "persistent": provider = try PersistentTweakProvider(fileURL: makeTemporaryDirectory().appendingPathComponent("o.json"), pollInterval: nil)
-        default: provider = UserDefaultsTweakProvider(userDefaults: try #require(UserDefaults(suiteName: "TweakKitTests.\(UUID().uuidString)")))
-        }
-        let received = SharedCounter()
-        let observer = NotificationCenter.default.addObserver(
-            forName: TweakProviderDidChangeNotification, object: provider, queue: nil
-        ) { _ in received.increment() }
-        defer { NotificationCenter.default.removeObserver(observer) }
-        try provider.store(true, feature: "f", variable: "v")
-        try provider.removeValue(feature: "f", variable: "v")
-        #expect(received.value == 2)
-    }
-
     @Test("the manager's change stream reports each change with old and new tweak")
     func managerStream() async throws {
         let overrides = EphemeralTweakProvider(name: "overrides")
         let manager = TweakManager(tweakProviders: [overrides, try Fixtures.example()])
         let stream = manager.changes()
         var iterator = stream.makeAsyncIterator()
-        overrides.set(true, feature: "ui_customization", variable: "display_red_view")
+        try overrides.store(true, feature: "ui_customization", variable: "display_red_view")
         let update = try #require(await iterator.next())
         #expect(update.id == TweakID(feature: "ui_customization", variable: "display_red_view"))
         #expect(update.oldTweak?.content == false)
         #expect(update.newTweak?.content == true)
         #expect(update.newTweak?.source == "overrides")
-        overrides.deleteValue(feature: "ui_customization", variable: "display_red_view")
+        try overrides.removeValue(feature: "ui_customization", variable: "display_red_view")
         let back = try #require(await iterator.next())
         #expect(back.newTweak?.content == false)
         #expect(back.newTweak?.source == "LocalTweaks_example.json")
-        overrides.set("new", feature: "brand", variable: "new")
+        try overrides.store("new", feature: "brand", variable: "new")
         let added = try #require(await iterator.next())
         #expect(added.oldTweak == nil)
-        overrides.deleteValue(feature: "brand", variable: "new")
+        try overrides.removeValue(feature: "brand", variable: "new")
         let removed = try #require(await iterator.next())
         #expect(removed.newTweak == nil)
     }
@@ -72,11 +35,11 @@ struct ChangeObservationTests {
         let manager = TweakManager(tweakProviders: [overrides, try Fixtures.example()])
         var iterator = manager.values(for: .redViewAlpha).makeAsyncIterator()
         #expect(await iterator.next() == 1.0)
-        overrides.set(0.25, feature: "ui_customization", variable: "red_view_alpha_component")
+        try overrides.store(0.25, feature: "ui_customization", variable: "red_view_alpha_component")
         #expect(await iterator.next() == 0.25)
         // Changes to other tweaks do not wake the key's readers.
-        overrides.set("x", feature: "ui_customization", variable: "label_text")
-        overrides.set(0.75, feature: "ui_customization", variable: "red_view_alpha_component")
+        try overrides.store("x", feature: "ui_customization", variable: "label_text")
+        try overrides.store(0.75, feature: "ui_customization", variable: "red_view_alpha_component")
         #expect(await iterator.next() == 0.75)
     }
 
@@ -105,7 +68,7 @@ struct ChangeObservationTests {
         } onChange: {
             changed.set()
         }
-        overrides.set(true, feature: "ui_customization", variable: "display_red_view")
+        try overrides.store(true, feature: "ui_customization", variable: "display_red_view")
         #expect(await eventually { changed.isSet })
         #expect(store.value(for: .redView) == true)
         #expect(store.tweaks.contains { $0.id == TweakID(feature: "ui_customization", variable: "display_red_view") && $0.content == true })

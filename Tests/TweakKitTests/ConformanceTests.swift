@@ -19,14 +19,14 @@ struct ConformanceTests {
     @Test("PersistentTweakProvider")
     func persistent() async throws {
         let provider = try PersistentTweakProvider(fileURL: makeTemporaryDirectory().appendingPathComponent("overrides.json"), pollInterval: nil)
-        try provider.set(3, feature: "f", variable: "count")
+        try provider.store(3, feature: "f", variable: "count")
         try await TweakProviderConformance(provider: provider).run()
     }
 
     @Test("UserDefaultsTweakProvider")
     func userDefaults() async throws {
         let provider = UserDefaultsTweakProvider(userDefaults: try #require(UserDefaults(suiteName: "TweakKitTests.\(UUID().uuidString)")))
-        try provider.set(1.5, feature: "f", variable: "ratio")
+        try provider.store(1.5, feature: "f", variable: "ratio")
         try await TweakProviderConformance(provider: provider).run()
     }
 

@@ -62,7 +62,7 @@ struct DocumentTweakProviderTests {
     func evaluated() throws {
         let mirror = try DocumentTweakProvider(data: Data(), format: MirrorFormat(), name: "mirror")
         let below = EphemeralTweakProvider(name: "below")
-        below.set("fallback", feature: "mirror", variable: "name")
+        try below.store("fallback", feature: "mirror", variable: "name")
         let manager = TweakManager(tweakProviders: [mirror, below])
         let key = TweakKey("mirror", "name", default: "?")
         #expect(manager.value(for: key, context: ["targetingKey": "abc"]) == "cba")

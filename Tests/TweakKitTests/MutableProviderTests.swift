@@ -7,11 +7,11 @@ struct MutableProviderTests {
     @Test("EphemeralTweakProvider keys by feature and variable")
     func ephemeral() throws {
         let provider = EphemeralTweakProvider()
-        provider.set(true, feature: "a", variable: "enabled")
-        provider.set(false, feature: "b", variable: "enabled")
+        try provider.store(true, feature: "a", variable: "enabled")
+        try provider.store(false, feature: "b", variable: "enabled")
         #expect(try provider.tweakWith(feature: "a", variable: "enabled").content == true)
         #expect(try provider.tweakWith(feature: "b", variable: "enabled").content == false)
-        provider.deleteValue(feature: "a", variable: "enabled")
+        try provider.removeValue(feature: "a", variable: "enabled")
         #expect(throws: TweakError.notFound(feature: "a", variable: "enabled")) { try provider.tweakWith(feature: "a", variable: "enabled") }
         #expect(provider.allTweaks().count == 1)
         provider.deleteAll()
@@ -25,7 +25,7 @@ struct MutableProviderTests {
             for writer in 0..<8 {
                 group.addTask {
                     for index in 0..<500 {
-                        provider.set(index, feature: "f\(writer)", variable: "v\(index % 50)")
+                        provider.store(TweakContent.int(index), feature: "f\(writer)", variable: "v\(index % 50)")
                         _ = provider.allTweaks()
                     }
                 }

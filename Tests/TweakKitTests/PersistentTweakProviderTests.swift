@@ -64,7 +64,7 @@ struct PersistentTweakProviderTests {
         let unrelated = directory.appendingPathComponent(".other.json.\(UUID().uuidString).tmp")
         try Data().write(to: unrelated)
         let provider = try PersistentTweakProvider(fileURL: url, pollInterval: nil)
-        try provider.set(true, feature: "ui", variable: "red")
+        try provider.store(true, feature: "ui", variable: "red")
         #expect(!FileManager.default.fileExists(atPath: stale.path))
         #expect(FileManager.default.fileExists(atPath: unrelated.path), "another file's temporary files are not ours to remove")
     }
@@ -79,7 +79,7 @@ struct PersistentTweakProviderTests {
                 group.addTask {
                     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                         Thread.detachNewThread {
-                            for round in 0..<rounds { try? writer.set(round, feature: "w\(index)", variable: "r\(round)") }
+                            for round in 0..<rounds { try? writer.store(round, feature: "w\(index)", variable: "r\(round)") }
                             done.resume()
                         }
                     }

@@ -26,10 +26,8 @@ struct ResolvedTweakListingTests {
         }
     }
 
-    /// A provider written for JustTweak: it answers lookups and lists nothing.
+    /// A provider that answers lookups and lists nothing.
     final class LookupOnlyProvider: TweakProvider, @unchecked Sendable {
-        var logClosure: LogClosure?
-        var decryptionClosure: ((Tweak) -> any TweakValue)?
 
         func tweakWith(feature: String, variable: String) throws -> Tweak {
             guard feature == "ui_customization", variable == "label_text" else { throw TweakError.notFound(feature: feature, variable: variable) }

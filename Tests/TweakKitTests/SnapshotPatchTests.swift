@@ -74,14 +74,14 @@ struct SnapshotPatchTests {
         overrides.store(.string("patched"), feature: "f7", variable: "v")
         // A live patch keeps the lower provider's metadata, as a build gives it.
         let tweak = try manager.tweakWith(feature: "f7", variable: "v")
-        #expect(tweak.stringValue == "patched" && tweak.title == "Title 7" && tweak.group == "G1" && tweak.source == "overrides")
+        #expect(tweak.content.stringValue == "patched" && tweak.title == "Title 7" && tweak.group == "G1" && tweak.source == "overrides")
         #expect(manager.resolvedTweak(feature: "f7", variable: "v").sources == ["overrides", "defaults"])
         #expect(manager.resolvedTweak(feature: "f7", variable: "v").isOverridden)
         // More changes than a snapshot holds as patches: the later ones fold them into new arrays.
         for round in 0..<(3 * TweakSnapshot.maximumPatches) {
             let i = round * 7 % 1_000
             overrides.store(.string("override \(round)"), feature: "f\(i)", variable: "v")
-            #expect(try manager.tweakWith(feature: "f\(i)", variable: "v").stringValue == "override \(round)")
+            #expect(try manager.tweakWith(feature: "f\(i)", variable: "v").content.stringValue == "override \(round)")
             #expect(manager.value(for: TweakKey("f\(i)", "v", default: "none")) == "override \(round)")
         }
         #expect(defaults.listings.load(ordering: .relaxed) == listed, "a change to one tweak rebuilt the snapshot")
@@ -135,7 +135,7 @@ struct SnapshotPatchTests {
         let providers: [any TweakProvider] = targeting ? [overrides, TargetingProvider(), remote, defaults] : [overrides, remote, defaults]
         let mutable = [overrides, remote, defaults]
         let decrypt: @Sendable (Tweak) throws -> TweakContent = { tweak in
-            guard let text = tweak.stringValue, !text.hasPrefix("x") else { throw TweakError.notSupported("undecryptable") }
+            guard let text = tweak.content.stringValue, !text.hasPrefix("x") else { throw TweakError.notSupported("undecryptable") }
             return .string(String(text.reversed()))
         }
         let manager = TweakManager(tweakProviders: providers)
@@ -212,7 +212,7 @@ struct SnapshotPatchTests {
             #expect(outer.value(for: TweakKey("x", "v", default: "")) == "a")
             try outer.store("b\(round)", feature: "x", variable: "v")
             #expect(outer.value(for: TweakKey("x", "v", default: "")) == "b\(round)")
-            #expect(try outer.tweakWith(feature: "x", variable: "v").stringValue == "b\(round)")
+            #expect(try outer.tweakWith(feature: "x", variable: "v").content.stringValue == "b\(round)")
         }
     }
 

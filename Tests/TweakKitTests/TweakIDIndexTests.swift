@@ -85,8 +85,8 @@ struct TweakIDIndexTests {
         ])
         let manager = TweakManager(tweakProviders: [provider])
         #expect(manager.isFeatureEnabled("Kelvin"))
-        #expect(try manager.tweakWith(feature: "cafe\u{301}", variable: "label").stringValue == "open")
-        #expect(try manager.tweakWith(feature: "ascii", variable: "label").stringValue == "plain")
+        #expect(try manager.tweakWith(feature: "cafe\u{301}", variable: "label").content.stringValue == "open")
+        #expect(try manager.tweakWith(feature: "ascii", variable: "label").content.stringValue == "plain")
         #expect(!manager.isFeatureEnabled("ascii"))
         #expect(throws: TweakError.notFound(feature: "asci", variable: "label")) {
             try manager.tweakWith(feature: "asci", variable: "label")

@@ -43,10 +43,10 @@ struct TweakManagerTests {
         let remote = EphemeralTweakProvider(name: "remote")
         let manager = TweakManager(tweakProviders: [remote, try Fixtures.example()])
         #expect(manager.isFeatureEnabled("checkout"))
-        remote.set(false, feature: "checkout", variable: "enabled")
+        try remote.store(false, feature: "checkout", variable: "enabled")
         #expect(!manager.isFeatureEnabled("checkout"), "a remote off must win over a local on")
         #expect(!manager.isFeatureEnabled("unknown"))
-        remote.set(true, feature: "brand_new", variable: "enabled")
+        try remote.store(true, feature: "brand_new", variable: "enabled")
         #expect(manager.isFeatureEnabled("brand_new"))
     }
 
@@ -92,7 +92,7 @@ struct TweakManagerTests {
         let manager = TweakManager(tweakProviders: [store, try Fixtures.example()])
         #expect(manager.useCache)
         #expect(try manager.tweakWith(feature: "ui_customization", variable: "display_red_view").content == false)
-        store.set(true, feature: "ui_customization", variable: "display_red_view")
+        try store.store(true, feature: "ui_customization", variable: "display_red_view")
         #expect(try manager.tweakWith(feature: "ui_customization", variable: "display_red_view").content == true)
     }
 
@@ -108,16 +108,6 @@ struct TweakManagerTests {
         manager.useCache = false
         silent.replace(with: [Tweak(feature: "f", variable: "v", content: 3)])
         #expect(try manager.tweakWith(feature: "f", variable: "v").content == 3)
-    }
-
-    @Test("a JustTweak-style notification from a custom provider refreshes the cache")
-    func notificationRefreshes() throws {
-        let silent = SilentProvider(tweaks: [Tweak(feature: "f", variable: "v", content: 1)])
-        let manager = TweakManager(tweakProviders: [silent])
-        #expect(try manager.tweakWith(feature: "f", variable: "v").content == 1)
-        silent.replace(with: [Tweak(feature: "f", variable: "v", content: 2)])
-        NotificationCenter.default.post(name: TweakProviderDidChangeNotification, object: silent)
-        #expect(try manager.tweakWith(feature: "f", variable: "v").content == 2)
     }
 
     @Test("provider failures are visible, and the other providers still answer")
@@ -151,8 +141,8 @@ struct TweakManagerTests {
     @Test("displayableTweaks lists every tweak with winning value, source and metadata")
     func enumeration() throws {
         let overrides = EphemeralTweakProvider(name: "overrides")
-        overrides.set(5, feature: "checkout", variable: "max_items")
-        overrides.set("only here", feature: "extra", variable: "note")
+        try overrides.store(5, feature: "checkout", variable: "max_items")
+        try overrides.store("only here", feature: "extra", variable: "note")
         let manager = TweakManager(tweakProviders: [overrides, try Fixtures.example()])
         let all = manager.displayableTweaks
         #expect(all.count == 11) // 10 usable from the file (the encrypted one is not) + 1 extra
@@ -173,7 +163,7 @@ struct TweakManagerTests {
         #expect(throws: TweakError.decryptionClosureNotProvided(feature: "general", variable: "encrypted_answer_to_the_universe")) {
             try manager.tweakWith(feature: "general", variable: "encrypted_answer_to_the_universe")
         }
-        manager.decryptionHandler = { tweak in .string(String((tweak.stringValue ?? "").reversed())) }
+        manager.decryptionHandler = { tweak in .string(String((tweak.content.stringValue ?? "").reversed())) }
         let tweak = try manager.tweakWith(feature: "general", variable: "encrypted_answer_to_the_universe")
         #expect(tweak.content == "Definitely not 42")
         #expect(tweak.title == "Encrypted definitive answer")
@@ -207,10 +197,10 @@ struct TweakManagerTests {
         }
         let manager = TweakManager(tweakProviders: [ChattyProvider()])
         #expect(try manager.tweakWith(feature: "f", variable: "v").content == 1)
-        manager.decryptionClosure = { tweak in
+        manager.decryptionHandler = { tweak in
             // User code calling back into the manager from the decryption closure.
             _ = manager.isFeatureEnabled("x")
-            return tweak.value
+            return tweak.content
         }
         #expect(try manager.tweakWith(feature: "f", variable: "v").content == 1)
     }
@@ -224,7 +214,7 @@ struct TweakManagerTests {
             for writer in 0..<4 {
                 group.addTask {
                     for index in 0..<300 {
-                        overrides.set(index, feature: "writer\(writer)", variable: "counter")
+                        overrides.store(TweakContent.int(index), feature: "writer\(writer)", variable: "counter")
                         // Read-your-write: the value just written, never an older one.
                         let read = (try? manager.tweakWith(feature: "writer\(writer)", variable: "counter"))?.content
                         if read != .int(index) { stale.increment() }
@@ -242,7 +232,7 @@ struct TweakManagerTests {
         }
         #expect(stale.value == 0)
         for writer in 0..<4 {
-            #expect(try manager.tweakWith(feature: "writer\(writer)", variable: "counter").value == 299)
+            #expect(try manager.tweakWith(feature: "writer\(writer)", variable: "counter").content == 299)
         }
     }
 }
@@ -275,14 +265,14 @@ struct ReadPathTests {
     }
 
     @Test("a key for a tweak that appears later finds it after the change")
-    func keyBeforeTweak() {
+    func keyBeforeTweak() throws {
         let store = EphemeralTweakProvider()
         let manager = TweakManager(tweakProviders: [store])
         let key = TweakKey("late", "v", default: 0)
         #expect(manager[key] == 0)
-        store.set(5, feature: "late", variable: "v")
+        try store.store(5, feature: "late", variable: "v")
         #expect(manager[key] == 5)
-        store.deleteValue(feature: "late", variable: "v")
+        try store.removeValue(feature: "late", variable: "v")
         #expect(manager[key] == 0)
     }
 
@@ -292,7 +282,7 @@ struct ReadPathTests {
         let manager = TweakManager(tweakProviders: [store])
         let key = TweakKey("f", "v", default: -1)
         for value in 0..<200 {
-            store.set(value, feature: "f", variable: "v")
+            try store.store(value, feature: "f", variable: "v")
             // A reader on another thread, started after the write returned.
             let seen = await Task.detached { manager[key] }.value
             #expect(seen == value)

@@ -65,7 +65,7 @@ struct TypedAPITests {
         #expect(secret.value == "fallback")
         manager.decryptionHandler = { _ in throw BrokenStore() }
         #expect(manager.details(for: .secret).reason == .decryptionFailed(reason: "disk unplugged"))
-        manager.decryptionHandler = { tweak in .string(String((tweak.stringValue ?? "").reversed())) }
+        manager.decryptionHandler = { tweak in .string(String((tweak.content.stringValue ?? "").reversed())) }
         #expect(manager.value(for: .secret) == "Definitely not 42")
     }
 
@@ -80,7 +80,7 @@ struct TypedAPITests {
 
     @Test("an Int written as 1 in JSON reads as a Double through a Double key")
     func numberWidening() throws {
-        overrides.set(1, feature: "ui_customization", variable: "red_view_alpha_component")
+        try overrides.store(1, feature: "ui_customization", variable: "red_view_alpha_component")
         #expect(manager.value(for: .redViewAlpha) == 1.0)
         #expect(manager.details(for: .redViewAlpha).reason == .found)
     }
@@ -99,7 +99,7 @@ struct TypedAPITests {
         let first = TweakKey("general", "answer_to_the_universe", default: 0)
         let second = TweakKey<Int>(feature: "general", variable: "answer_to_the_universe", default: -1)
         let answers = EphemeralTweakProvider(name: "other")
-        answers.set(7, feature: "general", variable: "answer_to_the_universe")
+        try answers.store(7, feature: "general", variable: "answer_to_the_universe")
         let other = TweakManager(tweakProviders: [answers])
         for _ in 0..<3 {
             #expect(manager.value(for: first) == 42 && other.value(for: second) == 7)

@@ -60,8 +60,8 @@ struct UnleashProviderTests {
     @Test("listings show each toggle off with the disabled variant")
     func listing() throws {
         let tweaks = try makeManager().displayableTweaks
-        #expect(tweaks.contains { $0.feature == "beta-banner" && $0.variable == "enabled" && $0.value == false })
-        #expect(tweaks.contains { $0.feature == "beta-banner" && $0.variable == "variant" && $0.value == "disabled" })
+        #expect(tweaks.contains { $0.feature == "beta-banner" && $0.variable == "enabled" && $0.content == false })
+        #expect(tweaks.contains { $0.feature == "beta-banner" && $0.variable == "variant" && $0.content == "disabled" })
     }
 
     @Test("bad payloads are refused with the place and the problem")

@@ -49,12 +49,10 @@ public func exercise(_ document: any TweakDocument, contexts: [EvaluationContext
     }
 }
 
-/// Reads `tweak` through every typed accessor.
+/// Reads `tweak`'s content through every conversion (JustTweak's `Tweak` accessors are the
+/// `JustTweak` module's now).
 public func touch(_ tweak: Tweak) {
-    _ = tweak.boolValue
-    _ = tweak.intValue
-    _ = tweak.doubleValue
-    _ = tweak.stringValue
+    touch(tweak.content)
 }
 
 /// Reads `value` through every conversion and writes it as JSON.

@@ -25,8 +25,8 @@ import Synchronization
 public final class TweakManager: Sendable {
     /// The providers, highest priority first.
     ///
-    /// TweakKit's providers are `Sendable`; a provider written for JustTweak may not be, and is
-    /// then called on whichever thread calls the manager, as JustTweak's manager called it.
+    /// TweakKit's providers are `Sendable`; a provider that is not is called on whichever thread
+    /// calls the manager.
     nonisolated(unsafe) public let tweakProviders: [any TweakProvider]
     /// Where diagnostics go.
     public let logger: TweakLogger
@@ -60,11 +60,8 @@ public final class TweakManager: Sendable {
     let publishedGeneration = Atomic<UInt64>(0)
     private static let nextID = Atomic<UInt64>(1)
     private let registrations = Mutex<[TweakObservation]>([])
-    /// What JustTweak's API adds: the log hook, its decryption closure, `lastError`, observers.
-    let justTweakState = JustTweakManagerState()
     /// The evaluation hooks (see `TweakManager+Hooks.swift`).
     let hookRegistry = TweakHookRegistry()
-    nonisolated(unsafe) private var notificationObserver: (any NSObjectProtocol)?
 
     /// Creates a manager; priority follows array order, the first provider wins.
     public init(tweakProviders: [any TweakProvider], logger: TweakLogger = .disabled) {
@@ -79,20 +76,9 @@ public final class TweakManager: Sendable {
             }
         }
         registrations.withLock { $0 = observations }
-        // JustTweak's providers announce changes with a notification only; honour those too.
-        // Built-in providers include the change in userInfo and have already called us directly.
-        notificationObserver = NotificationCenter.default.addObserver(
-            forName: TweakProviderDidChangeNotification, object: nil, queue: nil
-        ) { [weak self] notification in
-            guard notification.userInfo?[TweakProviderDidChangeNotificationChangeKey] == nil else { return }
-            self?.providerDidChange(.reloaded, provider: "notification")
-        }
     }
 
     deinit {
-        if let notificationObserver {
-            NotificationCenter.default.removeObserver(notificationObserver)
-        }
         let subscribers = events.withLock { $0.takeAll() }
         for subscriber in subscribers { subscriber.finish() }
     }
@@ -103,8 +89,8 @@ public final class TweakManager: Sendable {
     ///
     /// The snapshot is never stale for providers that report their changes, so leave this on
     /// unless a custom provider changes without telling (then prefer calling ``resetCache()``).
-    /// While the stack holds a provider that lists no tweaks (one written for JustTweak, an
-    /// `NSDictionary`), lookups ask the providers whatever this says.
+    /// While the stack holds a provider that lists no tweaks, lookups ask the providers whatever
+    /// this says.
     public var useCache: Bool {
         get { state.withLock { $0.useCache } }
         set { invalidate { $0.useCache = newValue; $0.nextBuild = nil } }
@@ -119,13 +105,11 @@ public final class TweakManager: Sendable {
     ///
     /// ```swift
     /// manager.decryptionHandler = { tweak in
-    ///     .string(String((tweak.stringValue ?? "").reversed()))
+    ///     .string(String((tweak.content.stringValue ?? "").reversed()))
     /// }
     /// ```
     /// Without a closure, an encrypted tweak is skipped (the next provider answers) and its
     /// details say ``TweakError/decryptionClosureNotProvided(feature:variable:)``.
-    ///
-    /// JustTweak's non-throwing ``decryptionClosure`` maps to this.
     public var decryptionHandler: (@Sendable (Tweak) throws -> TweakContent)? {
         get { state.withLock { $0.decryptionClosure } }
         set {
@@ -139,7 +123,7 @@ public final class TweakManager: Sendable {
         (currentSnapshot() ?? snapshotForEvents()).providerErrors
     }
 
-    // MARK: - JustTweak's API
+    // MARK: - Reading and writing
 
     /// The tweak from the highest-priority provider that has a usable value for it.
     ///
@@ -193,15 +177,12 @@ public final class TweakManager: Sendable {
     /// let alpha: Double = 0.5
     /// try manager.store(alpha, feature: "ui_customization", variable: "red_view_alpha_component")
     /// ```
-    /// JustTweak's non-throwing ``set(_:feature:variable:)`` maps to this.
     /// - Throws: ``TweakError/notSupported(_:)`` when the stack has no mutable provider, or what the provider throws.
     public func store<Value: TweakValueConvertible>(_ value: Value, feature: String, variable: String) throws {
         try mutableProvider().store(value.tweakContent, feature: feature, variable: variable)
     }
 
     /// Removes the override of the highest-priority mutable provider; lower providers answer again.
-    ///
-    /// JustTweak's non-throwing ``deleteValue(feature:variable:)`` maps to this.
     public func removeValue(feature: String, variable: String) throws {
         try mutableProvider().removeValue(feature: feature, variable: variable)
     }

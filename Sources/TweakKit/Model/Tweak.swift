@@ -2,16 +2,13 @@
 ///
 /// ```swift
 /// let tweak = try manager.tweakWith(feature: "ui_customization", variable: "label_text")
-/// tweak.content       // .string("Test value"): TweakKit's typed, lossless value
-/// tweak.value as? String   // "Test value": JustTweak's view of the same value
+/// tweak.content       // .string("Test value"): typed and lossless
 /// tweak.title         // "Label Text"
 /// tweak.source        // "LocalTweaks_example.json": the provider that answered
 /// ```
 ///
-/// ``content`` is the stored value and TweakKit's preferred API. ``value`` is JustTweak's
-/// ``TweakValue`` view of it: a `Bool`, `Int`, `Float`, `Double` or `String`, so
-/// `tweak.value as? Bool` works as it does in JustTweak. Structured content (a JSON array or
-/// object, which JustTweak never had) reads through ``value`` as its JSON text.
+/// ``content`` is the stored value: one of five scalar types, or structured JSON content.
+/// (JustTweak's `tweak.value`, a `TweakValue`, lives in the `JustTweak` module.)
 public struct Tweak: Sendable, Hashable, Codable {
     /// The variable that, when it holds a Bool, decides ``TweakManager/isFeatureEnabled(_:)``.
     public static let enabledVariable = "enabled"
@@ -31,7 +28,7 @@ public struct Tweak: Sendable, Hashable, Codable {
         get { storage.fields.variable }
         set { update { $0.variable = newValue } }
     }
-    /// The value, typed and lossless (TweakKit's preferred API).
+    /// The value, typed and lossless.
     ///
     /// ```swift
     /// if case .int(let answer) = tweak.content { … }

@@ -1,7 +1,6 @@
 /// Errors of tweak lookups and writes.
 ///
-/// The three cases are JustTweak's, so a JustTweak `switch` over them stays exhaustive; each now
-/// says which tweak it is about, and ``notSupported(_:)`` carries TweakKit's finer ``Reason``:
+/// Three cases, each saying which tweak it is about; ``notSupported(_:)`` carries a finer ``Reason``:
 ///
 /// ```swift
 /// do {
@@ -75,19 +74,6 @@ public enum TweakError: Error, Sendable, Hashable {
     /// A provider failed: ``notSupported(_:)`` with ``Reason/providerFailed(provider:reason:)``.
     public static func providerFailed(provider: String, reason: String) -> TweakError {
         .notSupported(.providerFailed(provider: provider, reason: reason))
-    }
-
-    /// JustTweak's message for the case: `"Feature or variable is not found"`,
-    /// `"Variable type is not supported"` or `"Value is encrypted but there's no decryption closure provided"`.
-    ///
-    /// JustTweak-compatible layer (JustTweak's `TweakError` was a `String` enum); TweakKit's
-    /// preferred text is ``description``, which names the tweak and the reason.
-    public var rawValue: String {
-        switch self {
-        case .notFound: "Feature or variable is not found"
-        case .notSupported: "Variable type is not supported"
-        case .decryptionClosureNotProvided: "Value is encrypted but there's no decryption closure provided"
-        }
     }
 }
 

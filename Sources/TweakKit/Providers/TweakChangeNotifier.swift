@@ -1,7 +1,6 @@
-public import Foundation
 import Synchronization
 
-/// Bookkeeping for a provider's change handlers, and the JustTweak-style notification.
+/// Bookkeeping for a provider's change handlers.
 ///
 /// ```swift
 /// final class MyProvider: MutableTweakProvider, Sendable {
@@ -38,27 +37,12 @@ public final class TweakChangeNotifier: Sendable {
         }
     }
 
-    /// Calls every handler, then posts ``TweakProviderDidChangeNotification`` with `provider` as
-    /// its object, synchronously on the calling thread. Call it after the change is visible to readers
-    /// and while holding no lock.
+    /// Calls every handler, synchronously on the calling thread. Call it after the change is
+    /// visible to readers and while holding no lock.
     public func post(_ change: TweakChange, from provider: (any TweakProvider)?) {
         let handlers = state.withLock { Array($0.handlers.values) }
         for handler in handlers {
             handler(change)
         }
-        var userInfo: [AnyHashable: Any] = [TweakProviderDidChangeNotificationChangeKey: change]
-        if case .set(let tweak) = change {
-            userInfo[TweakProviderDidChangeNotificationTweakKey] = tweak
-        }
-        NotificationCenter.default.post(name: TweakProviderDidChangeNotification, object: provider, userInfo: userInfo)
     }
 }
-
-/// Posted after every change through any built-in provider, on the thread that made the change
-/// (JustTweak posted on the main queue, which never runs on a server or in a test).
-/// The object is the provider.
-public let TweakProviderDidChangeNotification = Notification.Name("TweakProviderDidChangeNotification")
-/// `userInfo` key of ``TweakProviderDidChangeNotification`` for the stored ``Tweak``, when one value was set.
-public let TweakProviderDidChangeNotificationTweakKey = "TweakProviderDidChangeNotificationTweakKey"
-/// `userInfo` key of ``TweakProviderDidChangeNotification`` for the ``TweakChange``.
-public let TweakProviderDidChangeNotificationChangeKey = "TweakProviderDidChangeNotificationChangeKey"

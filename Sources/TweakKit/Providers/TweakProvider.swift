@@ -19,16 +19,14 @@
 /// after every change; ``TweakChangeNotifier`` does the bookkeeping. The ``TweakManager``
 /// caches a merged snapshot of its providers and relies on these calls to stay current.
 ///
-/// Every requirement has a default, so a provider written for JustTweak, which implements only
-/// ``tweakWith(feature:variable:)``, ``isFeatureEnabled(_:)``, ``logClosure`` and
-/// ``decryptionClosure``, conforms unchanged. Such a provider lists no tweaks (the default
-/// ``allTweaks()``): a manager holding one asks every provider on each lookup, as JustTweak's
-/// manager did, instead of reading its snapshot. TweakKit's own providers are `Sendable`; a
-/// provider that is not is called on whichever thread calls the manager, as in JustTweak.
+/// Every requirement but ``name`` has a default. A provider that implements only
+/// ``tweakWith(feature:variable:)`` lists no tweaks (the default ``allTweaks()``): a manager
+/// holding one asks every provider on each lookup instead of reading its snapshot. TweakKit's own
+/// providers are `Sendable`; a provider that is not is called on whichever thread calls the manager.
 public protocol TweakProvider: AnyObject {
     /// The name shown as a tweak's ``Tweak/source``.
     ///
-    /// The default is the type's name, the source JustTweak's manager gave a provider's tweaks.
+    /// The default is the type's name.
     var name: String { get }
 
     /// Every tweak the provider holds now, with its metadata.
@@ -54,20 +52,10 @@ public protocol TweakProvider: AnyObject {
     ///
     /// The default reads the Bool value of the feature's `enabled` variable (``featureEnabledState(_:)``),
     /// `false` when there is none. A manager decides with ``featureEnabledState(_:)`` for providers
-    /// that list their tweaks, and with this method for providers that do not (JustTweak's: any
-    /// of them saying `true` turns the feature on).
+    /// that list their tweaks, and with this method for providers that do not (any of them saying
+    /// `true` turns the feature on).
     func isFeatureEnabled(_ feature: String) -> Bool
 
-    /// JustTweak's log hook; providers that log nothing ignore it (the default).
-    /// ``TweakManager/logClosure`` sets it on every provider of the stack.
-    var logClosure: LogClosure? { get set }
-
-    /// JustTweak's preprocessing of tweaks marked `Encrypted`; providers with no encrypted tweaks
-    /// ignore it (the default). ``TweakManager/decryptionClosure`` sets it on every provider.
-    ///
-    /// Its type is JustTweak's, not `@Sendable`: the closure may be called on any thread that
-    /// looks a tweak up, as in JustTweak.
-    var decryptionClosure: ((Tweak) -> any TweakValue)? { get set }
 }
 
 /// What the default ``TweakProvider/allTweaks()`` throws: the provider answers lookups only.
@@ -97,6 +85,15 @@ extension TweakProvider {
         return tweak
     }
 
+    /// The Bool value of the feature's `enabled` variable (``featureEnabledState(_:)``); `false` when there is none.
+    ///
+    /// ```swift
+    /// if overrides.isFeatureEnabled("checkout") { … }
+    /// ```
+    public func isFeatureEnabled(_ feature: String) -> Bool {
+        featureEnabledState(feature) ?? false
+    }
+
     /// What this provider alone says of `feature`: the Bool value of its `enabled` variable,
     /// or `nil` when the provider has no Bool `enabled` variable for it.
     ///
@@ -116,10 +113,7 @@ extension TweakProvider {
 /// ``TweakManager/store(_:feature:variable:)-(Value,_,_)`` and ``TweakManager/removeValue(feature:variable:)``
 /// go to the first mutable provider in the stack. Implement ``store(_:feature:variable:)``,
 /// ``removeValue(feature:variable:)`` and, when it is cheaper than removing each value,
-/// ``deleteAll()``; JustTweak's non-throwing `set` and `deleteValue` come with them.
-///
-/// A provider written for JustTweak implements `set` and `deleteValue` instead; `store` and
-/// `removeValue` then call them. Implement one pair or the other: each defaults to the other.
+/// ``deleteAll()``.
 public protocol MutableTweakProvider: TweakProvider {
     /// Stores `content` for the tweak, replacing any value the provider had.
     ///
@@ -131,12 +125,6 @@ public protocol MutableTweakProvider: TweakProvider {
     func removeValue(feature: String, variable: String) throws
     /// Removes every value the provider holds.
     func deleteAll() throws
-    /// JustTweak's write: stores `value` and never throws; a failure goes to ``TweakProvider/logClosure``
-    /// (and, for TweakKit's providers, their `lastError`). Maps to ``store(_:feature:variable:)``.
-    func set(_ value: any TweakValue, feature: String, variable: String)
-    /// JustTweak's removal: never throws; a failure goes to ``TweakProvider/logClosure``
-    /// (and, for TweakKit's providers, their `lastError`). Maps to ``removeValue(feature:variable:)``.
-    func deleteValue(feature: String, variable: String)
 }
 
 extension MutableTweakProvider {

@@ -9,7 +9,7 @@ let overrides = EphemeralTweakProvider(name: "session")
 let manager = TweakManager(tweakProviders: [overrides, try LocalTweakProvider(fileURL: tweaksURL)])
 // A stand-in cipher: the example's "encrypted" values are reversed text.
 manager.decryptionHandler = { tweak in
-    let text = String((tweak.stringValue ?? "").reversed())
+    let text = String((tweak.content.stringValue ?? "").reversed())
     return tweak.variable == AppTweaks.Variables.pinnedPort ? .int(Int(text) ?? 0) : .string(text)
 }
 

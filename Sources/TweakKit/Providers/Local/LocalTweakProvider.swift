@@ -18,7 +18,7 @@ public final class LocalTweakProvider: DocumentBackedTweakProvider {
     public let jsonURL: URL?
     /// The file's tweaks.
     public let document: TweakFileDocument
-    let justTweakHooks = JustTweakHooks()
+    private let notifier = TweakChangeNotifier()
 
     /// Loads the file at `fileURL`; `name` defaults to the file's name.
     public convenience init(fileURL: URL, name: String? = nil) throws(TweakFileError) {
@@ -35,7 +35,7 @@ public final class LocalTweakProvider: DocumentBackedTweakProvider {
         self.init(name: name, url: nil, tweaks: result.tweaks)
     }
 
-    init(name: String, url: URL?, tweaks: [Tweak]) {
+    package init(name: String, url: URL?, tweaks: [Tweak]) {
         self.name = name
         self.jsonURL = url
         self.document = TweakFileDocument(tweaks: tweaks)
@@ -53,13 +53,12 @@ public final class LocalTweakProvider: DocumentBackedTweakProvider {
     /// The file's tweaks; never `nil`.
     public var currentDocument: (any TweakDocument)? { document }
 
-    /// The file never changes under the provider; only a new ``decryptionClosure`` is reported.
-    public var changeNotifier: TweakChangeNotifier { justTweakHooks.notifier }
+    /// The file never changes under the provider: nothing is ever posted here.
+    public var changeNotifier: TweakChangeNotifier { notifier }
 
     /// Every tweak of the file, in file order, marked with ``name`` as their source.
     public func allTweaks() -> [Tweak] {
-        let tweaks = document.tweaks(source: name)
-        return justTweakHooks.decryptionClosure == nil ? tweaks : tweaks.map(justTweakHooks.decrypted)
+        document.tweaks(source: name)
     }
 
     /// The file's tweak; throws ``TweakError/notFound(feature:variable:)`` when the file has none.
@@ -67,6 +66,6 @@ public final class LocalTweakProvider: DocumentBackedTweakProvider {
         guard let tweak = document.tweak(TweakID(feature: feature, variable: variable), source: name) else {
             throw TweakError.notFound(feature: feature, variable: variable)
         }
-        return justTweakHooks.decrypted(tweak)
+        return tweak
     }
 }

@@ -42,7 +42,6 @@ public final class PersistentTweakProvider: MutableTweakProvider, PlainTweakProv
     private let fileLock: FileLock
     private let notifier = TweakChangeNotifier()
     private let pollTask: Mutex<Task<Void, Never>?> = Mutex(nil)
-    let justTweakHooks = JustTweakHooks()
 
     /// Opens (or prepares to create) the overrides file at `fileURL`.
     ///
@@ -69,13 +68,8 @@ public final class PersistentTweakProvider: MutableTweakProvider, PlainTweakProv
         pollTask.withLock { $0?.cancel() }
     }
 
-    /// The problem with the file on disk, when the last attempt to read it failed, or the failure
-    /// of the last non-throwing ``set(_:feature:variable:)``/``deleteValue(feature:variable:)``.
+    /// The problem with the file on disk, when the last attempt to read it failed.
     public var lastError: (any Error)? { state.withLock { $0.lastError } }
-
-    func recordJustTweakFailure(_ error: any Error) {
-        state.withLock { $0.lastError = error }
-    }
 
     /// Every override in the file.
     public func allTweaks() -> [Tweak] {

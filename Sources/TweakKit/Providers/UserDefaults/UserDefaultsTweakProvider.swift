@@ -20,7 +20,6 @@ public final class UserDefaultsTweakProvider: MutableTweakProvider, PlainTweakPr
     nonisolated(unsafe) private let userDefaults: UserDefaults
     private let storage: Mutex<Storage>
     private let notifier = TweakChangeNotifier()
-    let justTweakHooks = JustTweakHooks()
     nonisolated(unsafe) private var defaultsObserver: (any NSObjectProtocol)?
 
     /// The overrides as lookups see them, and what still has to reach UserDefaults.

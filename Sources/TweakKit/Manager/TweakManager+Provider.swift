@@ -1,14 +1,11 @@
-/// The manager is itself a mutable provider, as in JustTweak: it can stand wherever a provider
-/// is expected, even in another manager's stack, and writes go to its own highest-priority
-/// mutable provider.
+/// A manager is itself a mutable provider: it can stand in another manager's stack, and writes go
+/// to its own highest-priority mutable provider.
 ///
 /// ```swift
-/// let provider: any MutableTweakProvider = tweakManager
-/// provider.set(true, feature: "ui_customization", variable: "display_red_view")
+/// let app = TweakManager(tweakProviders: [screenOverrides, sharedManager])
 /// ```
-/// JustTweak-compatible layer; TweakKit's preferred API is the manager's own.
 extension TweakManager: MutableTweakProvider {
-    /// `"TweakManager"`, the source JustTweak names for tweaks it answers.
+    /// `"TweakManager"`.
     public var name: String { "TweakManager" }
 
     /// The stack's tweaks: ``displayableTweaks``.
