@@ -25,14 +25,11 @@ struct GrowthBookExactnessTests {
     @Test("an experiment result whose value is null reports value: null")
     func nullExperimentValue() throws {
         let payload = #"{"features": {"f": {"defaultValue": 0, "rules": [{"key": "e", "variations": [null, null]}]}}}"#
-        let format = GrowthBookPayloadFormat()
-        let document = try format.document(from: Data(payload.utf8), source: "t")
-        let report = try format.evaluationReport(for: "f", in: document, request: TweakEvaluationRequest(contextText: #"{"attributes": {"id": "u1"}}"#))
-        guard case .object(let result)? = report.fields.first(where: { $0.name == "experimentResult" })?.value else {
-            Issue.record("no experimentResult")
-            return
-        }
-        #expect(result["value"] == .null)
+        // As `tweak eval` prints it: the result's JSON, its members in order.
+        let result = try evaluate(payload, "f", attributes: #"{"id": "u1"}"#).jsonValue
+        let experimentResult = try #require(result.members?.first { $0.key == "experimentResult" }?.value)
+        let value = try #require(experimentResult.members?.first { $0.key == "value" }, "experimentResult has no value")
+        #expect(value.value == .null)
     }
 
     @Test("an object attribute equals an object condition value only with its members in the same JavaScript order")
