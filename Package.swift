@@ -310,3 +310,27 @@ for target in package.targets where target.type != .plugin && !(target.type == .
     ])
     target.swiftSettings = settings
 }
+
+// ThreadSanitizer's build in CI (.ci/tsan.sh, which sets TWEAKKIT_TSAN_SUITES) is the package again,
+// instrumented, for a few test suites: the manifest then keeps only the test targets it names and
+// the targets they need, so the instrumented build leaves out the engines, the tool and the other
+// tests. Nothing else sets it.
+if let suites = Context.environment["TWEAKKIT_TSAN_SUITES"] {
+    let tested = Set(suites.split(separator: ",").map(String.init))
+    let byName = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
+    var needed = Set<String>()
+    var pending = Array(tested)
+    while let name = pending.popLast() {
+        guard let target = byName[name], needed.insert(name).inserted else { continue }
+        for dependency in target.dependencies {
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): pending.append(name)
+            default: break
+            }
+        }
+    }
+    package.targets.removeAll { !needed.contains($0.name) }
+    package.products.removeAll { product in
+        !((product as? Product.Library)?.targets.allSatisfy(needed.contains) ?? false)
+    }
+}

@@ -7,12 +7,22 @@
 #   .ci/tsan.sh                  # the concurrency suites
 #   TSAN_FILTER=. .ci/tsan.sh    # the whole suite
 #   .ci/tsan.sh build            # only the instrumented build (.ci/run starts it in the background)
+#
+# For the concurrency suites, the instrumented build is of their four test targets and what they
+# need (TWEAKKIT_TSAN_SUITES, read by Package.swift): not the engines, the tool or the other tests.
+# The manifest is then not cached, so the package's usual builds never see that smaller manifest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+scope=()
+if [ -z "${TSAN_FILTER:-}" ]; then
+    export TWEAKKIT_TSAN_SUITES=TweakKitTests,TweakKitRemoteTests,TweakKitFlagdTests,TweakKitServerTests
+    scope=(--manifest-cache none)
+fi
+
 if [ "${1:-}" = build ]; then
     # What `swift test --sanitize=thread` below builds, so that it finds everything built.
-    exec swift build --build-tests --sanitize=thread --scratch-path .build-tsan
+    exec swift build --build-tests --sanitize=thread --scratch-path .build-tsan "${scope[@]}"
 fi
 
 # Not SnapshotPatchTests: its thread storing as fast as it can while another
@@ -24,7 +34,7 @@ filter="${TSAN_FILTER:-TweakManagerTests|ChangeDeliveryTests|ReadPathTests|Mutab
 log=$(mktemp)
 status=0
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}" \
-    swift test --sanitize=thread --scratch-path .build-tsan --filter "$filter" 2>&1 | tee "$log" || status=$?
+    swift test --sanitize=thread --scratch-path .build-tsan "${scope[@]}" --filter "$filter" 2>&1 | tee "$log" || status=$?
 if grep -q "WARNING: ThreadSanitizer" "$log"; then
     echo "error: ThreadSanitizer reported a race" >&2
     exit 1
