@@ -8,7 +8,7 @@
 #   TSAN_FILTER=. .ci/tsan.sh    # the whole suite
 #   .ci/tsan.sh build            # only the instrumented build (.ci/run starts it in the background)
 #
-# For the concurrency suites, the instrumented build is of their four test targets and what they
+# For the concurrency suites, the instrumented build is of their five test targets and what they
 # need (TWEAKKIT_TSAN_SUITES, read by Package.swift): not the engines, the tool or the other tests.
 # The manifest is then not cached, so the package's usual builds never see that smaller manifest.
 set -euo pipefail
@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 
 scope=()
 if [ -z "${TSAN_FILTER:-}" ]; then
-    export TWEAKKIT_TSAN_SUITES=TweakKitTests,TweakKitRemoteTests,TweakKitFlagdTests,TweakKitServerTests
+    export TWEAKKIT_TSAN_SUITES=TweakKitTests,TweakKitRemoteTests,TweakKitFlagdTests,TweakKitServerTests,JustTweakCompatibilityTests
     scope=(--manifest-cache none)
 fi
 
