@@ -39,4 +39,5 @@ echo "throwaway PostgreSQL cluster on 127.0.0.1:$port"
 
 export TWEAKKIT_POSTGRES_URL="postgres://postgres@127.0.0.1:$port/postgres"
 swift build --build-tests
-swift test --skip-build --filter TweakKitStoreTests
+# A stalled test fails after 10 minutes with its stacks (.ci/stall-guard.sh), and is tried once more.
+.ci/stall-guard.sh 600 --retry swift test --skip-build --filter TweakKitStoreTests
