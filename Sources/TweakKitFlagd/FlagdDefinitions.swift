@@ -154,7 +154,7 @@ public struct FlagdDefinitions: Sendable {
             }
         }
         // A disabled flag never evaluates its rule: it takes nothing from the file's node budget.
-        let program = state == .enabled ? targeting.flatMap { LogicNode.program($0, budget: &compiler.nodeBudget) } : nil
+        let program = state == .enabled ? targeting.flatMap { LogicProgram.program($0, budget: &compiler.nodeBudget) } : nil
         return FlagdFlag(key: key, state: state, variants: variants, defaultVariant: defaultVariant, metadata: metadata,
                          targeting: targeting, program: program)
     }

@@ -42,15 +42,15 @@ public struct FlagdFlag: Sendable {
         let targeting: LogicExpression?
         /// The targeting rule as nodes, which evaluate faster; for a rule too large to copy into
         /// nodes, a node that evaluates the expression. A `null` literal without targeting.
-        let program: LogicNode
+        let program: any LogicNode
         let hasTargeting: Bool
         let hasNodes: Bool
 
         init(key: String, state: State, variants: [String: TweakContent], defaultVariant: String?,
-             metadata: [String: TweakContent], targeting: LogicExpression?, program: LogicNode?) {
+             metadata: [String: TweakContent], targeting: LogicExpression?, program: (any LogicNode)?) {
             (self.key, self.state, self.variants, self.defaultVariant, self.metadata, self.targeting) =
                 (key, state, variants, defaultVariant, metadata, targeting)
-            self.program = program ?? targeting.map(LogicNode.expression) ?? LogicNode.expression(.literal(.null))
+            self.program = program ?? targeting.map(LogicProgram.expression) ?? LogicProgram.expression(.literal(.null))
             hasTargeting = targeting != nil
             hasNodes = program != nil
         }
@@ -60,7 +60,7 @@ public struct FlagdFlag: Sendable {
 
     /// A flag of `targeting`, evaluated as `program` (its nodes; `nil` evaluates the expression).
     init(key: String, state: State, variants: [String: TweakContent], defaultVariant: String?,
-         metadata: [String: TweakContent], targeting: LogicExpression?, program: LogicNode?) {
+         metadata: [String: TweakContent], targeting: LogicExpression?, program: (any LogicNode)?) {
         storage = Storage(key: key, state: state, variants: variants, defaultVariant: defaultVariant, metadata: metadata,
                           targeting: targeting, program: program)
     }

@@ -12,127 +12,127 @@ public struct GrowthBookExperiment: Sendable, Hashable, CustomReflectable {
     /// The experiment's key: what forced variations, query strings and sticky buckets name.
     public var key: String {
         get { storage.fields.key }
-        _modify { yield &storage.fields.key }
+        set { storage.fields.key = newValue }
     }
     /// The values users are split between (at least two for anyone to be in the experiment).
     public var variations: [GrowthBookValue] {
         get { storage.fields.variations }
-        _modify { yield &storage.fields.variations }
+        set { storage.fields.variations = newValue }
     }
     /// Each variation's share; equal shares when missing or not summing to 1.
     public var weights: [Double]? {
         get { storage.fields.weights }
-        _modify { yield &storage.fields.weights }
+        set { storage.fields.weights = newValue }
     }
     /// `false` excludes everyone (unless forced).
     public var active: Bool {
         get { storage.fields.active }
-        _modify { yield &storage.fields.active }
+        set { storage.fields.active = newValue }
     }
     /// `draft` and `stopped` exclude everyone (unless forced).
     public var status: String? {
         get { storage.fields.status }
-        _modify { yield &storage.fields.status }
+        set { storage.fields.status = newValue }
     }
     /// The share of users included, 0–1; nil is everyone.
     public var coverage: Double? {
         get { storage.fields.coverage }
-        _modify { yield &storage.fields.coverage }
+        set { storage.fields.coverage = newValue }
     }
     /// Explicit bucket ranges per variation, used instead of coverage and weights.
     public var ranges: [GrowthBookRange]? {
         get { storage.fields.ranges }
-        _modify { yield &storage.fields.ranges }
+        set { storage.fields.ranges = newValue }
     }
     /// The targeting condition users must meet.
     public var condition: GrowthBookValue? {
         get { storage.fields.condition }
-        _modify { yield &storage.fields.condition }
+        set { storage.fields.condition = newValue }
     }
     /// Prerequisite features the experiment needs.
     public var parentConditions: [GrowthBookParentCondition]? {
         get { storage.fields.parentConditions }
-        _modify { yield &storage.fields.parentConditions }
+        set { storage.fields.parentConditions = newValue }
     }
     /// The namespace slice users must fall in (ignored when `filters` are set).
     public var namespace: GrowthBookNamespace? {
         get { storage.fields.namespace }
-        _modify { yield &storage.fields.namespace }
+        set { storage.fields.namespace = newValue }
     }
     /// A variation every included user gets.
     public var force: Int? {
         get { storage.fields.force }
-        _modify { yield &storage.fields.force }
+        set { storage.fields.force = newValue }
     }
     /// The attribute hashed to bucket users (`id` when nil).
     public var hashAttribute: String? {
         get { storage.fields.hashAttribute }
-        _modify { yield &storage.fields.hashAttribute }
+        set { storage.fields.hashAttribute = newValue }
     }
     /// The attribute hashed when `hashAttribute` is missing (with sticky bucketing only).
     public var fallbackAttribute: String? {
         get { storage.fields.fallbackAttribute }
-        _modify { yield &storage.fields.fallbackAttribute }
+        set { storage.fields.fallbackAttribute = newValue }
     }
     /// The hashing algorithm, 1 (when nil) or 2.
     public var hashVersion: Int? {
         get { storage.fields.hashVersion }
-        _modify { yield &storage.fields.hashVersion }
+        set { storage.fields.hashVersion = newValue }
     }
     /// Per-variation metadata: `key`, `name`, `passthrough`.
     public var meta: [GrowthBookValue]? {
         get { storage.fields.meta }
-        _modify { yield &storage.fields.meta }
+        set { storage.fields.meta = newValue }
     }
     /// Hash-based filters users must pass.
     public var filters: [GrowthBookFilter]? {
         get { storage.fields.filters }
-        _modify { yield &storage.fields.filters }
+        set { storage.fields.filters = newValue }
     }
     /// The hash seed (the key when nil).
     public var seed: String? {
         get { storage.fields.seed }
-        _modify { yield &storage.fields.seed }
+        set { storage.fields.seed = newValue }
     }
     /// The experiment's display name.
     public var name: String? {
         get { storage.fields.name }
-        _modify { yield &storage.fields.name }
+        set { storage.fields.name = newValue }
     }
     /// The experiment's phase, as GrowthBook reports it.
     public var phase: String? {
         get { storage.fields.phase }
-        _modify { yield &storage.fields.phase }
+        set { storage.fields.phase = newValue }
     }
     /// A regular expression the context's URL must match.
     public var url: String? {
         get { storage.fields.url }
-        _modify { yield &storage.fields.url }
+        set { storage.fields.url = newValue }
     }
     /// Groups of which the user must be in one.
     public var groups: [String]? {
         get { storage.fields.groups }
-        _modify { yield &storage.fields.groups }
+        set { storage.fields.groups = newValue }
     }
     /// Sticky bucketing is off for this experiment.
     public var disableStickyBucketing: Bool {
         get { storage.fields.disableStickyBucketing }
-        _modify { yield &storage.fields.disableStickyBucketing }
+        set { storage.fields.disableStickyBucketing = newValue }
     }
     /// The sticky bucket version; raising it re-buckets users.
     public var bucketVersion: Int? {
         get { storage.fields.bucketVersion }
-        _modify { yield &storage.fields.bucketVersion }
+        set { storage.fields.bucketVersion = newValue }
     }
     /// Users with an assignment from a lower bucket version are excluded.
     public var minBucketVersion: Int? {
         get { storage.fields.minBucketVersion }
-        _modify { yield &storage.fields.minBucketVersion }
+        set { storage.fields.minBucketVersion = newValue }
     }
     /// The contextual bandit leaf that chose the weights, when one did.
     public var contextualBandit: GrowthBookBanditAssignment? {
         get { storage.fields.contextualBandit }
-        _modify { yield &storage.fields.contextualBandit }
+        set { storage.fields.contextualBandit = newValue }
     }
 
     /// The fields, behind one reference: an experiment is copied into each result and exposure,

@@ -14,7 +14,7 @@ public struct GrowthBookFeature: Sendable, Hashable, CustomReflectable {
     /// The value when no rule decides; `null` when the payload has none.
     public var defaultValue: GrowthBookValue {
         get { storage.fields.defaultValue }
-        _modify { yield &storage.fields.defaultValue }
+        set { storage.fields.defaultValue = newValue }
     }
     /// Rules tried in order; the first that applies decides.
     public var rules: [GrowthBookRule] {

@@ -17,27 +17,27 @@ public struct GrowthBookPayload: Sendable, CustomReflectable {
     /// Features by key.
     public var features: [String: GrowthBookFeature] {
         get { storage.fields.features }
-        _modify { yield &storage.fields.features }
+        set { storage.fields.features = newValue }
     }
     /// Feature keys in the order the payload lists them.
     public var featureKeys: [String] {
         get { storage.fields.featureKeys }
-        _modify { yield &storage.fields.featureKeys }
+        set { storage.fields.featureKeys = newValue }
     }
     /// Saved groups by id: lists of values (`$inGroup`) or typed groups (`$savedGroup`).
     public var savedGroups: GrowthBookValue {
         get { storage.fields.savedGroups }
-        _modify { yield &storage.fields.savedGroups }
+        set { storage.fields.savedGroups = newValue }
     }
     /// Contextual bandit definitions by id, as the payload has them.
     public var contextualBandits: GrowthBookValue {
         get { storage.fields.contextualBandits }
-        _modify { yield &storage.fields.contextualBandits }
+        set { storage.fields.contextualBandits = newValue }
     }
     /// Every attribute a rule hashes, for loading sticky bucket documents.
     public var hashAttributes: [String] {
         get { storage.fields.hashAttributes }
-        _modify { yield &storage.fields.hashAttributes }
+        set { storage.fields.hashAttributes = newValue }
     }
 
     /// The feature named `key`, read in place (``features`` would return a copy of the dictionary);

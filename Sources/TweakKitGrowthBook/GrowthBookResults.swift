@@ -5,67 +5,67 @@ public struct GrowthBookExperimentResult: Sendable, Hashable, CustomReflectable 
     /// The variation's key (from `meta`, else its index as text).
     public var key: String {
         get { storage.fields.key }
-        _modify { yield &storage.fields.key }
+        set { storage.fields.key = newValue }
     }
     /// The feature the experiment ran for (nil when run directly).
     public var featureID: String? {
         get { storage.fields.featureID }
-        _modify { yield &storage.fields.featureID }
+        set { storage.fields.featureID = newValue }
     }
     /// Whether the user is in the experiment; when not, `variationID` is 0 and `value` the first variation.
     public var inExperiment: Bool {
         get { storage.fields.inExperiment }
-        _modify { yield &storage.fields.inExperiment }
+        set { storage.fields.inExperiment = newValue }
     }
     /// Whether the variation came from hashing (not forced).
     public var hashUsed: Bool {
         get { storage.fields.hashUsed }
-        _modify { yield &storage.fields.hashUsed }
+        set { storage.fields.hashUsed = newValue }
     }
     /// The variation's index.
     public var variationID: Int {
         get { storage.fields.variationID }
-        _modify { yield &storage.fields.variationID }
+        set { storage.fields.variationID = newValue }
     }
     /// The variation's value.
     public var value: GrowthBookValue {
         get { storage.fields.value }
-        _modify { yield &storage.fields.value }
+        set { storage.fields.value = newValue }
     }
     /// The attribute that was (or would be) hashed.
     public var hashAttribute: String {
         get { storage.fields.hashAttribute }
-        _modify { yield &storage.fields.hashAttribute }
+        set { storage.fields.hashAttribute = newValue }
     }
     /// The attribute's value as the user has it ("" when missing).
     public var hashAttributeValue: GrowthBookValue {
         get { storage.fields.hashAttributeValue }
-        _modify { yield &storage.fields.hashAttributeValue }
+        set { storage.fields.hashAttributeValue = newValue }
     }
     /// The variation came from a sticky bucket document.
     public var stickyBucketUsed: Bool {
         get { storage.fields.stickyBucketUsed }
-        _modify { yield &storage.fields.stickyBucketUsed }
+        set { storage.fields.stickyBucketUsed = newValue }
     }
     /// The variation's name from `meta`.
     public var name: String? {
         get { storage.fields.name }
-        _modify { yield &storage.fields.name }
+        set { storage.fields.name = newValue }
     }
     /// The user's hash, 0–1, when hashing was used.
     public var bucket: Double? {
         get { storage.fields.bucket }
-        _modify { yield &storage.fields.bucket }
+        set { storage.fields.bucket = newValue }
     }
     /// A passthrough variation: the feature goes on to its next rule.
     public var passthrough: Bool {
         get { storage.fields.passthrough }
-        _modify { yield &storage.fields.passthrough }
+        set { storage.fields.passthrough = newValue }
     }
     /// The contextual bandit leaf that chose the weights.
     public var bandit: GrowthBookBanditAssignment? {
         get { storage.fields.bandit }
-        _modify { yield &storage.fields.bandit }
+        set { storage.fields.bandit = newValue }
     }
 
     /// The fields, behind one reference: a result is returned through every rule of an

@@ -11,38 +11,38 @@ public struct GrowthBookUserContext: Sendable, Hashable, CustomReflectable {
     /// The attributes conditions and hashing read (an object).
     public var attributes: GrowthBookValue {
         get { storage.fields.attributes }
-        _modify { yield &storage.fields.attributes }
+        set { storage.fields.attributes = newValue }
     }
     /// Experiment key → variation index, forced before any bucketing.
     public var forcedVariations: [String: Int] {
         get { storage.fields.forcedVariations }
-        _modify { yield &storage.fields.forcedVariations }
+        set { storage.fields.forcedVariations = newValue }
     }
     /// No experiment runs unless forced.
     public var qaMode: Bool {
         get { storage.fields.qaMode }
-        _modify { yield &storage.fields.qaMode }
+        set { storage.fields.qaMode = newValue }
     }
     /// `false` turns every experiment off.
     public var enabled: Bool {
         get { storage.fields.enabled }
-        _modify { yield &storage.fields.enabled }
+        set { storage.fields.enabled = newValue }
     }
     /// The page URL, for `?experiment=1` query-string overrides and `url` targeting.
     public var url: String {
         get { storage.fields.url }
-        _modify { yield &storage.fields.url }
+        set { storage.fields.url = newValue }
     }
     /// Group memberships for experiments' `groups`.
     public var groups: [String: Bool] {
         get { storage.fields.groups }
-        _modify { yield &storage.fields.groups }
+        set { storage.fields.groups = newValue }
     }
     /// Sticky bucket documents by `"<attribute>||<value>"`; `nil` turns sticky bucketing off.
     /// Evaluations add the assignments they make.
     public var stickyBucketAssignmentDocs: [String: GrowthBookStickyAssignmentsDocument]? {
         get { storage.fields.stickyBucketAssignmentDocs }
-        _modify { yield &storage.fields.stickyBucketAssignmentDocs }
+        set { storage.fields.stickyBucketAssignmentDocs = newValue }
     }
 
     /// The fields, behind one reference: each evaluator holds the user, and creating one is then

@@ -32,6 +32,8 @@ struct DecisionReasons: Sendable, Hashable {
 
     /// Steps being recorded. Only the decision being made appends to it, on its own thread,
     /// before ``DecisionReasons/finished()`` copies the steps out: no decision returned holds one.
+    /// Unchecked rather than behind a lock, which every step would take (`Optimizely.Decide` in
+    /// `Benchmarks/run`).
     private final class Recording: @unchecked Sendable {
         /// What the steps point into.
         let rules: OptimizelyDatafile.Rules

@@ -35,7 +35,7 @@ struct CompiledLogicTests {
             let reference = LogicEvaluator().evaluate(tree, data: object)
             #expect(inPlace == reference, "rule \(rule), context \(context), flag \(flagKey)")
             // The node form a flag evaluates (every generated rule is small enough to have one).
-            let program = try #require(LogicNode.program(specialized))
+            let program = try #require(LogicProgram.program(specialized))
             #expect(program.evaluate(in: .context(data)) == reference, "nodes: rule \(rule), context \(context), flag \(flagKey)")
             #expect(program.evaluate(in: .value(object)) == reference, "nodes over the object: rule \(rule), context \(context)")
             // A condition's truth, which a test node answers without building its value.
@@ -53,16 +53,16 @@ struct CompiledLogicTests {
     func nodeBudget() throws {
         var compiler = LogicCompiler()
         let small = try compiler.compile(LogicValue(json: #"{"if": [{"in": [{"var": "country"}, ["NL"]]}, "on", "off"]}"#))
-        #expect(LogicNode.program(small) != nil)
+        #expect(LogicProgram.program(small) != nil)
         // 1,200 operations: more nodes than a program holds (the expression shares nothing here,
         // but a rule's `$ref` evaluators would be copied once per use).
         let conditions = Array(repeating: #"{"==": [{"var": "country"}, "NL"]}"#, count: 1_200).joined(separator: ", ")
         let large = try compiler.compile(LogicValue(json: #"{"if": [{"and": [\#(conditions)]}, "on", "off"]}"#))
-        #expect(LogicNode.program(large) == nil)
+        #expect(LogicProgram.program(large) == nil)
         // A chain's links count: 600 empty comparisons in one `and` are about 1,200 objects.
         let links = Array(repeating: #"{"==": []}"#, count: 600).joined(separator: ", ")
-        #expect(LogicNode.program(try compiler.compile(LogicValue(json: #"{"and": [\#(links)]}"#))) == nil)
-        #expect(LogicNode.program(try compiler.compile(LogicValue(json: #"{"and": [\#(links.prefix(300 * 12 - 2))]}"#))) != nil)
+        #expect(LogicProgram.program(try compiler.compile(LogicValue(json: #"{"and": [\#(links)]}"#))) == nil)
+        #expect(LogicProgram.program(try compiler.compile(LogicValue(json: #"{"and": [\#(links.prefix(300 * 12 - 2))]}"#))) != nil)
         let file = #"{"flags": {"big": {"state": "ENABLED", "variants": {"on": true, "off": false}, "defaultVariant": "off", "targeting": {"if": [{"and": [\#(conditions)]}, "on", "off"]}}}}"#
         let definitions = try FlagdDefinitions(data: Data(file.utf8), file: "big.flagd.json")
         #expect(definitions.flags["big"]?.evaluatesNodes == false)
@@ -83,7 +83,7 @@ struct CompiledLogicTests {
         let definitions = try FlagdDefinitions(data: Data(file.utf8), file: "refs.flagd.json")
         let withNodes = definitions.flags.values.filter(\.evaluatesNodes).count
         #expect(withNodes > 0 && withNodes < 400)
-        #expect(withNodes * 600 <= LogicNode.maximumNodesPerFile)
+        #expect(withNodes * 600 <= LogicProgram.maximumNodesPerFile)
         let nl = EvaluationContext(targetingKey: "u", attributes: ["country": "NL"])
         let be = EvaluationContext(targetingKey: "u", attributes: ["country": "BE"])
         for (key, flag) in definitions.flags {

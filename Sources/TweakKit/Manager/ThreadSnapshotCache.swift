@@ -10,6 +10,9 @@ import Foundation
 ///
 /// A thread keeps at most ``capacity`` snapshots (one per manager it reads), released when the
 /// thread ends or when other managers push them out.
+///
+/// Its `Unmanaged` references and unchecked exclusivity pay in `Paired.<size>.StringKey`,
+/// `Paired.100000.TypedMixed` and `Paired.Threads.*` (`Benchmarks/run`): every lookup goes through them.
 final class ThreadSnapshotCache {
     static let capacity = 8
 

@@ -93,8 +93,8 @@ struct LogicCompiler {
     private var compiledEvaluators: [String: Compiled] = [:]
     private var resolving: [String] = []
 
-    /// Nodes the file's rule programs may still hold (see ``LogicNode/program(_:budget:)``).
-    var nodeBudget = LogicNode.maximumNodesPerFile
+    /// Nodes the file's rule programs may still hold (see ``LogicProgram/program(_:budget:)``).
+    var nodeBudget = LogicProgram.maximumNodesPerFile
 
     /// Whether operations compile to their faster forms (``LogicExpression/specialized(_:_:)``);
     /// off only to compare the two in tests.

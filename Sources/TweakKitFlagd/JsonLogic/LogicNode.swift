@@ -12,15 +12,23 @@
 /// Evaluation recurses once per node on the way down (a chain of conditions too), so it is at most
 /// ``maximumNodes`` calls deep.
 ///
-/// Immutable: every node holds only `let` properties of sendable types.
-class LogicNode: @unchecked Sendable {
+/// Immutable: every node is a final class of `let` properties of sendable types, so the compiler
+/// checks that it is `Sendable`.
+protocol LogicNode: AnyObject, Sendable {
     /// The node's value for `data`.
-    func evaluate(in data: LogicData) -> LogicValue { .null }
+    func evaluate(in data: LogicData) -> LogicValue
 
     /// Whether the node's value for `data` is truthy. A test (`sem_ver`, `starts_with`, `in`) answers
     /// from its operand without wrapping its answer in a value.
-    func isTruthy(in data: LogicData) -> Bool { evaluate(in: data).isTruthy }
+    func isTruthy(in data: LogicData) -> Bool
+}
 
+extension LogicNode {
+    func isTruthy(in data: LogicData) -> Bool { evaluate(in: data).isTruthy }
+}
+
+/// Compiles a rule's ``LogicExpression`` into a tree of ``LogicNode``s, within a budget of nodes.
+enum LogicProgram {
     /// A rule's program holds at most this many nodes.
     static let maximumNodes = 1_000
     /// The programs of one file hold at most this many nodes together (about 10 MB).
@@ -34,7 +42,7 @@ class LogicNode: @unchecked Sendable {
     /// nodes each use is a copy, so a large rule keeps its expression form, and so do the rules
     /// of a file once its programs hold ``maximumNodesPerFile`` nodes: a small file whose rules
     /// refer to evaluators many times cannot make them take much more memory than their expressions.
-    static func program(_ expression: LogicExpression, budget: inout Int) -> LogicNode? {
+    static func program(_ expression: LogicExpression, budget: inout Int) -> (any LogicNode)? {
         let available = min(budget, maximumNodes)
         var remaining = available
         guard let node = make(expression, budget: &remaining) else { return nil }
@@ -43,22 +51,22 @@ class LogicNode: @unchecked Sendable {
     }
 
     /// The node tree of `expression` alone, or `nil` when it would hold more than ``maximumNodes`` nodes.
-    static func program(_ expression: LogicExpression) -> LogicNode? {
+    static func program(_ expression: LogicExpression) -> (any LogicNode)? {
         var budget = maximumNodes
         return program(expression, budget: &budget)
     }
 
     /// A node that evaluates `expression` with ``LogicEvaluator``: a rule too large for ``program(_:budget:)``.
-    static func expression(_ expression: LogicExpression) -> LogicNode {
+    static func expression(_ expression: LogicExpression) -> any LogicNode {
         GeneralNode(expression)
     }
 
-    private static func make(_ expression: LogicExpression, budget: inout Int) -> LogicNode? {
+    private static func make(_ expression: LogicExpression, budget: inout Int) -> (any LogicNode)? {
         budget -= 1
         guard budget >= 0 else { return nil }
-        func child(_ expression: LogicExpression) -> LogicNode? { make(expression, budget: &budget) }
-        func children(_ expressions: [LogicExpression]) -> [LogicNode]? {
-            var nodes: [LogicNode] = []
+        func child(_ expression: LogicExpression) -> (any LogicNode)? { make(expression, budget: &budget) }
+        func children(_ expressions: [LogicExpression]) -> [any LogicNode]? {
+            var nodes: [any LogicNode] = []
             nodes.reserveCapacity(expressions.count)
             for expression in expressions {
                 guard let node = child(expression) else { return nil }
@@ -67,7 +75,7 @@ class LogicNode: @unchecked Sendable {
             return nodes
         }
         /// The argument at `index` as a node; the `null` node past the end (the evaluator reads `null` there).
-        func argument(_ arguments: [LogicExpression], _ index: Int) -> LogicNode? {
+        func argument(_ arguments: [LogicExpression], _ index: Int) -> (any LogicNode)? {
             index < arguments.count ? child(arguments[index]) : nullNode
         }
         /// Takes `count` more nodes (a chain's links) from the budget; `false` when there are not so many left.
@@ -127,29 +135,29 @@ class LogicNode: @unchecked Sendable {
 }
 
 /// The `null` literal, shared: a missing argument, a `var` without fallback, the end of an `if`.
-private let nullNode: LogicNode = LiteralNode(.null)
+private let nullNode: any LogicNode = LiteralNode(.null)
 
 /// A literal: its value.
-private final class LiteralNode: LogicNode, @unchecked Sendable {
+private final class LiteralNode: LogicNode {
     let value: LogicValue
     init(_ value: LogicValue) { self.value = value }
-    override func evaluate(in data: LogicData) -> LogicValue { value }
+    func evaluate(in data: LogicData) -> LogicValue { value }
 }
 
 /// An operation without a node of its own, evaluated by ``LogicEvaluator``.
-private final class GeneralNode: LogicNode, @unchecked Sendable {
+private final class GeneralNode: LogicNode {
     let expression: LogicExpression
     init(_ expression: LogicExpression) { self.expression = expression }
-    override func evaluate(in data: LogicData) -> LogicValue { LogicEvaluator().evaluate(expression, in: data) }
+    func evaluate(in data: LogicData) -> LogicValue { LogicEvaluator().evaluate(expression, in: data) }
 }
 
 /// `var` with a literal path: the value there when present, else the fallback's (or `null`).
-private final class VariableNode: LogicNode, @unchecked Sendable {
+private final class VariableNode: LogicNode {
     let path: VariablePath
     /// The fallback; a `null` literal when the `var` has none.
-    let fallback: LogicNode
-    init(_ path: VariablePath, fallback: LogicNode) { (self.path, self.fallback) = (path, fallback) }
-    override func evaluate(in data: LogicData) -> LogicValue {
+    let fallback: any LogicNode
+    init(_ path: VariablePath, fallback: any LogicNode) { (self.path, self.fallback) = (path, fallback) }
+    func evaluate(in data: LogicData) -> LogicValue {
         if let value = data.value(at: path), value.isPresent { return value }
         return fallback.evaluate(in: data)
     }
@@ -157,69 +165,69 @@ private final class VariableNode: LogicNode, @unchecked Sendable {
 
 /// `var` of one name that is neither `targetingKey` nor `$flagd` (`{"var": "country"}`): as
 /// ``VariableNode`` reads it, without walking a path.
-private final class AttributeNode: LogicNode, @unchecked Sendable {
+private final class AttributeNode: LogicNode {
     let name: String
     /// The fallback; a `null` literal when the `var` has none.
-    let fallback: LogicNode
-    init(_ name: String, fallback: LogicNode) { (self.name, self.fallback) = (name, fallback) }
-    override func evaluate(in data: LogicData) -> LogicValue {
+    let fallback: any LogicNode
+    init(_ name: String, fallback: any LogicNode) { (self.name, self.fallback) = (name, fallback) }
+    func evaluate(in data: LogicData) -> LogicValue {
         if let value = data.member(named: name), value.isPresent { return value }
         return fallback.evaluate(in: data)
     }
 }
 
 /// `fractional` with literal distributions; as ``LogicEvaluator`` evaluates the split.
-private final class FractionalNode: LogicNode, @unchecked Sendable {
+private final class FractionalNode: LogicNode {
     let split: FractionalSplit
-    let bucketBy: LogicNode?
-    init(_ split: FractionalSplit, bucketBy: LogicNode?) { (self.split, self.bucketBy) = (split, bucketBy) }
-    override func evaluate(in data: LogicData) -> LogicValue {
+    let bucketBy: (any LogicNode)?
+    init(_ split: FractionalSplit, bucketBy: (any LogicNode)?) { (self.split, self.bucketBy) = (split, bucketBy) }
+    func evaluate(in data: LogicData) -> LogicValue {
         guard let bucketBy else { return split.pick(in: data) }
         return split.pick(bucketingValue: bucketBy.evaluate(in: data), in: data)
     }
 }
 
 /// `sem_ver` with a literal operator and version.
-private final class SemanticVersionNode: LogicNode, @unchecked Sendable {
+private final class SemanticVersionNode: LogicNode {
     let test: SemanticVersionTest
-    let version: LogicNode
-    init(_ test: SemanticVersionTest, version: LogicNode) { (self.test, self.version) = (test, version) }
-    override func evaluate(in data: LogicData) -> LogicValue { test.result(version.evaluate(in: data)) }
-    override func isTruthy(in data: LogicData) -> Bool { test.holds(version.evaluate(in: data)) }
+    let version: any LogicNode
+    init(_ test: SemanticVersionTest, version: any LogicNode) { (self.test, self.version) = (test, version) }
+    func evaluate(in data: LogicData) -> LogicValue { test.result(version.evaluate(in: data)) }
+    func isTruthy(in data: LogicData) -> Bool { test.holds(version.evaluate(in: data)) }
 }
 
 /// `starts_with` / `ends_with` with a literal affix.
-private final class AffixNode: LogicNode, @unchecked Sendable {
+private final class AffixNode: LogicNode {
     let test: AffixTest
-    let text: LogicNode
-    init(_ test: AffixTest, text: LogicNode) { (self.test, self.text) = (test, text) }
-    override func evaluate(in data: LogicData) -> LogicValue { test.result(text.evaluate(in: data)) }
-    override func isTruthy(in data: LogicData) -> Bool { test.holds(text.evaluate(in: data)) }
+    let text: any LogicNode
+    init(_ test: AffixTest, text: any LogicNode) { (self.test, self.text) = (test, text) }
+    func evaluate(in data: LogicData) -> LogicValue { test.result(text.evaluate(in: data)) }
+    func isTruthy(in data: LogicData) -> Bool { test.holds(text.evaluate(in: data)) }
 }
 
 /// `in` with a literal array.
-private final class MembershipNode: LogicNode, @unchecked Sendable {
+private final class MembershipNode: LogicNode {
     let test: MembershipTest
-    let element: LogicNode
-    init(_ test: MembershipTest, element: LogicNode) { (self.test, self.element) = (test, element) }
-    override func evaluate(in data: LogicData) -> LogicValue { test.result(element.evaluate(in: data)) }
-    override func isTruthy(in data: LogicData) -> Bool { test.contains(element.evaluate(in: data)) }
+    let element: any LogicNode
+    init(_ test: MembershipTest, element: any LogicNode) { (self.test, self.element) = (test, element) }
+    func evaluate(in data: LogicData) -> LogicValue { test.result(element.evaluate(in: data)) }
+    func isTruthy(in data: LogicData) -> Bool { test.contains(element.evaluate(in: data)) }
 }
 
 /// `if` and `?:`: the value after the first truthy condition, else the last odd argument, else
 /// `null`. A chain of nodes of one condition each (children in `let` properties are read without
 /// a retain; elements of an array are not).
-private final class ConditionalNode: LogicNode, @unchecked Sendable {
-    let condition: LogicNode
-    let then: LogicNode
+private final class ConditionalNode: LogicNode {
+    let condition: any LogicNode
+    let then: any LogicNode
     /// The else branch; a `null` literal when there is none (an optional child would be retained to be read).
-    let otherwise: LogicNode
-    init(_ condition: LogicNode, then: LogicNode, otherwise: LogicNode) { (self.condition, self.then, self.otherwise) = (condition, then, otherwise) }
+    let otherwise: any LogicNode
+    init(_ condition: any LogicNode, then: any LogicNode, otherwise: any LogicNode) { (self.condition, self.then, self.otherwise) = (condition, then, otherwise) }
 
     /// `[c1, r1, c2, r2, …, else?]` as nested conditions.
-    static func chain(_ arguments: [LogicNode]) -> LogicNode {
+    static func chain(_ arguments: [any LogicNode]) -> any LogicNode {
         var index = arguments.count
-        var tail: LogicNode?
+        var tail: (any LogicNode)?
         if index % 2 == 1 {
             tail = arguments[index - 1]
             index -= 1
@@ -231,21 +239,21 @@ private final class ConditionalNode: LogicNode, @unchecked Sendable {
         return tail ?? nullNode
     }
 
-    override func evaluate(in data: LogicData) -> LogicValue {
+    func evaluate(in data: LogicData) -> LogicValue {
         condition.isTruthy(in: data) ? then.evaluate(in: data) : otherwise.evaluate(in: data)
     }
 }
 
 /// `and` / `or`: the first falsy (truthy) value, else the last; `null` without arguments. A
 /// chain of nodes of one argument each.
-private final class LogicalNode: LogicNode, @unchecked Sendable {
+private final class LogicalNode: LogicNode {
     let isAnd: Bool
-    let first: LogicNode
-    let rest: LogicNode
-    init(isAnd: Bool, _ first: LogicNode, _ rest: LogicNode) { (self.isAnd, self.first, self.rest) = (isAnd, first, rest) }
+    let first: any LogicNode
+    let rest: any LogicNode
+    init(isAnd: Bool, _ first: any LogicNode, _ rest: any LogicNode) { (self.isAnd, self.first, self.rest) = (isAnd, first, rest) }
 
     /// `[a, b, c]` as `a` then (`b` then `c`).
-    static func chain(isAnd: Bool, _ arguments: [LogicNode]) -> LogicNode {
+    static func chain(isAnd: Bool, _ arguments: [any LogicNode]) -> any LogicNode {
         guard var tail = arguments.last else { return nullNode }
         for argument in arguments.dropLast().reversed() {
             tail = LogicalNode(isAnd: isAnd, argument, tail)
@@ -253,7 +261,7 @@ private final class LogicalNode: LogicNode, @unchecked Sendable {
         return tail
     }
 
-    override func evaluate(in data: LogicData) -> LogicValue {
+    func evaluate(in data: LogicData) -> LogicValue {
         let value = first.evaluate(in: data)
         if value.isTruthy != isAnd { return value }
         return rest.evaluate(in: data)
@@ -262,36 +270,36 @@ private final class LogicalNode: LogicNode, @unchecked Sendable {
 
 /// `==`, `!=`, `===`, `!==` and `in` (with an operand that is not a literal array); a missing
 /// operand is a `null` literal.
-private final class ComparisonNode: LogicNode, @unchecked Sendable {
+private final class ComparisonNode: LogicNode {
     let op: LogicOperator
-    let first: LogicNode
-    let second: LogicNode
-    init(_ op: LogicOperator, _ first: LogicNode, _ second: LogicNode) { (self.op, self.first, self.second) = (op, first, second) }
-    override func evaluate(in data: LogicData) -> LogicValue {
+    let first: any LogicNode
+    let second: any LogicNode
+    init(_ op: LogicOperator, _ first: any LogicNode, _ second: any LogicNode) { (self.op, self.first, self.second) = (op, first, second) }
+    func evaluate(in data: LogicData) -> LogicValue {
         .bool(LogicEvaluator.comparison(op, first.evaluate(in: data), second.evaluate(in: data)))
     }
 }
 
 /// `!` and `!!` of the first argument (`null` when there is none).
-private final class NegationNode: LogicNode, @unchecked Sendable {
+private final class NegationNode: LogicNode {
     let isNot: Bool
-    let argument: LogicNode
-    init(isNot: Bool, _ argument: LogicNode) { (self.isNot, self.argument) = (isNot, argument) }
-    override func evaluate(in data: LogicData) -> LogicValue {
+    let argument: any LogicNode
+    init(isNot: Bool, _ argument: any LogicNode) { (self.isNot, self.argument) = (isNot, argument) }
+    func evaluate(in data: LogicData) -> LogicValue {
         .bool(argument.evaluate(in: data).isTruthy != isNot)
     }
 }
 
 /// `<`, `<=`, `>`, `>=`, with an optional third argument (`a < b < c`; `a > b > c`).
-private final class RelationNode: LogicNode, @unchecked Sendable {
+private final class RelationNode: LogicNode {
     let op: LogicOperator
-    let first: LogicNode
-    let second: LogicNode
-    let third: LogicNode?
-    init(_ op: LogicOperator, _ first: LogicNode, _ second: LogicNode, third: LogicNode?) {
+    let first: any LogicNode
+    let second: any LogicNode
+    let third: (any LogicNode)?
+    init(_ op: LogicOperator, _ first: any LogicNode, _ second: any LogicNode, third: (any LogicNode)?) {
         (self.op, self.first, self.second, self.third) = (op, first, second, third)
     }
-    override func evaluate(in data: LogicData) -> LogicValue {
+    func evaluate(in data: LogicData) -> LogicValue {
         .bool(LogicEvaluator.relation(op, first.evaluate(in: data), second.evaluate(in: data), third?.evaluate(in: data)))
     }
 }
