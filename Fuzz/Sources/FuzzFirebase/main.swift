@@ -17,4 +17,8 @@ func fuzzFirebase(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     return 0
 }
 
+/// libFuzzer's own `main` calls this in a debug build, where SwiftPM renames the module's entry point.
+@_cdecl("LLVMFuzzerTestOneInput")
+func testOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt { fuzzFirebase(bytes, count) }
+
 runLibFuzzer { fuzzFirebase($0, $1) }

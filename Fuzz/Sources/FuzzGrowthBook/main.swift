@@ -23,4 +23,8 @@ func fuzzGrowthBook(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     return 0
 }
 
+/// libFuzzer's own `main` calls this in a debug build, where SwiftPM renames the module's entry point.
+@_cdecl("LLVMFuzzerTestOneInput")
+func testOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt { fuzzGrowthBook(bytes, count) }
+
 runLibFuzzer { fuzzGrowthBook($0, $1) }

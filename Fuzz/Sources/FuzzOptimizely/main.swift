@@ -26,4 +26,8 @@ func fuzzOptimizely(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     return 0
 }
 
+/// libFuzzer's own `main` calls this in a debug build, where SwiftPM renames the module's entry point.
+@_cdecl("LLVMFuzzerTestOneInput")
+func testOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt { fuzzOptimizely(bytes, count) }
+
 runLibFuzzer { fuzzOptimizely($0, $1) }

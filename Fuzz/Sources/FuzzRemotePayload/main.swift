@@ -16,4 +16,8 @@ func fuzzRemotePayload(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     return 0
 }
 
+/// libFuzzer's own `main` calls this in a debug build, where SwiftPM renames the module's entry point.
+@_cdecl("LLVMFuzzerTestOneInput")
+func testOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt { fuzzRemotePayload(bytes, count) }
+
 runLibFuzzer { fuzzRemotePayload($0, $1) }

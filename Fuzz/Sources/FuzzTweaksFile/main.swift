@@ -18,4 +18,8 @@ func fuzzTweaksFile(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     return 0
 }
 
+/// libFuzzer's own `main` calls this in a debug build, where SwiftPM renames the module's entry point.
+@_cdecl("LLVMFuzzerTestOneInput")
+func testOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt { fuzzTweaksFile(bytes, count) }
+
 runLibFuzzer { fuzzTweaksFile($0, $1) }

@@ -19,4 +19,8 @@ func fuzzUnleash(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     return 0
 }
 
+/// libFuzzer's own `main` calls this in a debug build, where SwiftPM renames the module's entry point.
+@_cdecl("LLVMFuzzerTestOneInput")
+func testOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt { fuzzUnleash(bytes, count) }
+
 runLibFuzzer { fuzzUnleash($0, $1) }
