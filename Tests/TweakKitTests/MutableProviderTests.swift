@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import TweakKit
 
@@ -56,6 +57,27 @@ struct MutableProviderTests {
         #expect(try again.tweakWith(feature: "search", variable: "enabled").content == false)
         try provider.removeValue(feature: "search", variable: "enabled")
         #expect(throws: TweakError.notFound(feature: "search", variable: "enabled")) { try provider.tweakWith(feature: "search", variable: "enabled") }
+    }
+
+    @Test("UserDefaultsTweakProvider sees a key written elsewhere at reload(), and tells observers only when it changed")
+    func userDefaultsReload() throws {
+        let suite = "TweakKitTests.\(UUID().uuidString)"
+        let defaults = try #require(UserDefaults(suiteName: suite))
+        defer { defaults.removePersistentDomain(forName: suite) }
+        let provider = UserDefaultsTweakProvider(userDefaults: defaults)
+        try provider.store(1, feature: "ui", variable: "columns")
+        let changes = Mutex<[TweakChange]>([])
+        let observation = provider.observeChanges { change in changes.withLock { $0.append(change) } }
+        defer { observation.cancel() }
+        // Another handle on the same suite writes the key (another process would, through its own).
+        let other = UserDefaultsTweakProvider(userDefaults: defaults)
+        try other.store(3, feature: "ui", variable: "columns")
+        #expect(try provider.tweakWith(feature: "ui", variable: "columns").content == 1, "read before reload()")
+        provider.reload()
+        #expect(try provider.tweakWith(feature: "ui", variable: "columns").content == 3)
+        #expect(changes.withLock { $0 } == [.reloaded])
+        provider.reload()
+        #expect(changes.withLock { $0 }.count == 1, "an unchanged key tells no observer")
     }
 
     @Test("UserDefaultsTweakProvider reports unreadable stored data instead of dropping it")

@@ -20,7 +20,6 @@ public final class UserDefaultsTweakProvider: MutableTweakProvider, PlainTweakPr
     nonisolated(unsafe) private let userDefaults: UserDefaults
     private let storage: Mutex<Storage>
     private let notifier = TweakChangeNotifier()
-    nonisolated(unsafe) private var defaultsObserver: (any NSObjectProtocol)?
 
     /// The overrides as lookups see them, and what still has to reach UserDefaults.
     ///
@@ -45,17 +44,6 @@ public final class UserDefaultsTweakProvider: MutableTweakProvider, PlainTweakPr
         self.key = key
         self.name = name
         storage = Mutex(Storage(values: Self.read(userDefaults, key: key, name: name)))
-        defaultsObserver = NotificationCenter.default.addObserver(
-            forName: UserDefaults.didChangeNotification, object: userDefaults, queue: nil
-        ) { [weak self] _ in
-            self?.refreshAfterExternalChange()
-        }
-    }
-
-    deinit {
-        if let defaultsObserver {
-            NotificationCenter.default.removeObserver(defaultsObserver)
-        }
     }
 
     /// Every override stored.
@@ -94,7 +82,8 @@ public final class UserDefaultsTweakProvider: MutableTweakProvider, PlainTweakPr
         notifier.post(.reloaded, from: self)
     }
 
-    /// Calls `handler` after each change, including changes made to the defaults key elsewhere.
+    /// Calls `handler` after each change made through this provider, and after a ``reload()`` that
+    /// found the defaults key changed.
     public func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
         notifier.observe(handler)
     }
@@ -143,10 +132,23 @@ public final class UserDefaultsTweakProvider: MutableTweakProvider, PlainTweakPr
             defer { storage.changedDuringWrite = false }
             return storage.changedDuringWrite
         }
-        if lookAgain { refreshAfterExternalChange() }
+        if lookAgain { reload() }
     }
 
-    private func refreshAfterExternalChange() {
+    /// Reads the defaults key again and, when it changed, tells observers (``TweakChange/reloaded``).
+    ///
+    /// Writes through this provider need no call. Call it when something else wrote the key:
+    /// another process or app extension sharing the suite, or code that sets the key directly —
+    /// for example from your own observer of `UserDefaults.didChangeNotification` (TweakKit itself
+    /// observes no notification).
+    ///
+    /// ```swift
+    /// let defaults = UserDefaults.standard
+    /// let overrides = UserDefaultsTweakProvider(userDefaults: defaults)
+    /// defaults.removeObject(forKey: "TweakKit.overrides")   // written elsewhere
+    /// overrides.reload()                                     // lookups and observers see it
+    /// ```
+    public func reload() {
         let fresh = Self.read(userDefaults, key: key, name: name)
         let changed = storage.withLock { storage -> Bool in
             // Our own write in flight: UserDefaults may still hold older values than the cache.
