@@ -41,44 +41,56 @@ extension TweakManager {
 }
 
 /// A JustTweak provider in a TweakKit stack: asked on every lookup, as TweakKit asks any provider
-/// that does not list its tweaks.
-class JustTweakProviderBridge: TweakKit.TweakProvider {
-    let provider: any TweakProvider
+/// that does not list its tweaks. JustTweak's providers are not `Sendable`: the bridge calls its
+/// provider on whichever thread reads the TweakKit manager, as JustTweak's manager called it.
+final class JustTweakProviderBridge: TweakKit.TweakProvider {
+    private let provider: UncheckedSendable<any TweakProvider>
     let name: String
 
     init(_ provider: any TweakProvider) {
-        self.provider = provider
+        self.provider = UncheckedSendable(value: provider)
         self.name = "\(type(of: provider))"
     }
 
     func tweakWith(feature: String, variable: String) throws -> TweakKit.Tweak {
         do {
-            return try provider.tweakWith(feature: feature, variable: variable).tweakKitTweak
+            return try provider.value.tweakWith(feature: feature, variable: variable).tweakKitTweak
         } catch TweakError.notFound {
             throw TweakKit.TweakError.notFound(feature: feature, variable: variable)
         }
     }
 
     func isFeatureEnabled(_ feature: String) -> Bool {
-        provider.isFeatureEnabled(feature)
+        provider.value.isFeatureEnabled(feature)
     }
 }
 
-/// A mutable JustTweak provider in a TweakKit stack: TweakKit's writes go to its `set`.
-final class MutableJustTweakProviderBridge: JustTweakProviderBridge, TweakKit.MutableTweakProvider {
-    let mutable: any MutableTweakProvider
+/// A mutable JustTweak provider in a TweakKit stack: read as ``JustTweakProviderBridge`` reads,
+/// and TweakKit's writes go to its `set`.
+final class MutableJustTweakProviderBridge: TweakKit.MutableTweakProvider {
+    private let reader: JustTweakProviderBridge
+    private let mutable: UncheckedSendable<any MutableTweakProvider>
+    var name: String { reader.name }
 
     init(_ provider: any MutableTweakProvider) {
-        mutable = provider
-        super.init(provider)
+        reader = JustTweakProviderBridge(provider)
+        mutable = UncheckedSendable(value: provider)
+    }
+
+    func tweakWith(feature: String, variable: String) throws -> TweakKit.Tweak {
+        try reader.tweakWith(feature: feature, variable: variable)
+    }
+
+    func isFeatureEnabled(_ feature: String) -> Bool {
+        reader.isFeatureEnabled(feature)
     }
 
     func store(_ content: TweakContent, feature: String, variable: String) throws {
-        mutable.set(content.tweakValue, feature: feature, variable: variable)
+        mutable.value.set(content.tweakValue, feature: feature, variable: variable)
     }
 
     func removeValue(feature: String, variable: String) throws {
-        mutable.deleteValue(feature: feature, variable: variable)
+        mutable.value.deleteValue(feature: feature, variable: variable)
     }
 
     func deleteAll() throws {

@@ -137,8 +137,9 @@ final class TweakManagerState: @unchecked Sendable {
     }
 }
 
-/// A closure that is not `@Sendable`, kept where `Sendable` is required: JustTweak's closures
-/// are called on whichever thread posts or looks up, as in JustTweak.
+/// A JustTweak closure or provider, which is not `Sendable`, kept where `Sendable` is required:
+/// JustTweak's closures and providers are called on whichever thread posts or looks up, as in
+/// JustTweak.
 struct UncheckedSendable<Value>: @unchecked Sendable {
     let value: Value
 }

@@ -24,10 +24,7 @@ import Synchronization
 /// No lock is held while provider code, the decryption closure or observers run.
 public final class TweakManager: Sendable {
     /// The providers, highest priority first.
-    ///
-    /// TweakKit's providers are `Sendable`; a provider that is not is called on whichever thread
-    /// calls the manager.
-    nonisolated(unsafe) public let tweakProviders: [any TweakProvider]
+    public let tweakProviders: [any TweakProvider]
     /// Where diagnostics go.
     public let logger: TweakLogger
     /// Whether every provider is a ``PlainTweakProvider``: only then does a change to one tweak

@@ -21,9 +21,11 @@
 ///
 /// Every requirement but ``name`` has a default. A provider that implements only
 /// ``tweakWith(feature:variable:)`` lists no tweaks (the default ``allTweaks()``): a manager
-/// holding one asks every provider on each lookup instead of reading its snapshot. TweakKit's own
-/// providers are `Sendable`; a provider that is not is called on whichever thread calls the manager.
-public protocol TweakProvider: AnyObject {
+/// holding one asks every provider on each lookup instead of reading its snapshot.
+///
+/// Providers are `Sendable`: a manager calls them from whichever threads read it. Keep mutable
+/// state behind a `Mutex` (or another lock), as TweakKit's own providers do.
+public protocol TweakProvider: AnyObject, Sendable {
     /// The name shown as a tweak's ``Tweak/source``.
     ///
     /// The default is the type's name.
