@@ -23,7 +23,7 @@ struct FirebaseConditionEvaluator {
     /// The custom signal `key`, read in place: the attributes, with the targeting key as `randomizationId`.
     func signal(_ key: String) -> TweakContent? {
         if let targetingKey = context.targetingKey, key == "randomizationId" { return .string(targetingKey) }
-        return context.attributes.value(forFewKeys: key)
+        return FewKeys.value(in: context.attributes, forKey: key)
     }
 
     func evaluate(_ condition: FirebaseCondition, level: Int = 0) -> Bool {

@@ -21,7 +21,7 @@ extension FlagdDefinitions {
     /// and `$flagd.timestamp` (seconds since 1970).
     public func evaluate(flagKey: String, context: EvaluationContext, now: Date = Date()) -> TweakEvaluation {
         // A file of a few flags finds one by comparing keys (cheaper than hashing); larger ones hash.
-        guard let flag = flags.value(forFewKeys: flagKey) else {
+        guard let flag = FewKeys.value(in: flags, forKey: flagKey) else {
             if let problem = invalidFlags[flagKey] {
                 return TweakEvaluation(value: nil, reason: .error, errorCode: .parseError, errorMessage: "flag \(flagKey) is invalid: \(problem)")
             }

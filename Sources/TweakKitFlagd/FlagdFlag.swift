@@ -122,7 +122,7 @@ extension FlagdFlag.Storage {
 
     /// The evaluation of targeting that chose variant `name`.
     private func match(_ name: String) -> TweakEvaluation {
-        guard let value = variants.value(forFewKeys: name) else {
+        guard let value = FewKeys.value(in: variants, forKey: name) else {
             return failure("flag \(key): targeting chose \"\(name)\", which is not a variant")
         }
         return TweakEvaluation(value: value, variant: name, reason: .targetingMatch, flagMetadata: metadata)
@@ -135,6 +135,6 @@ extension FlagdFlag.Storage {
 
     private func defaultResult(_ reason: EvaluationReason) -> TweakEvaluation {
         guard let name = defaultVariant else { return TweakEvaluation(value: nil, reason: reason, flagMetadata: metadata) }
-        return TweakEvaluation(value: variants.value(forFewKeys: name), variant: name, reason: reason, flagMetadata: metadata)
+        return TweakEvaluation(value: FewKeys.value(in: variants, forKey: name), variant: name, reason: reason, flagMetadata: metadata)
     }
 }

@@ -43,7 +43,7 @@ public struct GrowthBookPayload: Sendable, CustomReflectable {
     /// The feature named `key`, read in place (``features`` would return a copy of the dictionary);
     /// among a few features by comparing keys, which is cheaper than hashing the key.
     func feature(_ key: String) -> GrowthBookFeature? {
-        storage.fields.features.value(forFewKeys: key)
+        FewKeys.value(in: storage.fields.features, forKey: key)
     }
 
     /// The fields, behind one reference: every evaluator holds the payload, and creating one is

@@ -64,14 +64,14 @@ struct AttributeCondition: Sendable {
     func evaluate(_ attributes: [String: TweakContent]) -> Bool? {
         switch operation {
         case .unknown: return nil
-        case .exists: return attributes.value(forFewKeys: name) != nil
+        case .exists: return FewKeys.value(in: attributes, forKey: name) != nil
         case .qualified:
             // ODP audience segments: TweakKit fetches none, so the user qualifies for no segment.
             guard case .string = value else { return nil }
             return false
         default: break
         }
-        guard let attribute = attributes.value(forFewKeys: name) else { return nil }
+        guard let attribute = FewKeys.value(in: attributes, forKey: name) else { return nil }
         switch operation {
         case .exact: return exact(attribute)
         case .substring:

@@ -193,7 +193,7 @@ extension OptimizelyDatafile.Rules {
             reasons.append(.contextualBandit(experiment: .init(experiment)))
             return nil
         }
-        if let variationKey = experiment.value.forcedVariations.value(forFewKeys: user.id) {
+        if let variationKey = FewKeys.value(in: experiment.value.forcedVariations, forKey: user.id) {
             if let id = experiment.value.variationKeys[variationKey], let variation = experiment.value.variations[id] {
                 reasons.append(.whitelisted(variation: .init(variation)))
                 return (variation, .whitelist)

@@ -31,7 +31,7 @@ public struct OptimizelyUser: Sendable, Hashable {
 
     /// The id that is hashed for bucketing, with a reason when `$opt_bucketing_id` had to be ignored.
     func bucketingID(reasons: inout DecisionReasons) -> String {
-        switch attributes.value(forFewKeys: Self.bucketingIDAttribute) {
+        switch FewKeys.value(in: attributes, forKey: Self.bucketingIDAttribute) {
         case .string(let bucketingID)?: return bucketingID
         case nil: return id
         default:

@@ -106,7 +106,7 @@ extension ContextField {
         case .currentTime:
             if let time = input.context.currentTime { return time }
             return UnleashTime(seconds: UnleashTime.now().seconds, nanoseconds: 0).utcText
-        case .property(let name): return input.context.properties.value(forFewKeys: name)
+        case .property(let name): return FewKeys.value(in: input.context.properties, forKey: name)
         case .random(let upperBound): return String(Int.random(in: 1..<upperBound))
         }
     }

@@ -29,7 +29,7 @@ struct EvaluationContextTests {
             var attributes: [String: TweakContent] = [:]
             for _ in 0..<next(12) { attributes[names[next(names.count)]] = .int(next(100)) }
             for name in names + ["missing", "countr"] {
-                #expect(attributes.value(forFewKeys: name) == attributes[name], "\(name) in \(attributes)")
+                #expect(FewKeys.value(in: attributes, forKey: name) == attributes[name], "\(name) in \(attributes)")
             }
         }
     }

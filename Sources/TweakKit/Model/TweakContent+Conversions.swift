@@ -25,7 +25,7 @@ extension TweakContent {
         case .float(let value): return !value.isNaN && value != 0
         case .double(let value): return !value.isNaN && value != 0
         case .string(let value):
-            switch value.trimmingWhitespace().lowercased() {
+            switch trimmingWhitespace(value).lowercased() {
             case "true", "yes", "on", "1": return true
             default: return false
             }
@@ -46,7 +46,7 @@ extension TweakContent {
         case .float(let value): return Self.clampedInt(Double(value))
         case .double(let value): return Self.clampedInt(value)
         case .string(let value):
-            let text = value.trimmingWhitespace()
+            let text = trimmingWhitespace(value)
             if let int = Int(text) { return int }
             if let double = Double(text) { return Self.clampedInt(double) }
             return 0
@@ -61,7 +61,7 @@ extension TweakContent {
         case .int(let value): return Double(value)
         case .float(let value): return Double(value)
         case .double(let value): return value
-        case .string(let value): return Double(value.trimmingWhitespace()) ?? 0
+        case .string(let value): return Double(trimmingWhitespace(value)) ?? 0
         case .array, .object, .null: return 0
         }
     }
@@ -87,12 +87,10 @@ extension TweakContent {
     }
 }
 
-extension String {
-    /// The string without leading and trailing whitespace.
-    package func trimmingWhitespace() -> Substring {
-        var slice = self[...]
-        while let first = slice.first, first.isWhitespace { slice.removeFirst() }
-        while let last = slice.last, last.isWhitespace { slice.removeLast() }
-        return slice
-    }
+/// `text` without leading and trailing whitespace.
+package func trimmingWhitespace(_ text: String) -> Substring {
+    var slice = text[...]
+    while let first = slice.first, first.isWhitespace { slice.removeFirst() }
+    while let last = slice.last, last.isWhitespace { slice.removeLast() }
+    return slice
 }

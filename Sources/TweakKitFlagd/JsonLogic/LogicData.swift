@@ -90,7 +90,7 @@ struct LogicContext {
 
     /// The context's attribute `name`, converted.
     func attribute(_ name: String) -> LogicValue? {
-        context.attributes.value(forFewKeys: name).map(LogicValue.init)
+        FewKeys.value(in: context.attributes, forKey: name).map(LogicValue.init)
     }
 
     /// The targeting key `fractional` buckets by: the `targetingKey` member when it is a string.

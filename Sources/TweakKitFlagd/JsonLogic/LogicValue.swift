@@ -48,7 +48,7 @@ public enum LogicValue: Sendable, Hashable {
         case .bool(let bool): return bool ? 1 : 0
         case .number(let number): return number
         case .string(let string):
-            let trimmed = string.trimmingWhitespace()
+            let trimmed = trimmingWhitespace(string)
             if trimmed.isEmpty { return 0 }
             return Double(trimmed)
         case .array(let array):
