@@ -4,11 +4,12 @@
 # `swift package resolve` checks out for it and (unless --resolve-only) its clean `swift build` time.
 #
 #   .ci/dependency-report.sh                 # resolve and build each use
-#   .ci/dependency-report.sh --resolve-only  # resolve only (what CI runs)
+#   .ci/dependency-report.sh --resolve-only  # resolve only: the fast mode, for CI
 #   .ci/dependency-report.sh --keep          # keep the consumer packages and print where they are
 #
 # Fails when the app on the core or the app with the flagd engine resolves any package besides
-# TweakKit.
+# TweakKit. --resolve-only compiles nothing and takes about a minute; the full mode builds the four
+# consumers from clean, most of it the server's (Hummingbird, PostgresNIO, swift-crypto's C code).
 #
 # The consumers depend on this checkout by path, with the same traits as the lines in the README
 # (which name the repository by URL): SwiftPM computes a dependency's required packages the same way
@@ -24,7 +25,7 @@ for argument in "$@"; do
     case "$argument" in
         --resolve-only) resolve_only=1 ;;
         --keep) keep=1 ;;
-        -h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "error: unknown option '$argument' (--resolve-only, --keep)" >&2; exit 2 ;;
     esac
 done
