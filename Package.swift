@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -27,6 +27,39 @@ let package = Package(
         .plugin(name: "TweakAccessorPlugin", targets: ["TweakAccessorPlugin"]),
         .plugin(name: "GenerateTweakAccessors", targets: ["GenerateTweakAccessors"]),
     ],
+    // Each integration's dependencies are resolved only when its trait is on (SE-0450): SwiftPM leaves a
+    // package out of a dependent's resolution only when every target dependency on it is guarded by a
+    // disabled trait, and it does not narrow resolution to the products a dependent uses. An app turns
+    // the defaults off (`traits: []`) and names what it uses; see the README's table.
+    traits: [
+        .trait(name: "Logging", description: "TweakKitLogging: the log hook to swift-log."),
+        .trait(name: "Remote", description: "TweakKitRemote: remote tweaks and the OFREP client (AsyncHTTPClient)."),
+        .trait(name: "Store", description: "TweakKitStore: the shared tweak store on SQLite (sqlite-nio, swift-nio)."),
+        .trait(
+            name: "StorePostgres", description: "TweakKitStorePostgres: the shared store on PostgreSQL (postgres-nio).",
+            enabledTraits: ["Store"]
+        ),
+        // The editor's target uses the SQLite store (TweakEditor.sharedStore), so Server turns Store on.
+        .trait(
+            name: "Server", description: "TweakKitServer: the web editor and OFREP server (Hummingbird); turns on Store.",
+            enabledTraits: ["Store"]
+        ),
+        .trait(name: "Metrics", description: "TweakKitMetrics: evaluation metrics through swift-metrics."),
+        .trait(name: "Tracing", description: "TweakKitTracing: span events through swift-distributed-tracing."),
+        .trait(name: "Configuration", description: "TweakKitConfiguration: swift-configuration both ways."),
+        .trait(name: "Firebase", description: "TweakKitFirebase: Firebase Remote Config templates (swift-crypto)."),
+        .trait(name: "GrowthBook", description: "TweakKitGrowthBook: GrowthBook features and experiments (swift-crypto)."),
+        .trait(name: "Plugins", description: "The accessor plugins' generator tool (swift-argument-parser)."),
+        .trait(
+            name: "CLI", description: "The tweak tool: every integration it serves and evaluates, and swift-prometheus.",
+            enabledTraits: ["Plugins", "Remote", "Server", "Store", "StorePostgres", "Metrics", "Firebase", "GrowthBook"]
+        ),
+        // Everything, so that `swift run tweak serve` and `swift test` in this repository build as they are.
+        .default(enabledTraits: [
+            "Logging", "Remote", "Store", "StorePostgres", "Server", "Metrics", "Tracing", "Configuration", "Firebase",
+            "GrowthBook", "Plugins", "CLI",
+        ]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
@@ -54,7 +87,7 @@ let package = Package(
         // Bridges TweakKit's log hook to swift-log.
         .target(
             name: "TweakKitLogging",
-            dependencies: ["TweakKit", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["TweakKit", .product("Logging", from: "swift-log", when: "Logging")]
         ),
         // Fixtures and task-scoped overrides for tests of code that reads tweaks.
         .target(name: "TweakKitTesting", dependencies: ["TweakKit"]),
@@ -65,10 +98,10 @@ let package = Package(
             name: "TweakKitRemote",
             dependencies: [
                 "TweakKit",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product("AsyncHTTPClient", from: "async-http-client", when: "Remote"),
+                .product("ServiceLifecycle", from: "swift-service-lifecycle", when: "Remote"),
+                .product("NIOCore", from: "swift-nio", when: "Remote"),
+                .product("NIOHTTP1", from: "swift-nio", when: "Remote"),
             ]
         ),
         // What the decision engines share (not a product): the JSON value with JavaScript's rules, and
@@ -77,15 +110,18 @@ let package = Package(
         // Optimizely feature flags, A/B tests and rollouts decided locally from a datafile.
         .target(name: "TweakKitOptimizely", dependencies: ["TweakKit"]),
         // Firebase Remote Config server templates evaluated locally.
-        .target(name: "TweakKitFirebase", dependencies: ["TweakKit", "TweakKitEngineSupport", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(
+            name: "TweakKitFirebase",
+            dependencies: ["TweakKit", "TweakKitEngineSupport", .product("Crypto", from: "swift-crypto", when: "Firebase")]
+        ),
         // Unleash feature toggles decided locally from the client features payload.
         .target(name: "TweakKitUnleash", dependencies: ["TweakKit", "TweakKitEngineSupport"]),
         // GrowthBook features, experiments and sticky bucketing decided locally from the SDK payload.
         .target(
             name: "TweakKitGrowthBook",
             dependencies: [
-                "TweakKit", "TweakKitEngineSupport", .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                "TweakKit", "TweakKitEngineSupport", .product("Crypto", from: "swift-crypto", when: "GrowthBook"),
+                .product("_CryptoExtras", from: "swift-crypto", when: "GrowthBook"),
             ]
         ),
         // The web editor and JSON API (Hummingbird 2).
@@ -93,11 +129,11 @@ let package = Package(
             name: "TweakKitServer",
             dependencies: [
                 "TweakKit", "TweakKitStore",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product("Hummingbird", from: "hummingbird", when: "Server"),
+                .product("HummingbirdCore", from: "hummingbird", when: "Server"),
+                .product("NIOCore", from: "swift-nio", when: "Server"),
+                .product("NIOHTTPTypes", from: "swift-nio-extras", when: "Server"),
+                .product("ServiceLifecycle", from: "swift-service-lifecycle", when: "Server"),
             ],
             // The editor page, as web files: read once, at the first request for the page.
             resources: [.copy("Editor")]
@@ -105,19 +141,19 @@ let package = Package(
         // swift-configuration both ways: tweaks read through a ConfigReader, config providers in the tweak stack.
         .target(
             name: "TweakKitConfiguration",
-            dependencies: ["TweakKit", .product(name: "Configuration", package: "swift-configuration")]
+            dependencies: ["TweakKit", .product("Configuration", from: "swift-configuration", when: "Configuration")]
         ),
         // Evaluation, error and remote fetch metrics through swift-metrics (OpenTelemetry's feature-flag names).
         .target(
             name: "TweakKitMetrics",
-            dependencies: ["TweakKit", .product(name: "CoreMetrics", package: "swift-metrics")]
+            dependencies: ["TweakKit", .product("CoreMetrics", from: "swift-metrics", when: "Metrics")]
         ),
         // Span events for evaluations through swift-distributed-tracing.
         .target(
             name: "TweakKitTracing",
             dependencies: [
-                "TweakKit", .product(name: "Tracing", package: "swift-distributed-tracing"),
-                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
+                "TweakKit", .product("Tracing", from: "swift-distributed-tracing", when: "Tracing"),
+                .product("Instrumentation", from: "swift-distributed-tracing", when: "Tracing"),
             ]
         ),
         .testTarget(name: "TweakKitEngineSupportTests", dependencies: ["TweakKitEngineSupport", "TweakKit"]),
@@ -136,7 +172,8 @@ let package = Package(
         .target(
             name: "TweakKitStore",
             dependencies: [
-                "TweakKit", .product(name: "SQLiteNIO", package: "sqlite-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                "TweakKit", .product("SQLiteNIO", from: "sqlite-nio", when: "Store"),
+                .product("NIOPosix", from: "swift-nio", when: "Store"),
             ]
         ),
         // The shared store on PostgreSQL (postgres-nio, LISTEN/NOTIFY): its own target, so SQLite users never build it.
@@ -144,11 +181,12 @@ let package = Package(
             name: "TweakKitStorePostgres",
             dependencies: [
                 "TweakKit", "TweakKitStore",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),   // signs NOTIFY's changes (postgres-nio builds it anyway)
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                .product("PostgresNIO", from: "postgres-nio", when: "StorePostgres"),
+                // Signs NOTIFY's changes (postgres-nio builds it anyway).
+                .product("Crypto", from: "swift-crypto", when: "StorePostgres"),
+                .product("NIOSSL", from: "swift-nio-ssl", when: "StorePostgres"),
+                .product("NIOCore", from: "swift-nio", when: "StorePostgres"),
+                .product("Logging", from: "swift-log", when: "StorePostgres"),
             ]
         ),
         // The accessor generator and linter behind `tweak generate` and `tweak lint`.
@@ -156,7 +194,9 @@ let package = Package(
         // `tweak generate` and `tweak lint`, shared by the `tweak` tool and the plugins' tool.
         .target(
             name: "TweakCodegenCommands",
-            dependencies: ["TweakKit", "TweakKitCodegen", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "TweakKit", "TweakKitCodegen", .product("ArgumentParser", from: "swift-argument-parser", when: "Plugins"),
+            ]
         ),
         .executableTarget(
             name: "tweak",
@@ -164,17 +204,17 @@ let package = Package(
                 "TweakKit", "TweakCodegenCommands", "TweakKitFlagd", "TweakKitRemote", "TweakKitServer", "TweakKitStore",
                 "TweakKitStorePostgres", "TweakKitOptimizely", "TweakKitFirebase", "TweakKitUnleash", "TweakKitGrowthBook",
                 "TweakKitMetrics",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                .product("ArgumentParser", from: "swift-argument-parser", when: "CLI"),
+                .product("Prometheus", from: "swift-prometheus", when: "CLI"),
+                .product("CoreMetrics", from: "swift-metrics", when: "CLI"),
+                .product("Hummingbird", from: "hummingbird", when: "CLI"),
+                .product("NIOCore", from: "swift-nio", when: "CLI"),
             ]
         ),
         // The plugins' generator: light, so adopting the plugin does not build the server or HTTP client.
         .executableTarget(
             name: "tweak-accessors",
-            dependencies: ["TweakCodegenCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["TweakCodegenCommands", .product("ArgumentParser", from: "swift-argument-parser", when: "Plugins")]
         ),
         // Generates a target's typed tweak accessor at build time.
         .plugin(name: "TweakAccessorPlugin", capability: .buildTool(), dependencies: ["tweak-accessors"]),
@@ -299,6 +339,14 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+extension Target.Dependency {
+    /// A product of another package that a target uses only when `trait` is on. A dependent that leaves
+    /// the trait off does not resolve the package, provided every target dependency on it is guarded so.
+    static func product(_ name: String, from package: String, when trait: String) -> Self {
+        .product(name: name, package: package, condition: .when(traits: [trait]))
+    }
+}
 
 // JustTweak's test targets are left out: they compile code written as JustTweak code is (bare `TweakValue`).
 for target in package.targets where target.type != .plugin && !(target.type == .test && target.name.hasPrefix("JustTweak")) {

@@ -1,4 +1,8 @@
+#if Plugins
 public import ArgumentParser
+#else
+#error("The tweak accessor plugins need the package trait Plugins: .package(url: …, traits: [\"Plugins\"])")
+#endif
 public import Foundation
 import TweakKit
 import TweakKitCodegen

@@ -1,4 +1,8 @@
+#if Firebase
 import Crypto
+#else
+#error("TweakKitFirebase needs the package trait Firebase: .package(url: …, traits: [\"Firebase\"])")
+#endif
 import Foundation
 import TweakKit
 import TweakKitEngineSupport

@@ -1,6 +1,10 @@
 import Foundation
+#if GrowthBook
 import Crypto
 import _CryptoExtras
+#else
+#error("TweakKitGrowthBook needs the package trait GrowthBook: .package(url: …, traits: [\"GrowthBook\"])")
+#endif
 
 /// Decrypts GrowthBook's encrypted payload fields: `base64(iv) + "." + base64(ciphertext)`,
 /// AES-CBC with PKCS#7 padding, the key in base64.
