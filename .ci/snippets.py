@@ -37,6 +37,7 @@ import glob
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -57,6 +58,8 @@ EXTERNAL = [
     ("https://github.com/apple/swift-nio", "swift-nio", ["NIOCore", "NIOPosix", "NIOHTTP1"]),
     ("https://github.com/apple/swift-argument-parser", "swift-argument-parser", ["ArgumentParser"]),
 ]
+
+EXECUTABLES = set()  # the executables' modules (from the manifest)
 
 HOISTED = {"struct", "class", "enum", "actor", "protocol", "extension", "import", "typealias"}
 MODIFIERS = {"private", "fileprivate", "internal", "public", "open", "package", "final", "static",
@@ -151,8 +154,13 @@ def doc_comment_blocks(root, path, module, is_product):
         declaration = lines[j] if j < len(lines) else ""
         public = re.search(r"\b(public|open)\b", declaration) is not None
         if lang == "swift":
-            yield Snippet(path, start, body, offsets, module, module=module,
-                          testable=not (is_product and public))
+            snippet = Snippet(path, start, body, offsets, module, module=module,
+                              testable=not (is_product and public))
+            if re.match(r"\s*(@\w+\s+)*package\b", declaration) and not snippet.skip:
+                snippet.skip = "on a `package` declaration, which only TweakKit's own modules see"
+            if module in EXECUTABLES and not snippet.skip:
+                snippet.skip = f"in the {module} executable, whose module another package cannot import"
+            yield snippet
         i += 1
 
 
@@ -336,6 +344,8 @@ def package_info(root):
     dump = json.loads(subprocess.run(["swift", "package", "--package-path", root, "dump-package"],
                                      check=True, capture_output=True, text=True).stdout)
     libraries = [p["name"] for p in dump["products"] if "library" in p["type"]]
+    global EXECUTABLES
+    EXECUTABLES = {t for p in dump["products"] if "executable" in p["type"] for t in p["targets"]}
     traits = [t["name"] for t in dump.get("traits") or [] if t["name"] != "default"]
     return libraries, traits
 
@@ -348,8 +358,8 @@ def generate(root, out):
     libraries, traits = package_info(root)
     snippets = collect(root, set(libraries))
     preludes_dir = os.path.join(root, ".ci", "snippets")
-    scopes = sorted({s.scope for s in snippets})
     compiled = [s for s in snippets if not s.skip and not s.manifest]
+    scopes = sorted({s.scope for s in compiled})
 
     products = [f'.product(name: "{name}", package: "TweakKit")' for name in libraries]
     products += [f'.product(name: "{p}", package: "{package}")' for _, package, names in EXTERNAL for p in names]
@@ -369,15 +379,20 @@ def generate(root, out):
     targets, expected = [], set()
     for scope in scopes:
         name = scope_target(scope)
-        prelude_path = os.path.join(preludes_dir, f"{scope}.swift")
-        prelude = open(prelude_path, encoding="utf-8").read() if os.path.exists(prelude_path) else ""
-        prelude_imports = [l.strip() for l in prelude.split("\n") if re.match(r"\s*(@testable\s+)?import\s+\w+", l)]
-        prelude_file = f"Sources/{name}Prelude/Prelude.swift"
-        relative = os.path.relpath(prelude_path, root)
-        write_if_changed(os.path.join(out, prelude_file),
-                         f'#sourceLocation(file: "{relative}", line: 1)\n' + prelude if prelude
-                         else "// No prelude for this scope.\n")
-        expected.add(prelude_file)
+        # The scope's prelude: Common.swift, and <Scope>.swift where there is one.
+        prelude_imports = []
+        for part in ("Common", scope):
+            prelude_path = os.path.join(preludes_dir, f"{part}.swift")
+            prelude_file = f"Sources/{name}Prelude/{part}.swift"
+            if not os.path.exists(prelude_path):
+                continue
+            prelude = open(prelude_path, encoding="utf-8").read()
+            prelude_imports += [l.strip() for l in prelude.split("\n")
+                                if re.match(r"\s*(@testable\s+)?import\s+\w+", l)]
+            relative = os.path.relpath(prelude_path, root)
+            write_if_changed(os.path.join(out, prelude_file),
+                             f'#sourceLocation(file: "{relative}", line: 1)\n' + prelude)
+            expected.add(prelude_file)
         targets.append(f'.target(name: "{name}Prelude", dependencies: everything)')
         targets.append(f'.target(name: "{name}", dependencies: ["{name}Prelude"] + everything, '
                        f'resources: [.copy("Tweaks.json")])')
@@ -406,7 +421,11 @@ def generate(root, out):
             names.add(file)
             write_if_changed(os.path.join(out, file), swift_file(snippet, imports))
             expected.add(file)
-    # Files of blocks that are gone.
+    # Files of blocks that are gone, and targets of scopes that are.
+    targets_now = {path.split("/")[1] for path in expected}
+    for path in glob.glob("Sources/*", root_dir=out):
+        if path.split("/")[1] not in targets_now:
+            shutil.rmtree(os.path.join(out, path))
     for path in glob.glob("Sources/**/*", root_dir=out, recursive=True):
         if os.path.isfile(os.path.join(out, path)) and path not in expected:
             os.remove(os.path.join(out, path))
@@ -448,8 +467,43 @@ def generate(root, out):
     return snippets
 
 
+def report_errors(out, log):
+    """Prints the compiler's errors, the first broken example's first, with the example's own file,
+    line and column (the generated file's column less what the doc comment's prefix took)."""
+    snippets = json.load(open(os.path.join(out, "snippets.json"), encoding="utf-8"))["snippets"]
+    def original(path, line, column):
+        for s in snippets:
+            if s["path"] == path and s["line"] <= line < s["line"] + len(s["offsets"]):
+                return s, column + s["offsets"][line - s["line"]]
+        return None, column
+    text = open(log, encoding="utf-8", errors="replace").read().split("\n")
+    errors, first = [], None
+    for index, line in enumerate(text):
+        m = re.match(r"^(\S+?):(\d+):(\d+): error: (.*)$", line)
+        if not m:
+            continue
+        path, number, column, message = m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)
+        snippet, column = original(path, number, column)
+        entry = f"{path}:{number}:{column}: error: {message}"
+        if entry not in errors:
+            errors.append(entry)
+        if first is None:
+            first = (snippet, index)
+    if not errors:
+        return False
+    snippet, index = first
+    where = f"{snippet['path']}:{snippet['line']}" if snippet else errors[0].split(": error:")[0]
+    print(f"error: an example does not compile: {where}")
+    print("\n".join(text[index:index + 12]))
+    print(f"\nevery error ({len(errors)}):")
+    print("\n".join(errors))
+    return True
+
+
 def main():
     root = sys.argv[1]
+    if len(sys.argv) > 2 and sys.argv[2] == "--errors":
+        sys.exit(0 if report_errors(sys.argv[3], sys.argv[4]) else 1)
     if len(sys.argv) > 2 and sys.argv[2] == "--list":
         libraries, _ = package_info(root)
         for s in collect(root, set(libraries)):

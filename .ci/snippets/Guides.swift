@@ -1,0 +1,19 @@
+// The README's and the TweakKit catalog's examples (.ci/snippets.py): what they take from their
+// surroundings beyond Common.swift.
+import Foundation
+import JustTweak
+import TweakKit
+
+/// The Acme flags document of "Adding a source": a format that reads nothing.
+struct AcmeFlags: TweakDocument {
+    init(data: Data, source: String) throws {}
+    func tweaks(source: String) -> [TweakKit.Tweak] { [] }
+}
+/// The provider a team tests with the conformance suite ("Testing with tweaks").
+let myProvider = try! TweakKit.LocalTweakProvider(fileURL: URL(filePath: "Tweaks.json"))
+
+/// A JustTweak app's manager ("Migrating from JustTweak").
+let tweakManager = JustTweak.TweakManager(tweakProviders: [])
+
+let url = URL(filePath: "Tweaks.json")
+let context = EvaluationContext(targetingKey: "user-42")

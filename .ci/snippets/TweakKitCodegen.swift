@@ -1,0 +1,3 @@
+import TweakKitCodegen
+
+let config = GeneratorConfiguration(accessorName: "AppTweaks")

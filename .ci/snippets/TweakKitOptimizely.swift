@@ -1,0 +1,3 @@
+import Foundation
+
+let url = URL(filePath: "datafile.json")

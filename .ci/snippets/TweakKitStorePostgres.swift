@@ -1,0 +1,8 @@
+import Foundation
+import PostgresNIO
+import TweakKitStore
+import TweakKitStorePostgres
+
+var store: PostgresTweakStore { fatalError("compiled, never run") }
+let url = try! PostgresStoreURL("postgres://tweaks@db.internal/tweaks")
+let app = HTTPServer()

@@ -1,0 +1,7 @@
+import Foundation
+@testable import TweakKitTestSupport
+
+var server: TestHTTPServer { fatalError("compiled, never run") }
+let options = ["a", "b"]
+let connection = 0
+func serve(_ connection: Int) async {}

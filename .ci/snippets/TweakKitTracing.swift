@@ -1,0 +1,3 @@
+import Tracing
+
+let tracer = NoOpTracer()

@@ -1,0 +1,6 @@
+import Foundation
+import TweakKitUnleash
+
+let payload = Data()
+let features = try! UnleashFeatures(data: payload, source: "features.json")
+let context = UnleashContext(userId: "user-1")
