@@ -1,7 +1,9 @@
 // The README's and the TweakKit catalog's examples (.ci/snippets.py): what they take from their
 // surroundings beyond Common.swift.
 import Foundation
+import CoreMetrics
 import JustTweak
+import Prometheus
 import TweakKit
 
 /// The Acme flags document of "Adding a source": a format that reads nothing.

@@ -1,3 +1,5 @@
+import CoreMetrics
+import Prometheus
 import Foundation
 import TweakKit
 import TweakKitRemote
