@@ -5,7 +5,7 @@ import TweakKit
 
 let url = URL(filePath: "Tweaks.json")
 let context = EvaluationContext(targetingKey: "user-42")
-let provider: any TweakProvider = defaults
+let provider = defaults
 let document: any TweakDocument = TweakFileDocument(tweaks: [])
 let tweak = Tweak(feature: "general", variable: "answer", content: .int(42))
 
