@@ -16,7 +16,8 @@ How a block is compiled
   block's own `import`s, `Testing` where a block uses `@Test` or `#expect`, and its scope's prelude's
   imports of other packages. A doc comment on a declaration that is not `public`, or in a module that is no
   product (the `tweak` tool, the engines' and the tests' support), sees its module through
-  `@testable import`.
+  `@testable import`; one on a `package` declaration compiles in a target that joins this package
+  (`-package-name`, as TweakKit's own modules do).
 - Context: doc examples use names from their surroundings (`manager`, `store`, `provider`…). A
   scope's prelude, `.ci/snippets/<Scope>.swift`, declares them, once, with real TweakKit types; it
   is a module of its own, so a name an example declares wins over the prelude's. The scopes are the
@@ -85,6 +86,7 @@ class Snippet:
         self.skip = None
         self.requires = None
         self.manifest = False
+        self.package_access = False  # documents a `package` declaration
         for text in lines:
             m = re.match(r"\s*// snippet: (skip|requires)\s*(.*)$", text)
             if m and m.group(1) == "skip":
@@ -162,8 +164,7 @@ def doc_comment_blocks(root, path, module, is_product):
         if lang == "swift":
             snippet = Snippet(path, start, body, offsets, module, module=module,
                               testable=not (is_product and public))
-            if re.match(r"\s*(@\w+\s+)*package\b", declaration) and not snippet.skip:
-                snippet.skip = "on a `package` declaration, which only TweakKit's own modules see"
+            snippet.package_access = re.match(r"\s*(@\w+\s+)*package\b", declaration) is not None
             if module in EXECUTABLES and not snippet.skip:
                 snippet.skip = f"in the {module} executable, whose module another package cannot import"
             yield snippet
@@ -367,6 +368,8 @@ def generate(root, out):
     compiled = [s for s in snippets if not s.skip and not s.manifest]
     scopes = sorted({s.scope for s in compiled})
 
+    # SwiftPM's package name for this checkout: its identity (the folder's name) as an identifier.
+    package_name = re.sub(r"[^A-Za-z0-9_]", "_", os.path.basename(os.path.abspath(root)).lower())
     products = [f'.product(name: "{name}", package: "TweakKit")' for name in libraries]
     products += [f'.product(name: "{p}", package: "{package}")' for _, package, names in EXTERNAL for p in names]
     dependencies = [f'.package(name: "TweakKit", path: {json.dumps(os.path.abspath(root))}'
@@ -409,13 +412,20 @@ def generate(root, out):
             accessor = json.load(open(os.path.join(root, folder, "config.json"), encoding="utf-8"))["accessorName"]
             expected.update({f"Sources/{name}Prelude/{accessor}.swift", f"Sources/{name}Prelude/{accessor}+Constants.swift"})
         targets.append(f'.target(name: "{name}Prelude", dependencies: everything)')
-        targets.append(f'.target(name: "{name}", dependencies: ["{name}Prelude"] + everything, '
-                       f'resources: [.copy("Tweaks.json")])')
-        resource = f"Sources/{name}/Tweaks.json"
-        write_if_changed(os.path.join(out, resource), "{}\n")
-        expected.add(resource)
         names = set()
         for snippet in (s for s in compiled if s.scope == scope):
+            # Examples of `package` declarations compile in a target of their own that joins this
+            # package (-package-name), as TweakKit's own modules do; the others cannot see them.
+            target = name + ("Package" if snippet.package_access else "")
+            if target not in names:
+                names.add(target)
+                settings = (f', swiftSettings: [.unsafeFlags(["-package-name", "{package_name}"])]'
+                            if snippet.package_access else "")
+                targets.append(f'.target(name: "{target}", dependencies: ["{name}Prelude"] + everything, '
+                               f'resources: [.copy("Tweaks.json")]{settings})')
+                resource = f"Sources/{target}/Tweaks.json"
+                write_if_changed(os.path.join(out, resource), "{}\n")
+                expected.add(resource)
             imports = ["import Foundation"]
             for library in libraries:
                 # JustTweak's examples see JustTweak (and what they import themselves): its names
@@ -431,7 +441,7 @@ def generate(root, out):
             imports += [line for line in prelude_imports if line.split()[-1] not in libraries]
             imports.append(f"@testable import {name}Prelude")
             stem = re.sub(r"\W", "_", os.path.splitext(os.path.basename(snippet.path))[0])
-            file = f"Sources/{name}/{stem}_{snippet.line}.swift"
+            file = f"Sources/{target}/{stem}_{snippet.line}.swift"
             while file in names:
                 file = file[:-len(".swift")] + "_.swift"
             names.add(file)

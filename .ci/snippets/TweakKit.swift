@@ -18,3 +18,7 @@ final class MyProvider: TweakProvider, Sendable {
         changeNotifier.observe(handler)
     }
 }
+
+/// A decision engine's rule, as the engines share them through `Shared`.
+struct Experiment: Sendable { var key = "checkout-test" }
+let experiment = Experiment()
