@@ -165,8 +165,6 @@ def doc_comment_blocks(root, path, module, is_product):
             snippet = Snippet(path, start, body, offsets, module, module=module,
                               testable=not (is_product and public))
             snippet.package_access = re.match(r"\s*(@\w+\s+)*package\b", declaration) is not None
-            if module in EXECUTABLES and not snippet.skip:
-                snippet.skip = f"in the {module} executable, whose module another package cannot import"
             yield snippet
         i += 1
 
