@@ -542,7 +542,10 @@ def main():
         c[0 if not (s.skip or s.manifest) else 1] += 1
     for source in ("README", "DocC articles", "doc comments"):
         compiled, exempt = counts.get(source, [0, 0])
-        print(f"snippets: {source}: {compiled} compiled, {exempt} exempt")
+        print(f"snippets: {source}: {compiled} compiled, {exempt} not compiled")
+    for s in snippets:
+        if s.skip or s.manifest:
+            print(f"snippets: not compiled: {s.path}:{s.line}: {s.skip or 'a Package.swift fragment'}")
 
 
 if __name__ == "__main__":
