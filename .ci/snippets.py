@@ -512,13 +512,13 @@ def report_errors(out, log):
         if entry not in errors:
             errors.append(entry)
         if first is None:
-            first = (snippet, index)
+            first = (snippet, index, entry)
     if not errors:
         return False
-    snippet, index = first
-    where = f"{snippet['path']}:{snippet['line']}" if snippet else errors[0].split(": error:")[0]
-    print(f"error: an example does not compile: {where}")
-    print("\n".join(text[index:index + 12]))
+    snippet, index, entry = first
+    where = f"the example at {snippet['path']}:{snippet['line']}" if snippet else "an example"
+    print(f"error: {where} does not compile")
+    print("\n".join([entry] + text[index + 1:index + 12]))
     print(f"\nevery error ({len(errors)}):")
     print("\n".join(errors))
     return True
