@@ -11,18 +11,18 @@ How a block is compiled
   other lines are the body of an `async throws` method, so a `let` or a statement is fine as is.
   `#sourceLocation` points every line back at the block's file and line: the compiler's errors name
   them.
-- Imports: Foundation and every library product of TweakKit but JustTweak; in the JustTweak
-  module's and catalog's examples, JustTweak alone (its names are TweakKit's too); the
-  block's own `import`s, `Testing` where a block uses `@Test` or `#expect`, and its scope's prelude's
-  imports of other packages. A doc comment on a declaration that is not `public`, or in a module that is no
-  product (the `tweak` tool, the engines' and the tests' support), sees its module through
-  `@testable import`; one on a `package` declaration compiles in a target that joins this package
-  (`-package-name`, as TweakKit's own modules do).
-- Context: doc examples use names from their surroundings (`manager`, `store`, `provider`…). A
-  scope's prelude, `.ci/snippets/<Scope>.swift`, declares them, once, with real TweakKit types; it
-  is a module of its own, so a name an example declares wins over the prelude's. The scopes are the
-  module a doc comment is in; `Guides` for the README and the TweakKit catalog's articles; the
-  module of any other catalog.
+- Imports: Foundation and every library product of TweakKit but JustTweak (in the JustTweak
+  module's examples, JustTweak alone: its names are TweakKit's too); the block's own `import`s;
+  `Testing` where it uses `@Test` or `#expect`; its prelude's imports of other packages. A doc
+  comment on a declaration that is not `public`, or in a module that is no library (the `tweak`
+  tool, the engines' and the tests' support), sees its module through `@testable import`, from the
+  checkout's own debug build; one on a `package` declaration compiles in a target that joins this
+  package (`-package-name`), as TweakKit's own modules do.
+- Context: doc examples use names from their surroundings (`manager`, `store`, `provider`…).
+  `.ci/snippets/Common.swift` and the scope's `.ci/snippets/<Scope>.swift` declare them, once, with
+  real TweakKit types where there are some; they form a module of their own (the scope's prelude),
+  so a name an example declares wins over theirs. The scopes: the module a doc comment is in;
+  `Guides` for the README and the TweakKit catalog's articles; the module of any other catalog.
 - The guide's `AppTweaks` and the CLI example's `CheckoutTweaks` are generated (`tweak generate`,
   ACCESSORS below) from the examples' own tweaks files into the Guides prelude.
 - `{ … }` (a placeholder for the reader's code) compiles as `{}`; a line that is only `…` is left out.
@@ -44,7 +44,7 @@ import shutil
 import subprocess
 import sys
 
-# A library product that is not imported by default: its names shadow TweakKit's.
+# A library product imported only by its own module's examples: its names are TweakKit's too.
 NOT_BY_DEFAULT = {"JustTweak"}
 
 # Packages (and their products) the examples may import besides TweakKit's: what an app or server
