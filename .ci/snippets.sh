@@ -14,6 +14,10 @@ if [ "${1:-}" = --list ]; then
     exec python3 .ci/snippets.py "$root" --list
 fi
 started=$SECONDS
+# SwiftPM orders a dependency's trait defines (Hummingbird's -DConfigurationSupport -DFullFoundation)
+# as a Set does, differently in each process unless hashing is deterministic; a new order is a new
+# command, and Hummingbird compiles again (about 40 s). Both builds below agree with this.
+export SWIFT_DETERMINISTIC_HASHING=1
 out=.build/snippets
 log=.build/snippets.log
 
