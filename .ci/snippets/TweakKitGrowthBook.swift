@@ -1,3 +1,4 @@
+// TweakKitGrowthBook's doc examples (.ci/snippets.py): what they take from their surroundings beyond Common.swift.
 import Foundation
 @testable import TweakKitGrowthBook
 

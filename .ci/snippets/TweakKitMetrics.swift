@@ -1,3 +1,4 @@
+// TweakKitMetrics's doc examples (.ci/snippets.py): what they take from their surroundings beyond Common.swift.
 import CoreMetrics
 import Prometheus
 import Foundation

@@ -1,3 +1,4 @@
+// TweakKitStorePostgres's doc examples (.ci/snippets.py): what they take from their surroundings beyond Common.swift.
 import Foundation
 import PostgresNIO
 import TweakKitStore

@@ -1,3 +1,4 @@
+// TweakKitTesting's doc examples (.ci/snippets.py): what they take from their surroundings beyond Common.swift.
 import Foundation
 import TweakKit
 import TweakKitFlagd

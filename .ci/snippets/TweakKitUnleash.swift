@@ -1,3 +1,4 @@
+// TweakKitUnleash's doc examples (.ci/snippets.py): what they take from their surroundings beyond Common.swift.
 import Foundation
 import TweakKitUnleash
 
