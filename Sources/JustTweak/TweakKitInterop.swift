@@ -7,6 +7,8 @@ extension TweakManager {
     /// The same stack as a TweakKit manager, for code that has moved to `import TweakKit`.
     ///
     /// ```swift
+    /// import TweakKit
+    ///
     /// let answer = tweakManager.tweakKitManager.value(for: TweakKey(feature: "general", variable: "meaning_of_life", default: 0))
     /// ```
     /// Built once per stack (setting ``tweakProviders`` makes a new one). TweakKit reads a
@@ -102,8 +104,10 @@ final class MutableJustTweakProviderBridge: TweakKit.MutableTweakProvider {
 /// stamps one), its changes posted as ``TweakProviderDidChangeNotification``.
 ///
 /// ```swift
+/// import TweakKit   // beside JustTweak: the names both have need the module's
+///
 /// let remote = TweakKitTweakProvider(try PersistentTweakProvider(fileURL: overridesURL))
-/// let tweakManager = TweakManager(tweakProviders: [remote, localTweakProvider])
+/// let tweakManager = JustTweak.TweakManager(tweakProviders: [remote, localTweakProvider])
 /// ```
 /// Writes (``set(_:feature:variable:)``) reach a provider that is a `TweakKit.MutableTweakProvider`;
 /// a failure goes to ``logClosure`` at `.error`.

@@ -11,7 +11,7 @@ public import TweakKit
 /// defaults, typically), whose kinds it takes.
 ///
 /// ```swift
-/// let defaults = try LocalTweakProvider(jsonURL: defaultsURL)
+/// let defaults = try LocalTweakProvider(fileURL: defaultsURL)
 /// let environment = ConfigTweakProvider(provider: EnvironmentVariablesProvider(), declaring: try defaults.allTweaks())
 /// let manager = TweakManager(tweakProviders: [overrides, environment, defaults])
 /// // UI_CUSTOMIZATION_DISPLAY_RED_VIEW=true now turns the red view on.

@@ -8,7 +8,7 @@ public import TweakKit
 /// ```swift
 /// let config = ConfigReader(providers: [EnvironmentVariablesProvider(), TweakManagerConfigProvider(manager: manager)])
 /// let alpha = config.double(forKey: "ui_customization.red_view_alpha_component", default: 1.0)
-/// let redView = config.bool(forKey: "ui_customization.display_red_view", context: ["targetingKey": "user-42"], default: false)
+/// let redView = config.bool(forKey: ConfigKey("ui_customization.display_red_view", context: ["targetingKey": "user-42"]), default: false)
 /// try await config.watchBool(forKey: "ui_customization.display_red_view") { updates in
 ///     for await value in updates { print("now", value ?? false) }
 /// }

@@ -10,7 +10,7 @@ import _CryptoExtras
 /// AES-CBC with PKCS#7 padding, the key in base64.
 ///
 /// ```swift
-/// let json = try GrowthBookDecryption.decrypt(payload.encryptedFeatures, key: "Zvwv/+uhpFDznZ6SX28Yjg==")
+/// let json = try GrowthBookDecryption.decrypt(encryptedFeatures, key: "Zvwv/+uhpFDznZ6SX28Yjg==")   // the payload's "encryptedFeatures"
 /// ```
 public enum GrowthBookDecryption {
     /// Why a payload field could not be decrypted.

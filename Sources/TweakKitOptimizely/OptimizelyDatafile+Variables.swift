@@ -65,9 +65,9 @@ extension OptimizelyDatafile {
     /// or `inf`, `infinity`, `nan` in any case; surrounding white space allowed. Too large is infinite.
     ///
     /// ```swift
-    /// decimalDouble(" 2.5e3 ")   // 2500
-    /// decimalDouble("-Infinity") // -inf
-    /// decimalDouble("0x1p3")     // nil
+    /// OptimizelyDatafile.decimalDouble(" 2.5e3 ")   // 2500
+    /// OptimizelyDatafile.decimalDouble("-Infinity") // -inf
+    /// OptimizelyDatafile.decimalDouble("0x1p3")     // nil
     /// ```
     static func decimalDouble(_ text: String) -> Double? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -55,7 +55,7 @@ public struct RemoteConfiguration: Sendable {
     ///
     /// ```swift
     /// let sourceMetrics = TweakSourceMetrics()                // TweakKitMetrics
-    /// configuration.fetchObserver = { sourceMetrics.record($0.source, outcome: $0.outcome.label, lastGoodPayloadDate: $0.lastGoodPayloadDate) }
+    /// configuration.fetchObserver = { sourceMetrics.recordFetch(source: $0.source, outcome: $0.outcome.label, lastGoodPayloadDate: $0.lastGoodPayloadDate) }
     /// ```
     public var fetchObserver: (@Sendable (RemoteFetchEvent) -> Void)?
 

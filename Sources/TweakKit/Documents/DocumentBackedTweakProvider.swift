@@ -6,6 +6,8 @@
 /// loads documents from somewhere else (a database, a message bus) needs three members:
 ///
 /// ```swift
+/// import Synchronization
+///
 /// final class BusTweakProvider: DocumentBackedTweakProvider {
 ///     let name = "bus"
 ///     let changeNotifier = TweakChangeNotifier()

@@ -9,7 +9,7 @@
 /// `RemoteConfiguration.maximumPayloadSize`.
 ///
 /// ```swift
-/// let provider = try LocalTweakProvider(contentsOf: url)
+/// let provider = try LocalTweakProvider(fileURL: url)
 /// // a 50 MB file throws: "Tweaks.json: the input is 52428800 bytes, more than the 16 MiB limit for a tweaks file"
 /// ```
 public enum TweakInputLimits {

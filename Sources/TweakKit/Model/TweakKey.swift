@@ -38,7 +38,9 @@ public struct TweakKey<Value: TweakValueConvertible>: Sendable {
     /// has a usable one.
     ///
     /// ```swift
-    /// static let maxItems = TweakKey(feature: "checkout", variable: "max_items", default: 25)
+    /// extension TweakKey where Value == Int {
+    ///     static let maxItems = TweakKey(feature: "checkout", variable: "max_items", default: 25)
+    /// }
     /// ```
     public init(feature: String, variable: String, default defaultValue: Value) {
         self.slot = Unmanaged.passUnretained(TweakKeySlot.interned(TweakID(feature: feature, variable: variable)))

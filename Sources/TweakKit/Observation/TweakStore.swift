@@ -6,9 +6,12 @@ import Synchronization
 /// value through the store makes the reader re-run when any tweak changes.
 ///
 /// ```swift
-/// @State var tweaks = TweakStore(manager: manager)
-/// var body: some View {
-///     if tweaks.value(for: .redView) { RedView().opacity(tweaks.value(for: .redViewAlpha)) }
+/// // snippet: requires SwiftUI
+/// struct RedViewScreen: View {
+///     @State var tweaks = TweakStore(manager: manager)
+///     var body: some View {
+///         if tweaks.value(for: .redView) { RedView().opacity(tweaks.value(for: .redViewAlpha)) }
+///     }
 /// }
 /// ```
 @MainActor

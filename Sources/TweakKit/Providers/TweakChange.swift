@@ -4,8 +4,10 @@
 /// ``TweakChangeNotifier`` does the bookkeeping:
 ///
 /// ```swift
-/// changeNotifier.post(.set(tweak), from: self)   // one value stored
-/// changeNotifier.post(.reloaded, from: self)     // anything may have changed
+/// extension MyProvider {
+///     func stored(_ tweak: Tweak) { changeNotifier.post(.set(tweak), from: self) }   // one value stored
+///     func reloaded() { changeNotifier.post(.reloaded, from: self) }                 // anything may have changed
+/// }
 /// ```
 public enum TweakChange: Sendable, Hashable {
     /// A value was stored.

@@ -4,6 +4,7 @@ import Synchronization
 ///
 /// ```swift
 /// final class MyProvider: MutableTweakProvider, Sendable {
+///     let name = "mine"
 ///     private let notifier = TweakChangeNotifier()
 ///     func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
 ///         notifier.observe(handler)
@@ -12,6 +13,11 @@ import Synchronization
 ///         // … store it, then, outside any lock of yours:
 ///         notifier.post(.set(Tweak(feature: feature, variable: variable, content: content)), from: self)
 ///     }
+///     func removeValue(feature: String, variable: String) throws {
+///         // … remove it, then:
+///         notifier.post(.deleted(TweakID(feature: feature, variable: variable)), from: self)
+///     }
+///     func allTweaks() -> [Tweak] { [] }   // what it holds
 /// }
 /// ```
 public final class TweakChangeNotifier: Sendable {

@@ -1,0 +1,2 @@
+// TweakKitConfiguration's doc examples (.ci/snippets.py): what they take from their surroundings beyond Common.swift.
+import Configuration

@@ -1,0 +1,2 @@
+// TweakKitPostgresTestSupport's doc examples (.ci/snippets.py): what they take from their surroundings beyond Common.swift.
+import TweakKitStorePostgres

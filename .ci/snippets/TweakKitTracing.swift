@@ -1,0 +1,4 @@
+// TweakKitTracing's doc examples (.ci/snippets.py): what they take from their surroundings beyond Common.swift.
+import Tracing
+
+let tracer = NoOpTracer()
