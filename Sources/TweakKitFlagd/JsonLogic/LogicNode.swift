@@ -1,5 +1,5 @@
 /// A compiled rule as a tree of objects, each evaluating its own operation: the form a flag
-/// evaluates when its rule is small enough (see ``program(_:budget:)``).
+/// evaluates when its rule is small enough (see ``LogicProgram/program(_:budget:)``).
 ///
 /// ``LogicExpression`` is an indirect enum: evaluating it binds each node's payload, which
 /// retains and releases every child on the way down. Here a node calls its children through its
@@ -10,7 +10,7 @@
 /// its expression and is evaluated by ``LogicEvaluator``, so every answer is the evaluator's.
 ///
 /// Evaluation recurses once per node on the way down (a chain of conditions too), so it is at most
-/// ``maximumNodes`` calls deep.
+/// ``LogicProgram/maximumNodes`` calls deep.
 ///
 /// Immutable: every node is a final class of `let` properties of sendable types, so the compiler
 /// checks that it is `Sendable`.
