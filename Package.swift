@@ -34,16 +34,11 @@ let package = Package(
     traits: [
         .trait(name: "Logging", description: "TweakKitLogging: the log hook to swift-log."),
         .trait(name: "Remote", description: "TweakKitRemote: remote tweaks and the OFREP client (AsyncHTTPClient)."),
-        .trait(name: "Store", description: "TweakKitStore: the shared tweak store on SQLite (sqlite-nio, swift-nio)."),
-        .trait(
-            name: "StorePostgres", description: "TweakKitStorePostgres: the shared store on PostgreSQL (postgres-nio).",
-            enabledTraits: ["Store"]
-        ),
-        // The editor's target uses the SQLite store (TweakEditor.sharedStore), so Server turns Store on.
-        .trait(
-            name: "Server", description: "TweakKitServer: the web editor and OFREP server (Hummingbird); turns on Store.",
-            enabledTraits: ["Store"]
-        ),
+        // TweakKitStore's provider and store protocol need no trait; SQLiteTweakStore needs Store.
+        .trait(name: "Store", description: "SQLiteTweakStore in TweakKitStore: the shared tweak store on SQLite (sqlite-nio)."),
+        .trait(name: "StorePostgres", description: "TweakKitStorePostgres: the shared store on PostgreSQL (postgres-nio)."),
+        // The editor writes to any VersionedTweakProvider (the core's protocol), so it needs no store.
+        .trait(name: "Server", description: "TweakKitServer: the web editor and OFREP server (Hummingbird)."),
         .trait(name: "Metrics", description: "TweakKitMetrics: evaluation metrics through swift-metrics."),
         .trait(name: "Tracing", description: "TweakKitTracing: span events through swift-distributed-tracing."),
         .trait(name: "Configuration", description: "TweakKitConfiguration: swift-configuration both ways."),
@@ -128,7 +123,7 @@ let package = Package(
         .target(
             name: "TweakKitServer",
             dependencies: [
-                "TweakKit", "TweakKitStore",
+                "TweakKit",
                 .product("Hummingbird", from: "hummingbird", when: "Server"),
                 .product("HummingbirdCore", from: "hummingbird", when: "Server"),
                 .product("NIOCore", from: "swift-nio", when: "Server"),

@@ -4,7 +4,6 @@ import HTTPTypes
 import NIOCore
 import ServiceLifecycle
 import TweakKit
-import TweakKitStore
 
 extension TweakEditor {
     /// One tweak as the API shows it.
@@ -125,12 +124,12 @@ extension TweakEditor {
     /// store holds (another service's, on a fleet's database) is left alone.
     func resetAll() async throws -> Response {
         if let sharedStore {
-            let removals = sharedStore.storedTweaks.filter { stored in
+            let removals = sharedStore.versionedTweakIDs.filter { stored in
                 manager.resolvedTweak(feature: stored.feature, variable: stored.variable).sources.contains { $0 != sharedStore.name }
             }.map { TweakWrite(feature: $0.feature, variable: $0.variable, value: nil) }
             guard !removals.isEmpty else { return listResponse() }
             do {
-                try await sharedStore.apply(removals, author: author)
+                try await sharedStore.commit(removals, author: author, reason: nil)
             } catch {
                 throw EditorError(.serviceUnavailable, "cannot reset the overrides: \(error)")
             }

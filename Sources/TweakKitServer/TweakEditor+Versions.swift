@@ -3,7 +3,6 @@ import Hummingbird
 import HTTPTypes
 import HummingbirdCore
 import TweakKit
-import TweakKitStore
 
 /// Versions and history, when the editor writes to a shared store (``TweakEditor/sharedStore``):
 /// `ETag` on a tweak, `If-Match` on writes (`412` when stale), and `GET /api/history`.
@@ -11,7 +10,7 @@ extension TweakEditor {
     /// The tweak's version in the shared store: 0 when it holds no value.
     func version(of id: TweakID) -> Int64? {
         guard let sharedStore else { return nil }
-        return sharedStore.storedTweak(feature: id.feature, variable: id.variable)?.version ?? 0
+        return sharedStore.version(feature: id.feature, variable: id.variable)
     }
 
     /// The version an `If-Match` header asks for: `"3"`, `3` or `W/"3"`; `nil` for none or `*`
@@ -29,12 +28,14 @@ extension TweakEditor {
 
     /// Writes one tweak to the shared store as one transaction, answering `412` with the current
     /// version when `expectedVersion` is stale.
-    func write(_ id: TweakID, value: TweakContent?, expectedVersion: Int64?, to sharedStore: StoreTweakProvider) async throws {
+    func write(_ id: TweakID, value: TweakContent?, expectedVersion: Int64?, to sharedStore: any VersionedTweakProvider) async throws {
         do {
-            try await sharedStore.apply(
-                [TweakWrite(feature: id.feature, variable: id.variable, value: value, expectedVersion: expectedVersion)], author: author
+            try await sharedStore.commit(
+                [TweakWrite(feature: id.feature, variable: id.variable, value: value, expectedVersion: expectedVersion)],
+                author: author, reason: nil
             )
-        } catch SharedTweakStoreError.conflict(_, _, let expected, let current) {
+        } catch let conflict as TweakVersionConflict {
+            let (expected, current) = (conflict.expected, conflict.current)
             throw EditorError(
                 .preconditionFailed, "\(id) is at version \(current), not \(expected): it changed since you read it",
                 details: ["feature": .string(id.feature), "variable": .string(id.variable), "currentVersion": .int(Int(current))]
@@ -61,7 +62,7 @@ extension TweakEditor {
         }
         let changes: [StoredTweakChange]
         do {
-            changes = try await sharedStore.store.history(feature: feature, variable: variable, limit: limit)
+            changes = try await sharedStore.history(feature: feature, variable: variable, limit: limit)
         } catch {
             throw EditorError(.serviceUnavailable, "cannot read the history: \(error)")
         }

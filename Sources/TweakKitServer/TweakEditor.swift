@@ -3,7 +3,6 @@ import Foundation
 import HummingbirdCore
 import NIOCore
 public import TweakKit
-public import TweakKitStore
 
 /// A web editor for a ``TweakManager``: a page and a JSON API to see every tweak, where its value
 /// comes from, and to change, reset and follow it live.
@@ -66,7 +65,8 @@ public struct TweakEditor: Sendable {
     /// }
     /// ```
     public var additionalRoutes: (@Sendable (RouteCollection<BasicRequestContext>) -> Void)?
-    /// The shared store the editor writes to (the manager's first mutable provider, started).
+    /// The versioned provider the editor writes to: a shared store's `StoreTweakProvider` (the
+    /// manager's first mutable provider, started), or any ``VersionedTweakProvider``.
     /// With it, a tweak is answered with an `ETag` holding its version, `PUT` and `DELETE` honour
     /// `If-Match` (`412 Precondition Failed`, with `currentVersion` in the body, when stale), each
     /// write is committed before it is answered, and `GET /api/history` lists the changes.
@@ -77,7 +77,7 @@ public struct TweakEditor: Sendable {
     /// var editor = TweakEditor(manager: TweakManager(tweakProviders: [provider, defaults]), token: token)
     /// editor.sharedStore = provider
     /// ```
-    public var sharedStore: StoreTweakProvider?
+    public var sharedStore: (any VersionedTweakProvider)?
     /// The author the history records for the editor's writes.
     public var author: String = "editor"
 

@@ -1,3 +1,5 @@
+public import TweakKit
+
 /// What a store that announces its commits says after each one: the store's last sequence and,
 /// when they fit in the announcement, the changes themselves.
 ///

@@ -1,4 +1,5 @@
 public import Foundation
+public import TweakKit
 
 /// What a ``StoreTweakProvider`` reports each time it applies changes it read from the store:
 /// which, and how long after their commit. Feed it to metrics (TweakKitMetrics'

@@ -1,4 +1,5 @@
 import Synchronization
+import TweakKit
 
 /// The writes a ``StoreTweakProvider`` has shown but not yet committed, committed one batch at a
 /// time in the order they were made, by one background task.

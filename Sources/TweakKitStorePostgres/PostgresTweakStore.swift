@@ -2,6 +2,7 @@ import Foundation
 public import Logging
 public import PostgresNIO
 import Synchronization
+public import TweakKit
 public import TweakKitStore
 
 /// A shared tweak store on PostgreSQL, for many editors and apps on many machines.

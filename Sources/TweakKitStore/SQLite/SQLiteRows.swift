@@ -1,3 +1,5 @@
+// SQLite is there when the package trait Store is on; TweakKitStore's provider and protocols are there either way.
+#if Store
 import Foundation
 import SQLiteNIO
 import TweakKit
@@ -70,3 +72,4 @@ enum SQLiteRows {
         )
     }
 }
+#endif

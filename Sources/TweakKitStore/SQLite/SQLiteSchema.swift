@@ -1,3 +1,5 @@
+// SQLite is there when the package trait Store is on; TweakKitStore's provider and protocols are there either way.
+#if Store
 import Foundation
 import SQLiteNIO
 
@@ -112,3 +114,4 @@ enum SQLiteSchema {
         return try SQLiteRows.integer(row, column, location: path)
     }
 }
+#endif

@@ -1,8 +1,10 @@
+// SQLite is there when the package trait Store is on; TweakKitStore's provider and protocols are there either way.
+#if Store
 import Foundation
 import NIOPosix
 import SQLiteNIO
 import Synchronization
-import TweakKit
+public import TweakKit
 
 /// A ``SharedTweakStore`` in one SQLite file: nothing to install, safe for several processes at
 /// once (the editor, the `tweak` tool, app instances on one machine).
@@ -365,3 +367,4 @@ public final class SQLiteTweakStore: SharedTweakStore {
         (error as? SQLiteError)?.message ?? "\(error)"
     }
 }
+#endif
