@@ -1,4 +1,5 @@
 import Synchronization
+import TweakKit
 import TweakKitStore
 
 /// A store that fails every call with `unavailable` while ``isDown``, as a store behind a lost
