@@ -1,5 +1,6 @@
 // TweakKitStore's doc examples (.ci/snippets.py): what they take from their surroundings beyond Common.swift.
 import Foundation
+import TweakKit
 import TweakKitMetrics
 import TweakKitStore
 
