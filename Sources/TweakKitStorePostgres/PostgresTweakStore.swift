@@ -293,14 +293,28 @@ public final class PostgresTweakStore: StoreChangeAnnouncing {
 
     /// Stops listening, finishes every signal stream and, when the store owns its connection pool,
     /// closes it. Later calls fail with ``SharedTweakStoreError/unavailable(_:)``.
+    ///
+    /// It returns within twice ``timeLimit`` (at least a second each for the listener and the pool):
+    /// a connection pool that does not stop when asked is logged and left to end in the background.
     public func close() async {
         closed.store(true, ordering: .relaxed)
-        await listener.close()
+        let limit = max(timeLimit, .seconds(1))
+        await waitBounded(limit, for: "the change listener to stop") { [listener] in await listener.close() }
         let task = clientTask.withLock { task in
             defer { task = nil }
             return task
         }
-        task?.cancel()
-        await task?.value
+        guard let task else { return }
+        task.cancel()
+        await waitBounded(limit, for: "the connection pool to shut down") { await task.value }
+    }
+
+    /// Awaits `work`, or gives up after `limit` with a warning: a close never hangs its caller.
+    private func waitBounded(_ limit: Duration, for what: String, _ work: @escaping @Sendable () async -> Void) async {
+        do {
+            try await PostgresDeadline.run(store: url, limit: limit, doing: "waiting for \(what)") { await work() }
+        } catch {
+            logger.warning("tweak store close gave up waiting for \(what) after \(limit); it ends in the background", metadata: ["store": "\(url)"])
+        }
     }
 }
