@@ -52,8 +52,9 @@ public struct AccessorGenerator: Sendable {
     ///   naming both, or when there are no tweaks.
     public func generate(_ definitions: [TweakDefinition]) throws(CodegenError) -> [GeneratedFile] {
         let entries = try makeEntries(definitions)
+        let accessor = configuration.api == .justTweak ? justTweakAccessorFile(entries) : accessorFile(entries)
         return [
-            GeneratedFile(name: "\(configuration.accessorName).swift", contents: accessorFile(entries)),
+            GeneratedFile(name: "\(configuration.accessorName).swift", contents: accessor),
             GeneratedFile(name: "\(configuration.accessorName)+Constants.swift", contents: constantsFile(entries)),
         ]
     }
@@ -117,15 +118,16 @@ public struct AccessorGenerator: Sendable {
 
     var access: String { configuration.accessLevel.rawValue }
 
-    func header(importing tweakKit: Bool) -> String {
+    /// The banner, the source, and the imports; `importingAPI`: the module of ``GeneratorConfiguration/api``.
+    func header(importing importingAPI: Bool) -> String {
         var lines = [Self.banner, "// Source: \(sourceName)"]
         var modules = Set(configuration.imports)
-        modules.remove("TweakKit")
+        modules.remove(configuration.api.rawValue)
         var imports = modules.sorted().map { "import \($0)" }
-        if tweakKit {
-            // An accessor visible outside its module exposes TweakKit's types, so the import says so.
+        if importingAPI {
+            // An accessor visible outside its module exposes the manager's type, so the import says so.
             let keyword = configuration.accessLevel == .internal ? "" : "\(access) "
-            imports.append("\(keyword)import TweakKit")
+            imports.append("\(keyword)import \(configuration.api.rawValue)")
         }
         if !imports.isEmpty {
             lines.append("")

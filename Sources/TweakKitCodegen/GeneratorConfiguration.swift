@@ -1,21 +1,33 @@
 public import Foundation
 import TweakKit
 
-/// The generator's settings, read from `config.json` (JustTweak's file, with two additions).
+/// The generator's settings, read from `config.json` (JustTweak's file, with three additions).
 ///
 /// ```json
 /// {
 ///     "accessorName": "GeneratedTweakAccessor",
 ///     "accessLevel": "public",
-///     "imports": ["Foundation"]
+///     "imports": ["Foundation"],
+///     "api": "TweakKit"
 /// }
 /// ```
 /// `accessorName` is required; `accessLevel` is `internal` (the default), `package` or `public`;
-/// `imports` lists modules the generated files import besides TweakKit.
+/// `imports` lists modules the generated files import besides TweakKit; `api` is `TweakKit` (the
+/// default: typed keys on TweakKit's manager) or `JustTweak` (properties on the `JustTweak`
+/// module's manager, as JustTweak's own generator wrote them).
 public struct GeneratorConfiguration: Sendable, Hashable {
     /// The access level of the generated declarations.
     public enum AccessLevel: String, Sendable, Hashable, CaseIterable {
         case `internal`, `package`, `public`
+    }
+
+    /// The API the generated accessor reads and writes through.
+    public enum API: String, Sendable, Hashable, CaseIterable {
+        /// TweakKit's manager and typed keys (`import TweakKit`).
+        case tweakKit = "TweakKit"
+        /// The `JustTweak` module's manager, with `tweakWith(feature:variable:)` and
+        /// `set(_:feature:variable:)` (`import JustTweak`), for apps that have not moved yet.
+        case justTweak = "JustTweak"
     }
 
     /// The generated type's name (`AppTweaks`), also the files' names.
@@ -24,16 +36,20 @@ public struct GeneratorConfiguration: Sendable, Hashable {
     public var accessLevel: AccessLevel
     /// Modules the generated files import besides TweakKit.
     public var imports: [String]
+    /// The API the accessor uses; ``API/tweakKit`` by default.
+    public var api: API
 
     /// Creates a configuration in code rather than from `config.json`.
     ///
     /// ```swift
     /// GeneratorConfiguration(accessorName: "AppTweaks", accessLevel: .public, imports: ["Foundation"])
+    /// GeneratorConfiguration(accessorName: "GeneratedTweakAccessor", api: .justTweak)
     /// ```
-    public init(accessorName: String, accessLevel: AccessLevel = .internal, imports: [String] = []) {
+    public init(accessorName: String, accessLevel: AccessLevel = .internal, imports: [String] = [], api: API = .tweakKit) {
         self.accessorName = accessorName
         self.accessLevel = accessLevel
         self.imports = imports
+        self.api = api
     }
 
     /// Reads `config.json` from `folder` (or the file itself when `url` is a file).
@@ -84,7 +100,14 @@ public struct GeneratorConfiguration: Sendable, Hashable {
                 imports.append(module)
             }
         }
-        self.init(accessorName: name, accessLevel: level, imports: imports)
+        var api = API.tweakKit
+        if let field = fields["api"] {
+            guard case .string(let text) = field, let parsed = API(rawValue: text) else {
+                throw CodegenError("\(file): \"api\" must be \"TweakKit\" or \"JustTweak\"")
+            }
+            api = parsed
+        }
+        self.init(accessorName: name, accessLevel: level, imports: imports, api: api)
     }
 }
 

@@ -73,3 +73,56 @@ struct GoldenFileTests {
         #expect(try GeneratedFileWriter.write(changed, to: directory) == ["GoldenTweaks+Constants.swift"])
     }
 }
+
+/// The accessor for apps on the `JustTweak` module (`"api": "JustTweak"` in config.json).
+@Suite("Golden files: JustTweak's API")
+struct JustTweakGoldenFileTests {
+    static let golden = GoldenFileTests.golden.appendingPathComponent("JustTweak")
+
+    static func generate(tweaks: URL, configuration folder: URL) throws -> [GeneratedFile] {
+        let result = TweakFileParser.parse(contentsOf: tweaks)
+        #expect(result.problems.isEmpty)
+        let configuration = try GeneratorConfiguration(contentsOf: folder)
+        let today = try #require(TweakDefinition.Day(iso: "2025-01-01"))
+        return try AccessorGenerator(configuration: configuration, sourceName: tweaks.lastPathComponent, today: today).generate(result.definitions)
+    }
+
+    @Test("the JustTweak accessor matches its golden files: import JustTweak, init(with:), tweakWith and set, no typed keys")
+    func matchesGolden() throws {
+        let files = try Self.generate(tweaks: GoldenFileTests.golden.appendingPathComponent("Tweaks.json"), configuration: Self.golden)
+        #expect(files.map(\.name) == ["GeneratedTweakAccessor.swift", "GeneratedTweakAccessor+Constants.swift"])
+        for file in files {
+            let url = Self.golden.appendingPathComponent(file.name + ".golden")
+            if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
+                try Data(file.contents.utf8).write(to: url)
+            }
+            let expected = try String(contentsOf: url, encoding: .utf8)
+            #expect(file.contents == expected, "\(file.name) differs from its golden file")
+        }
+        let accessor = files[0].contents
+        #expect(accessor.contains("public import JustTweak"))
+        #expect(!accessor.contains("import TweakKit"))
+        #expect(!accessor.contains("TweakKey"))
+        #expect(accessor.contains("public init(with tweakManager: TweakManager)"))
+        #expect(accessor.contains("get { (try? tweakManager.tweakWith(feature: Features.search, variable: Variables.suggestionsLimit))?.intValue ?? 8 }"))
+        #expect(accessor.contains("set { tweakManager.set(newValue, feature: Features.search, variable: Variables.suggestionsLimit) }"))
+    }
+
+    @Test("the accessor the JustTweak compatibility tests compile is what the generator writes today")
+    func compiledAccessorIsCurrent() throws {
+        let tests = GoldenFileTests.golden.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("JustTweakCompatibilityTests")
+        let files = try Self.generate(
+            tweaks: tests.appendingPathComponent("Resources/LocalTweaks_example.json"),
+            configuration: tests.appendingPathComponent("Generated/config.json")
+        )
+        for file in files {
+            let url = tests.appendingPathComponent("Generated").appendingPathComponent(file.name)
+            if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
+                try Data(file.contents.utf8).write(to: url)
+            }
+            let checkedIn = try String(contentsOf: url, encoding: .utf8)
+            #expect(file.contents == checkedIn, "\(url.path) is not what the generator writes; run UPDATE_GOLDEN=1 swift test --filter JustTweakGoldenFileTests")
+        }
+    }
+}
