@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every Swift code example of the README, the DocC articles and the doc comments compiles.
+# Every Swift code example of the README, the DocC articles and the doc comments compiles, and every
+# library product has a DocC landing page (.ci/landing-pages.py).
 # .ci/snippets.py writes them, one file each, into a package at .build/snippets (see its header for
 # the conventions: preludes in .ci/snippets/, markers, exemptions); this builds that package into
 # this checkout's own .build, on what the checkout's build left, so only the examples compile.
@@ -14,6 +15,8 @@ if [ "${1:-}" = --list ]; then
     exec python3 .ci/snippets.py "$root" --list
 fi
 started=$SECONDS
+# Every library product has a DocC landing page (its examples are among those compiled below).
+python3 .ci/landing-pages.py "$root"
 # SwiftPM orders a dependency's trait defines (Hummingbird's -DConfigurationSupport -DFullFoundation)
 # as a Set does, differently in each process unless hashing is deterministic; a new order is a new
 # command, and Hummingbird compiles again (about 40 s). Both builds below agree with this.

@@ -16,7 +16,7 @@ public struct RemoteConfiguration: Sendable {
     public var streamURL: URL?
     /// How payloads are decoded: with one format, every payload is of that format; with several,
     /// each payload goes to the first format that recognizes it
-    /// (``TweakDocumentFormat/recognizes(_:)``). JustTweak's tweaks format by default.
+    /// (`TweakDocumentFormat.recognizes(_:)`). JustTweak's tweaks format by default.
     ///
     /// ```swift
     /// configuration.documentFormats = [.flagd, .optimizely(), .tweaks]   // whichever the server sends

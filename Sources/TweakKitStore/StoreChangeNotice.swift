@@ -27,7 +27,7 @@ public struct StoreChangeNotice: Sendable, Hashable {
 }
 
 /// A ``SharedTweakStore`` whose change signals carry the store's sequence and, when they fit, the
-/// changes (``StoreChangeNotice``). ``PostgresTweakStore`` is one: NOTIFY carries them.
+/// changes (``StoreChangeNotice``). TweakKitStorePostgres's `PostgresTweakStore` is one: NOTIFY carries them.
 public protocol StoreChangeAnnouncing: SharedTweakStore {
     /// Yields a notice after every commit by any process, and the store's present sequence on
     /// subscribing and after every reconnection. Older notices may be dropped when the

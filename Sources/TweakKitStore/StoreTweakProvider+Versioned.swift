@@ -16,7 +16,7 @@ extension StoreTweakProvider: VersionedTweakProvider {
 
     public var versionedTweakIDs: [TweakID] { storedTweaks.map(\.id) }
 
-    /// ``apply(_:author:reason:)``, with a stale version reported as ``TweakVersionConflict``.
+    /// ``apply(_:author:reason:)``, with a stale version reported as the core's `TweakVersionConflict`.
     @discardableResult
     public func commit(_ writes: [TweakWrite], author: String, reason: String?) async throws -> [StoredTweakChange] {
         do {

@@ -17,7 +17,7 @@ public import TweakKit
 /// - Writes through ``store(_:feature:variable:)`` and ``removeValue(feature:variable:)`` are seen
 ///   by lookups at once and committed in the background, in order; ``flush()`` awaits them. A
 ///   rejected write is recorded in ``lastError`` and the snapshot is reloaded from the store. Use
-///   ``apply(_:reason:)`` to wait for the commit and see conflicts.
+///   ``apply(_:author:reason:)`` to wait for the commit and see conflicts.
 ///
 /// ```swift
 /// let store = try await SQLiteTweakStore.open(path: ".tweak/store.sqlite")
@@ -54,11 +54,13 @@ public final class StoreTweakProvider: MutableTweakProvider, PlainTweakProvider,
     let onChangesApplied: (@Sendable (StoreChangesApplied) -> Void)?
 
     /// - Parameters:
+    ///   - store: the store to read and write.
     ///   - name: the source name of its tweaks.
     ///   - author: recorded in the history for writes made through the provider; the user's
     ///     login name by default.
     ///   - initialBackoff: the wait before the first retry after a failure; it doubles up to
     ///     `maximumBackoff`.
+    ///   - maximumBackoff: the longest wait between retries.
     ///   - sleep: how the provider waits; inject one in tests.
     ///   - onChangesApplied: told each time changes from the store (read back or announced) are
     ///     applied (not at a snapshot load), outside any lock; see ``StoreChangesApplied``.
@@ -145,7 +147,10 @@ public final class StoreTweakProvider: MutableTweakProvider, PlainTweakProvider,
     /// try await provider.apply([TweakWrite(feature: "checkout", variable: "banner", value: "Sale",
     ///                                      expectedVersion: current?.version ?? 0)], reason: "spring sale")
     /// ```
-    /// - Parameter author: recorded in the history; the provider's ``author`` by default.
+    /// - Parameters:
+    ///   - writes: the writes, applied all or none; a write's `expectedVersion` makes a stale read a conflict.
+    ///   - author: recorded in the history; the provider's ``author`` by default.
+    ///   - reason: recorded in the history with each change.
     /// - Throws: ``SharedTweakStoreError/conflict(feature:variable:expected:current:)`` and the store's errors.
     @discardableResult
     public func apply(_ writes: [TweakWrite], author: String? = nil, reason: String? = nil) async throws -> [StoredTweakChange] {

@@ -4,7 +4,7 @@ public import TweakKit
 
 /// A document format's whole contract as one runnable check: parsing, recognition, validation,
 /// lookups that agree with the listing, refusal of broken input without a crash, and the
-/// provider contract (``TweakProviderConformance``) for a ``DocumentTweakProvider`` serving it.
+/// provider contract (``TweakProviderConformance``) for a `DocumentTweakProvider` serving it.
 ///
 /// ```swift
 /// @Test func conforms() async throws {
@@ -18,7 +18,7 @@ public struct TweakDocumentFormatConformance: Sendable {
     public let sample: Data
     /// A second valid document, different from `sample`, for the change checks.
     public let changed: Data?
-    /// Whether the format recognizes its documents (``TweakDocumentFormat/recognizes(_:)``).
+    /// Whether the format recognizes its documents (`TweakDocumentFormat.recognizes(_:)`).
     public let recognizesSample: Bool
 
     /// A check of `format` with a valid `sample` document and, for the change checks, a `changed` one.

@@ -7,7 +7,7 @@ public import TweakKit
 ///     TweakFixtureProvider(["ui_customization.display_red_view": true, "general.answer": 42])
 /// ])
 /// ```
-/// It is mutable (an ``EphemeralTweakProvider`` underneath), so code under test can write to it.
+/// It is mutable (an `EphemeralTweakProvider` underneath), so code under test can write to it.
 public final class TweakFixtureProvider: MutableTweakProvider, PlainTweakProvider, Sendable, ExpressibleByDictionaryLiteral {
     private let storage: EphemeralTweakProvider
 

@@ -1,7 +1,7 @@
 public import TweakKit
 
 /// Runs `body` with tweak overrides that only the current task and its child tasks see, in every
-/// ``TweakManager``. Parallel tests each get their own values; nested scopes stack, inner wins.
+/// `TweakManager`. Parallel tests each get their own values; nested scopes stack, inner wins.
 ///
 /// ```swift
 /// @Test func showsRedView() async throws {

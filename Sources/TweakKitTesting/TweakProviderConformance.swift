@@ -16,7 +16,7 @@ public import TweakKit
 /// - listing: `allTweaks()` answers, with unique addresses, each tweak naming the provider as its source;
 /// - lookup: `tweakWith(feature:variable:)` finds every listed tweak with the listed value (a
 ///   tweak a contextual provider evaluates may instead have no fixed value);
-/// - missing keys: a tweak the provider does not hold is ``TweakError/notFound(feature:variable:)``;
+/// - missing keys: a tweak the provider does not hold is `TweakError.notFound(feature:variable:)`;
 /// - typed mismatch: a `TweakKey` of another type reads as its default with reason `typeMismatch`;
 /// - contextual providers: every evaluated tweak evaluates (or declines) for an empty context and
 ///   an unknown one declines;

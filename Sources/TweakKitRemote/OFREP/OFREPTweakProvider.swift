@@ -12,7 +12,7 @@ public import TweakKit
 /// answer, so a lookup never waits on the network: polled with `If-None-Match`, the last good
 /// answer kept through failures, and a `429`'s `Retry-After` honoured. Single mode asks for one
 /// flag per context (see ``OFREPConfiguration/Mode``). The server's variants, reasons and error
-/// codes come back in ``TweakManager/evaluationDetails(for:context:)``.
+/// codes come back in `TweakManager.evaluationDetails(for:context:)`.
 ///
 /// ```swift
 /// let flags = OFREPTweakProvider(configuration: OFREPConfiguration(baseURL: URL(string: "http://127.0.0.1:8080")!))

@@ -79,6 +79,7 @@ public final class SQLiteTweakStore: SharedTweakStore {
     /// is refused until a process that can write it has opened it once.
     ///
     /// - Parameters:
+    ///   - path: the store's file; created when it does not exist (its directory must exist).
     ///   - access: `.automatic` (the default) or `.readOnly`; see ``Access``.
     ///   - pollInterval: how often ``changeSignals()`` looks for commits of other processes.
     ///   - busyTimeout: how long a write waits for another process's write before failing with
