@@ -108,13 +108,13 @@ struct JustTweakGoldenFileTests {
         #expect(accessor.contains("set { tweakManager.set(newValue, feature: Features.search, variable: Variables.suggestionsLimit) }"))
     }
 
-    @Test("the accessor the JustTweak compatibility tests compile is what the generator writes today")
+    @Test("the accessor JustTweak's README tests compile is what the generator writes today from the README's config.json")
     func compiledAccessorIsCurrent() throws {
         let tests = GoldenFileTests.golden.deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("JustTweakCompatibilityTests")
+            .appendingPathComponent("JustTweakReadmeTests")
         let files = try Self.generate(
             tweaks: tests.appendingPathComponent("Resources/LocalTweaks_example.json"),
-            configuration: tests.appendingPathComponent("Generated/config.json")
+            configuration: tests.appendingPathComponent("Resources/config.json")
         )
         for file in files {
             let url = tests.appendingPathComponent("Generated").appendingPathComponent(file.name)

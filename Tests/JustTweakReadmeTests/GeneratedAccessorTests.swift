@@ -3,13 +3,13 @@ import Testing
 import JustTweak
 
 /// The accessor `tweak generate` writes for JustTweak's API (Generated/, from
-/// Resources/LocalTweaks_example.json with `"api": "JustTweak"`), compiled against the JustTweak
-/// module and used as a JustTweak app uses its generated accessor.
+/// Resources/LocalTweaks_example.json and the README's config.json with `"api": "JustTweak"`),
+/// compiled against the JustTweak module and used as a JustTweak app uses its generated accessor.
 @Suite("A generated accessor on JustTweak's API")
 struct GeneratedAccessorTests {
     @Test("properties read the stack, writes go to the mutable provider on top, and a missing tweak falls back to the file's value")
     func readsAndWrites() throws {
-        let local = LocalTweakProvider(jsonURL: resourceURL("LocalTweaks_example"))
+        let local = LocalTweakProvider(jsonURL: try #require(Foundation.Bundle.module.url(forResource: "LocalTweaks_example", withExtension: "json", subdirectory: "Resources")))
         let overrides = NSMutableDictionary()
         let accessor = GeneratedTweakAccessor(with: TweakManager(tweakProviders: [overrides, local]))
         #expect(accessor.labelText == "Test value")
