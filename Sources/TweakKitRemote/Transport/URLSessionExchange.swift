@@ -7,6 +7,12 @@ import Synchronization
 /// One request of a ``URLSessionTransport``, between its data task's delegate callbacks and the
 /// call that awaits the answer: the head is handed over once, the body flows through a stream,
 /// and the first failure (the deadline, the size limit, the connection, a cancellation) ends both.
+///
+/// FoundationNetworking traps when a task is cancelled while it waits for the delegate's answer
+/// to a redirect, and a redirect can come at any time before the final answer's head. So on Linux
+/// a cancellation before the head is only recorded: the exchange fails at once (its caller goes
+/// on), and the task is stopped at its next callback (a redirect is not followed, an answer is
+/// refused) or by its own timeout, which for a request with a deadline is that deadline.
 final class URLSessionExchange: Sendable {
     /// The status and header fields of the answer.
     struct Head: Sendable {
@@ -23,6 +29,10 @@ final class URLSessionExchange: Sendable {
         var redirects = 0
         /// The body is finished; later callbacks change nothing.
         var ended = false
+        /// The final answer's head has arrived: no redirect can follow, the task may be cancelled.
+        var headArrived = false
+        /// The task is to be stopped at its next callback.
+        var stopWanted = false
     }
 
     /// The longest chain of redirects followed (as AsyncHTTPClient's default).
@@ -32,17 +42,41 @@ final class URLSessionExchange: Sendable {
     let body: AsyncThrowingStream<Data, any Error>
     private let continuation: AsyncThrowingStream<Data, any Error>.Continuation
     private let maximumBodySize: Int?
+    private let task: URLSessionDataTask
     private let state = Mutex(State())
 
-    init(maximumBodySize: Int?) {
+    init(task: URLSessionDataTask, maximumBodySize: Int?) {
         (body, continuation) = AsyncThrowingStream.makeStream(of: Data.self)
+        self.task = task
         self.maximumBodySize = maximumBodySize
+        // The body's reader stopped reading, or its task was cancelled.
+        continuation.onTermination = { [weak self] _ in self?.stopTask() }
     }
 
-    /// Runs `onEnd` once the body's reader is gone: it stopped reading, or its task was cancelled.
-    func onReaderGone(_ onEnd: @escaping @Sendable () -> Void) {
-        continuation.onTermination = { _ in onEnd() }
+    /// Fails the exchange with `error` and stops its task.
+    func abandon(_ error: RemoteHTTPTransportError) {
+        fail(error)
+        stopTask()
     }
+
+    /// Cancels the task now when that is safe, or else at its next callback (see above).
+    func stopTask() {
+        let now = state.withLock { state in
+            if state.headArrived || !Self.redirectsTrapOnCancel { return true }
+            state.stopWanted = true
+            return false
+        }
+        if now { task.cancel() }
+    }
+
+    /// Whether the task is to be stopped rather than go on (read by the delegate's callbacks).
+    var isStopWanted: Bool { state.withLock { $0.stopWanted || $0.ended } }
+
+    #if canImport(FoundationNetworking)
+    private static var redirectsTrapOnCancel: Bool { true }
+    #else
+    private static var redirectsTrapOnCancel: Bool { false }
+    #endif
 
     /// Waits for the answer's head.
     func head() async throws -> Head {
@@ -56,14 +90,19 @@ final class URLSessionExchange: Sendable {
         }
     }
 
-    /// The head arrived. Returns `false` when its announced length is already over the limit:
-    /// the exchange has failed, and the caller cancels the task.
+    /// The head arrived. Returns `false` when the exchange has ended already, or the head's
+    /// announced length is over the limit (then the exchange fails): the caller refuses the answer.
     func receive(_ head: Head, expectedLength: Int64) -> Bool {
+        let ended = state.withLock { state in
+            state.headArrived = true
+            state.status = head.status
+            return state.ended
+        }
+        if ended { return false }
         if let maximumBodySize, expectedLength > Int64(maximumBodySize) {
             fail(RemoteHTTPTransportError(.tooLarge(status: head.status), "the answer announces \(expectedLength) bytes, more than \(maximumBodySize)"))
             return false
         }
-        state.withLock { $0.status = head.status }
         settleHead(.success(head))
         return true
     }
@@ -85,8 +124,10 @@ final class URLSessionExchange: Sendable {
         return true
     }
 
-    /// Counts a redirect; `false` when the chain is too long or leaves HTTP (the exchange has failed).
+    /// Counts a redirect; `false` when the exchange has ended, or the chain is too long or leaves
+    /// HTTP (then the exchange fails).
     func allowsRedirect(to url: URL?) -> Bool {
+        guard !isStopWanted else { return false }
         guard let scheme = url?.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             fail(RemoteHTTPTransportError(.network, "a redirect to something other than HTTP was refused"))
             return false

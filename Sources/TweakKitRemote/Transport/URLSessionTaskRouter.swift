@@ -51,8 +51,9 @@ final class URLSessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
+        // Refused: the redirect's own answer becomes the task's, and is refused when it arrives.
+        // Cancelling the task before this handler has run traps in FoundationNetworking.
         guard let exchange = exchange(of: task), exchange.allowsRedirect(to: request.url) else {
-            task.cancel()
             return completionHandler(nil)
         }
         completionHandler(request)

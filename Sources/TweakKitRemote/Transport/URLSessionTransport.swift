@@ -61,10 +61,10 @@ public final class URLSessionTransport: RemoteHTTPTransport {
     /// let response = try await URLSessionTransport.shared.send(RemoteHTTPRequest(url: url, timeout: .seconds(5), maximumBodySize: 1 << 20))
     /// ```
     public func send(_ request: RemoteHTTPRequest) async throws -> RemoteHTTPResponse {
-        let (task, exchange) = start(request)
-        let deadline = request.timeout.map { timeout in deadlineTask(after: timeout, task: task, exchange: exchange) }
+        let exchange = start(request)
+        let deadline = request.timeout.map { timeout in deadlineTask(after: timeout, exchange: exchange) }
         defer { deadline?.cancel() }
-        let head = try await headCancellingTask(task, exchange: exchange)
+        let head = try await headCancellingTask(exchange)
         var body = Data()
         for try await piece in exchange.body { body.append(piece) }
         // A stream ends early, without an error, when its reader's task is cancelled.
@@ -81,15 +81,15 @@ public final class URLSessionTransport: RemoteHTTPTransport {
     /// let events = try await URLSessionTransport.shared.stream(request)
     /// ```
     public func stream(_ request: RemoteHTTPRequest) async throws -> RemoteHTTPStreamingResponse {
-        let (task, exchange) = start(request)
-        let deadline = request.timeout.map { timeout in deadlineTask(after: timeout, task: task, exchange: exchange) }
+        let exchange = start(request)
+        let deadline = request.timeout.map { timeout in deadlineTask(after: timeout, exchange: exchange) }
         defer { deadline?.cancel() }
-        let head = try await headCancellingTask(task, exchange: exchange)
+        let head = try await headCancellingTask(exchange)
         return RemoteHTTPStreamingResponse(status: head.status, headers: head.headers, body: exchange.body)
     }
 
     /// Makes the data task, routes its callbacks to a new exchange, and starts it.
-    private func start(_ request: RemoteHTTPRequest) -> (URLSessionDataTask, URLSessionExchange) {
+    private func start(_ request: RemoteHTTPRequest) -> URLSessionExchange {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
@@ -98,29 +98,26 @@ public final class URLSessionTransport: RemoteHTTPTransport {
         // URLSession's own timeout is the longest wait for the next byte; the deadline is the exchange's.
         urlRequest.timeoutInterval = request.timeout.map(Self.seconds) ?? Self.oneYear
         let task = session.dataTask(with: urlRequest)
-        let exchange = URLSessionExchange(maximumBodySize: request.maximumBodySize)
-        exchange.onReaderGone { task.cancel() }
+        let exchange = URLSessionExchange(task: task, maximumBodySize: request.maximumBodySize)
         router.route(task, to: exchange)
         task.resume()
-        return (task, exchange)
+        return exchange
     }
 
-    /// Awaits the head; cancelling the calling task cancels the data task.
-    private func headCancellingTask(_ task: URLSessionDataTask, exchange: URLSessionExchange) async throws -> URLSessionExchange.Head {
+    /// Awaits the head; cancelling the calling task stops the data task.
+    private func headCancellingTask(_ exchange: URLSessionExchange) async throws -> URLSessionExchange.Head {
         try await withTaskCancellationHandler {
             try await exchange.head()
         } onCancel: {
-            exchange.fail(RemoteHTTPTransportError(.network, "the request was cancelled"))
-            task.cancel()
+            exchange.abandon(RemoteHTTPTransportError(.network, "the request was cancelled"))
         }
     }
 
-    /// Fails the exchange and cancels the task once `timeout` has passed, unless cancelled first.
-    private func deadlineTask(after timeout: Duration, task: URLSessionDataTask, exchange: URLSessionExchange) -> Task<Void, Never> {
+    /// Fails the exchange and stops its task once `timeout` has passed, unless cancelled first.
+    private func deadlineTask(after timeout: Duration, exchange: URLSessionExchange) -> Task<Void, Never> {
         Task {
             guard (try? await Task.sleep(for: timeout)) != nil else { return }
-            exchange.fail(RemoteHTTPTransportError(.timeout, "no answer within \(timeout)"))
-            task.cancel()
+            exchange.abandon(RemoteHTTPTransportError(.timeout, "no answer within \(timeout)"))
         }
     }
 
