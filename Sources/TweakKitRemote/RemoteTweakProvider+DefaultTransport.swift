@@ -6,8 +6,7 @@ extension RemoteTweakProvider {
     /// A provider that fetches through AsyncHTTPClient (the package trait `Remote` is on).
     ///
     /// ```swift
-    /// let remote = RemoteTweakProvider(configuration: configuration)                       // HTTPClient.shared
-    /// let own = RemoteTweakProvider(configuration: configuration, httpClient: httpClient)   // a client of the app's
+    /// let remote = RemoteTweakProvider(configuration: configuration)   // HTTPClient.shared, or httpClient: one of the app's
     /// ```
     ///
     /// - Parameters:

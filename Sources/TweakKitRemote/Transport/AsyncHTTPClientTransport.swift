@@ -8,7 +8,7 @@ import NIOHTTP1
 /// the providers' default when the package trait `Remote` is on.
 ///
 /// ```swift
-/// let remote = RemoteTweakProvider(configuration: configuration, transport: AsyncHTTPClientTransport(client: .shared))
+/// let remote = RemoteTweakProvider(configuration: configuration, transport: AsyncHTTPClientTransport())
 /// ```
 public struct AsyncHTTPClientTransport: RemoteHTTPTransport {
     /// The client that sends the requests.
@@ -17,7 +17,7 @@ public struct AsyncHTTPClientTransport: RemoteHTTPTransport {
     /// A transport sending through `client` (the shared one by default).
     ///
     /// ```swift
-    /// let transport = AsyncHTTPClientTransport(client: HTTPClient(eventLoopGroupProvider: .singleton))
+    /// let transport = AsyncHTTPClientTransport()   // HTTPClient.shared; pass a client of the app's own
     /// ```
     public init(client: HTTPClient = .shared) {
         self.client = client

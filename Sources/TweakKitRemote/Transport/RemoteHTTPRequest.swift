@@ -27,6 +27,10 @@ public struct RemoteHTTPRequest: Sendable {
     public var maximumBodySize: Int?
 
     /// A request to `url`; a `GET` without a body, headers, deadline or size limit unless given.
+    ///
+    /// ```swift
+    /// let post = RemoteHTTPRequest(method: "POST", url: url, headers: ["Content-Type": "application/json"], body: Data("{}".utf8), timeout: .seconds(10))
+    /// ```
     public init(
         method: String = "GET", url: URL, headers: RemoteHTTPHeaders = [:], body: Data? = nil,
         timeout: Duration? = nil, maximumBodySize: Int? = nil

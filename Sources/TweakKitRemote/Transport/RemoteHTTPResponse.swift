@@ -3,8 +3,8 @@ public import Foundation
 /// A whole answer from a ``RemoteHTTPTransport``: status, header fields and body.
 ///
 /// ```swift
-/// let response = try await transport.send(request)
-/// if response.status == 304 { return }                         // not modified
+/// let response = try await URLSessionTransport.shared.send(RemoteHTTPRequest(url: URL(string: "https://config.example.com/tweaks.json")!))
+/// if response.status == 304 { return }   // not modified
 /// let etag = response.headers["ETag"]
 /// ```
 public struct RemoteHTTPResponse: Sendable {

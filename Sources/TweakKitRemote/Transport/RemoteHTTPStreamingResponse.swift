@@ -4,8 +4,9 @@ public import Foundation
 /// events stream.
 ///
 /// ```swift
-/// let response = try await transport.stream(request)
-/// for try await chunk in response.body { parser.feed(chunk) }   // until the server ends the stream
+/// let events = RemoteHTTPRequest(url: URL(string: "https://config.example.com/tweaks/events")!, headers: ["Accept": "text/event-stream"])
+/// let response = try await URLSessionTransport.shared.stream(events)
+/// for try await chunk in response.body { print(chunk.count, "bytes") }   // until the server ends the stream
 /// ```
 ///
 /// Stopping the iteration (or cancelling the task that iterates) ends the request.

@@ -34,9 +34,7 @@ public final class URLSessionTransport: RemoteHTTPTransport {
     /// with caching and cookies turned off.
     ///
     /// ```swift
-    /// let configuration = URLSessionConfiguration.ephemeral
-    /// configuration.httpMaximumConnectionsPerHost = 2
-    /// let transport = URLSessionTransport(configuration: configuration)
+    /// let transport = URLSessionTransport(configuration: .default)   // on Linux, URLSessionConfiguration is in FoundationNetworking
     /// ```
     public init(configuration: URLSessionConfiguration = .ephemeral) {
         let configuration = (configuration.copy() as? URLSessionConfiguration) ?? .ephemeral
@@ -59,6 +57,7 @@ public final class URLSessionTransport: RemoteHTTPTransport {
     ///
     /// ```swift
     /// let response = try await URLSessionTransport.shared.send(RemoteHTTPRequest(url: url, timeout: .seconds(5), maximumBodySize: 1 << 20))
+    /// print(response.status, response.body.count)
     /// ```
     public func send(_ request: RemoteHTTPRequest) async throws -> RemoteHTTPResponse {
         let exchange = start(request)
