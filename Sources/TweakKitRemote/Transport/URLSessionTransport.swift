@@ -94,8 +94,10 @@ public final class URLSessionTransport: RemoteHTTPTransport {
         for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
         urlRequest.httpBody = request.body
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
-        // URLSession's own timeout is the longest wait for the next byte; the deadline is the exchange's.
-        urlRequest.timeoutInterval = request.timeout.map(Self.seconds) ?? Self.oneYear
+        // The deadline is the exchange's. URLSession's own timeout (the longest wait for the next
+        // byte) is a backstop a second later: FoundationNetworking counts it in whole seconds, cut
+        // down, so 0.2 s would time out at once.
+        urlRequest.timeoutInterval = request.timeout.map { (Self.seconds($0) + 1).rounded(.up) } ?? Self.oneYear
         let task = session.dataTask(with: urlRequest)
         let exchange = URLSessionExchange(task: task, maximumBodySize: request.maximumBodySize)
         router.route(task, to: exchange)
