@@ -110,11 +110,20 @@ pins() {
     sed -n 's/^ *"identity" *: *"\(.*\)".*/\1/p' "$1/Package.resolved"
 }
 
+# What each consumer is, for the report.
+declare -A use=(
+    [App]="app on the core"
+    [FlagdApp]="app with the flagd engine"
+    [RemoteApp]="app with the remote/OFREP client on URLSession"
+    [GrowthBookApp]="app with the GrowthBook engine"
+    [Server]="server with the editor and the store on PostgreSQL"
+)
+
 status=0
 summary=()
 for name in App FlagdApp RemoteApp GrowthBookApp Server; do
     dir="$work/$name"
-    echo "== $name"
+    echo "== $name: ${use[$name]}"
     sed -n 's/^ *\(\.package(.*\)$/   \1/p' "$dir/Package.swift" | sed "s|$root|<this checkout>|"
     start=$(date +%s)
     if ! (cd "$dir" && swift package resolve >"$dir/resolve.log" 2>&1); then
@@ -127,7 +136,9 @@ for name in App FlagdApp RemoteApp GrowthBookApp Server; do
     count=$(printf '%s' "$packages" | grep -c . || true)
     echo "   resolves $count package(s) besides TweakKit (${resolve_seconds}s)${packages:+:}"
     [ -n "$packages" ] && printf '%s\n' "$packages" | sed 's/^/     /'
-    line="$name: $count package(s)"
+    noun=packages
+    [ "$count" = 1 ] && noun=package
+    line="${use[$name]} → $count $noun besides TweakKit"
     if [ "$resolve_only" = 0 ]; then
         start=$(date +%s)
         if ! (cd "$dir" && swift build >"$dir/build.log" 2>&1); then
