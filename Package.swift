@@ -33,7 +33,10 @@ let package = Package(
     // the defaults off (`traits: []`) and names what it uses; see the README's table.
     traits: [
         .trait(name: "Logging", description: "TweakKitLogging: the log hook to swift-log."),
-        .trait(name: "Remote", description: "TweakKitRemote: remote tweaks and the OFREP client (AsyncHTTPClient)."),
+        .trait(
+            name: "Remote",
+            description: "TweakKitRemote on AsyncHTTPClient (the default transport) and RemoteTweakService (swift-service-lifecycle); without it, URLSession."
+        ),
         // TweakKitStore's provider and store protocol need no trait; SQLiteTweakStore needs Store.
         .trait(name: "Store", description: "SQLiteTweakStore in TweakKitStore: the shared tweak store on SQLite (sqlite-nio)."),
         .trait(name: "StorePostgres", description: "TweakKitStorePostgres: the shared store on PostgreSQL (postgres-nio)."),
@@ -88,7 +91,8 @@ let package = Package(
         .target(name: "TweakKitTesting", dependencies: ["TweakKit"]),
         // Targeting and percentage rollouts on OpenFeature flagd flag definitions.
         .target(name: "TweakKitFlagd", dependencies: ["TweakKit"]),
-        // Remote tweaks over HTTP: conditional polling, server-sent events, last-known-good.
+        // Remote tweaks over HTTP: conditional polling, server-sent events, last-known-good; the OFREP client.
+        // On URLSession (Foundation) with no other package; AsyncHTTPClient and the service only with `Remote`.
         .target(
             name: "TweakKitRemote",
             dependencies: [

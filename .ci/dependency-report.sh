@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What a package that depends on TweakKit pays: for four typical uses, a throwaway consumer package
+# What a package that depends on TweakKit pays: for five typical uses, a throwaway consumer package
 # in a temporary folder depends on this checkout, and the report prints the packages
 # `swift package resolve` checks out for it and (unless --resolve-only) its clean `swift build` time.
 #
@@ -7,9 +7,10 @@
 #   .ci/dependency-report.sh --resolve-only  # resolve only: the fast mode, for CI
 #   .ci/dependency-report.sh --keep          # keep the consumer packages and print where they are
 #
-# Fails when the app on the core or the app with the flagd engine resolves any package besides
-# TweakKit. --resolve-only compiles nothing and takes about a minute; the full mode builds the four
-# consumers from clean, most of it the server's (Hummingbird, PostgresNIO, swift-crypto's C code).
+# Fails when the app on the core, the app with the flagd engine or the app with the remote/OFREP
+# client (on URLSession) resolves any package besides TweakKit. --resolve-only compiles nothing and
+# takes about a minute; the full mode builds the five consumers from clean, most of it the server's
+# (Hummingbird, PostgresNIO, swift-crypto's C code).
 #
 # The consumers depend on this checkout by path, with the same traits as the lines in the README
 # (which name the repository by URL): SwiftPM computes a dependency's required packages the same way
@@ -25,7 +26,7 @@ for argument in "$@"; do
     case "$argument" in
         --resolve-only) resolve_only=1 ;;
         --keep) keep=1 ;;
-        -h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "error: unknown option '$argument' (--resolve-only, --keep)" >&2; exit 2 ;;
     esac
 done
@@ -78,6 +79,17 @@ import TweakKitFlagd
 
 print(FlagdTweakProvider.self)'
 
+# The remote and OFREP clients with the trait `Remote` off: on URLSession, no NIO.
+consumer RemoteApp '' 'TweakKit TweakKitRemote' '
+import Foundation
+import TweakKit
+import TweakKitRemote
+
+guard let base = URL(string: "http://127.0.0.1:8080") else { fatalError("not a URL") }
+let remote = RemoteTweakProvider(configuration: RemoteConfiguration(url: base.appending(path: "tweaks.json")))
+let flags = OFREPTweakProvider(configuration: OFREPConfiguration(baseURL: base), transport: URLSessionTransport())
+print(TweakManager(tweakProviders: [remote, flags]).isFeatureEnabled("checkout"))'
+
 consumer GrowthBookApp '"GrowthBook"' 'TweakKit TweakKitGrowthBook' '
 import TweakKit
 import TweakKitGrowthBook
@@ -98,11 +110,20 @@ pins() {
     sed -n 's/^ *"identity" *: *"\(.*\)".*/\1/p' "$1/Package.resolved"
 }
 
+# What each consumer is, for the report.
+declare -A use=(
+    [App]="app on the core"
+    [FlagdApp]="app with the flagd engine"
+    [RemoteApp]="app with the remote/OFREP client on URLSession"
+    [GrowthBookApp]="app with the GrowthBook engine"
+    [Server]="server with the editor and the store on PostgreSQL"
+)
+
 status=0
 summary=()
-for name in App FlagdApp GrowthBookApp Server; do
+for name in App FlagdApp RemoteApp GrowthBookApp Server; do
     dir="$work/$name"
-    echo "== $name"
+    echo "== $name: ${use[$name]}"
     sed -n 's/^ *\(\.package(.*\)$/   \1/p' "$dir/Package.swift" | sed "s|$root|<this checkout>|"
     start=$(date +%s)
     if ! (cd "$dir" && swift package resolve >"$dir/resolve.log" 2>&1); then
@@ -115,7 +136,9 @@ for name in App FlagdApp GrowthBookApp Server; do
     count=$(printf '%s' "$packages" | grep -c . || true)
     echo "   resolves $count package(s) besides TweakKit (${resolve_seconds}s)${packages:+:}"
     [ -n "$packages" ] && printf '%s\n' "$packages" | sed 's/^/     /'
-    line="$name: $count package(s)"
+    noun=packages
+    [ "$count" = 1 ] && noun=package
+    line="${use[$name]} → $count $noun besides TweakKit"
     if [ "$resolve_only" = 0 ]; then
         start=$(date +%s)
         if ! (cd "$dir" && swift build >"$dir/build.log" 2>&1); then
@@ -129,7 +152,7 @@ for name in App FlagdApp GrowthBookApp Server; do
     fi
     summary+=("$line")
     case "$name" in
-        App | FlagdApp)
+        App | FlagdApp | RemoteApp)
             if [ "$count" -gt 0 ]; then
                 echo "error: $name resolves $count package(s) besides TweakKit; its goal is none" >&2
                 status=1

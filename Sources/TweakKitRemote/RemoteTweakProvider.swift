@@ -1,7 +1,4 @@
-public import AsyncHTTPClient
 public import Foundation
-import NIOCore
-import NIOHTTP1
 import Synchronization
 public import TweakKit
 
@@ -24,6 +21,10 @@ public import TweakKit
 ///   provider's own; a pushed payload carries no ETag, so the next poll after it is unconditional.
 /// - The last-known-good payload and its validators are kept in one file, replaced atomically
 ///   and flushed, so after a crash they always belong together.
+///
+/// - Requests go through a ``RemoteHTTPTransport``: AsyncHTTPClient when the package trait
+///   `Remote` is on, ``URLSessionTransport`` when it is off (then TweakKitRemote needs no other
+///   package); `transport:` picks either, or one of the app's own.
 ///
 /// ```swift
 /// let remote = RemoteTweakProvider(configuration: configuration)
@@ -64,23 +65,30 @@ public final class RemoteTweakProvider: DocumentBackedTweakProvider {
     private let firstAttempt = FirstAttemptGate()
     /// Tells the manager when a new payload is in service.
     public let changeNotifier = TweakChangeNotifier()
-    private let client: HTTPClient
+    private let transport: any RemoteHTTPTransport
     private let sleep: @Sendable (Duration) async throws -> Void
     private let logger: TweakLogger
     private let task = Mutex<Task<Void, Never>?>(nil)
 
+    /// A provider that fetches through `transport`.
+    ///
+    /// ```swift
+    /// let remote = RemoteTweakProvider(configuration: configuration, transport: URLSessionTransport())
+    /// ```
+    ///
     /// - Parameters:
-    ///   - httpClient: the AsyncHTTPClient to use; the shared one by default.
+    ///   - transport: how requests are sent: ``URLSessionTransport``, `AsyncHTTPClientTransport`
+    ///     (trait `Remote`), or an app's own.
     ///   - sleep: how the provider waits between polls and reconnects; inject one in tests so they
     ///     need not wait.
     public init(
         configuration: RemoteConfiguration,
-        httpClient: HTTPClient = .shared,
+        transport: any RemoteHTTPTransport,
         logger: TweakLogger = .disabled,
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) {
         self.configuration = configuration
-        self.client = httpClient
+        self.transport = transport
         self.logger = logger
         self.sleep = sleep
         if let directory = configuration.cacheDirectory {
@@ -232,31 +240,30 @@ public final class RemoteTweakProvider: DocumentBackedTweakProvider {
     }
 
     private func fetch() async throws(RemoteError) -> Bool {
-        var request = HTTPClientRequest(url: configuration.url.absoluteString)
+        var request = RemoteHTTPRequest(
+            url: configuration.url, timeout: configuration.requestTimeout, maximumBodySize: configuration.maximumPayloadSize)
         try await addHeaders(to: &request)
         let (etag, lastModified) = state.withLock { ($0.etag, $0.lastModified) }
-        if let etag { request.headers.replaceOrAdd(name: "If-None-Match", value: etag) }
-        if let lastModified { request.headers.replaceOrAdd(name: "If-Modified-Since", value: lastModified) }
+        if let etag { request.headers["If-None-Match"] = etag }
+        if let lastModified { request.headers["If-Modified-Since"] = lastModified }
         let sequence = takeSequenceNumber()
-        let response: HTTPClientResponse
-        let body: ByteBuffer
+        let response: RemoteHTTPResponse
         do {
-            response = try await client.execute(request, timeout: Self.timeAmount(configuration.requestTimeout))
-            if response.status == .notModified { return false }
-            guard response.status == .ok else {
-                throw RemoteError(.httpStatus(Int(response.status.code)), "\(name): the server answered \(response.status.code) \(response.status.reasonPhrase)")
-            }
-            body = try await response.body.collect(upTo: configuration.maximumPayloadSize)
-        } catch let error as RemoteError {
-            throw error
-        } catch is NIOTooManyBytesError {
-            throw RemoteError(.tooLarge, "\(name): the payload is larger than \(configuration.maximumPayloadSize) bytes")
+            response = try await transport.send(request)
+        } catch let error as RemoteHTTPTransportError {
+            // An error status is reported as such, however large its body.
+            if case .tooLarge(let status) = error.kind, status != 200, status != 304 { throw statusError(status) }
+            throw RemoteError(transportError: error, source: name, limit: "the payload is larger than \(configuration.maximumPayloadSize) bytes")
         } catch {
-            throw Self.classify(error, name: name)
+            throw RemoteError(.network, "\(name): \(error)")
         }
-        let data = Data(body.readableBytesView)
-        return try apply(
-            data, etag: response.headers.first(name: "ETag"), lastModified: response.headers.first(name: "Last-Modified"), sequence: sequence)
+        if response.status == 304 { return false }
+        guard response.status == 200 else { throw statusError(response.status) }
+        return try apply(response.body, etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"], sequence: sequence)
+    }
+
+    private func statusError(_ status: Int) -> RemoteError {
+        RemoteError(.httpStatus(status), "\(name): the server answered \(status)")
     }
 
     /// The number that orders an update: taken when a poll's request is sent or a push arrives.
@@ -268,8 +275,8 @@ public final class RemoteTweakProvider: DocumentBackedTweakProvider {
     }
 
     /// The configured headers, then the header provider's (never logged).
-    private func addHeaders(to request: inout HTTPClientRequest) async throws(RemoteError) {
-        for (field, value) in configuration.headers { request.headers.replaceOrAdd(name: field, value: value) }
+    private func addHeaders(to request: inout RemoteHTTPRequest) async throws(RemoteError) {
+        for (field, value) in configuration.headers { request.headers[field] = value }
         guard let headerProvider = configuration.headerProvider else { return }
         let extra: [String: String]
         do {
@@ -277,7 +284,7 @@ public final class RemoteTweakProvider: DocumentBackedTweakProvider {
         } catch {
             throw RemoteError(.network, "\(name): the header provider failed: \(error)")
         }
-        for (field, value) in extra { request.headers.replaceOrAdd(name: field, value: value) }
+        for (field, value) in extra { request.headers[field] = value }
     }
 
     /// Parses and installs a payload; a bad one changes nothing, nor does one older than the payload
@@ -373,19 +380,6 @@ public final class RemoteTweakProvider: DocumentBackedTweakProvider {
         return Array(state.statusObservers.values)
     }
 
-
-    static func timeAmount(_ duration: Duration) -> TimeAmount {
-        let (seconds, attoseconds) = duration.components
-        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-    }
-
-    static func classify(_ error: any Error, name: String) -> RemoteError {
-        if let error = error as? HTTPClientError, error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
-            return RemoteError(.timeout, "\(name): the request timed out")
-        }
-        return RemoteError(.network, "\(name): \(error)")
-    }
-
     // MARK: - Streaming
 
     private func streamLoop() async {
@@ -409,16 +403,16 @@ public final class RemoteTweakProvider: DocumentBackedTweakProvider {
 
     private func streamOnce() async throws {
         guard let url = configuration.streamURL else { return }
-        var request = HTTPClientRequest(url: url.absoluteString)
+        var request = RemoteHTTPRequest(url: url)
         try await addHeaders(to: &request)
-        request.headers.replaceOrAdd(name: "Accept", value: "text/event-stream")
-        let response = try await client.execute(request, timeout: .hours(24 * 365))
-        guard response.status == .ok else {
-            throw RemoteError(.httpStatus(Int(response.status.code)), "\(name): the event stream answered \(response.status.code)")
+        request.headers["Accept"] = "text/event-stream"
+        let response = try await transport.stream(request)
+        guard response.status == 200 else {
+            throw RemoteError(.httpStatus(response.status), "\(name): the event stream answered \(response.status)")
         }
         var parser = ServerSentEventParser()
         for try await chunk in response.body {
-            for event in parser.feed(chunk.readableBytesView) {
+            for event in parser.feed(chunk) {
                 await handle(event)
             }
         }

@@ -1,3 +1,4 @@
+#if Remote
 public import ServiceLifecycle
 
 /// Runs a ``RemoteTweakProvider``'s polling and streaming as a swift-service-lifecycle service,
@@ -23,3 +24,4 @@ public struct RemoteTweakService: Service {
         }
     }
 }
+#endif

@@ -21,14 +21,14 @@ struct OFREPClientTests {
 
     let dutch = EvaluationContext(targetingKey: "u1", attributes: ["country": "NL"])
 
-    @Test("bulk: values, variants, reasons and error codes reach evaluationDetails; an unchanged answer is a 304")
-    func bulk() async throws {
+    @Test("bulk: values, variants, reasons and error codes reach evaluationDetails; an unchanged answer is a 304", arguments: TransportUnderTest.allCases)
+    func bulk(on transport: TransportUnderTest) async throws {
         let stack = try Stack()
         try await serving(stack, apiKey: "k3y") { url in
             var configuration = OFREPConfiguration(baseURL: url)
             configuration.headers = ["X-API-Key": "k3y"]
             configuration.context = dutch
-            let provider = OFREPTweakProvider(configuration: configuration)
+            let provider = OFREPTweakProvider(configuration: configuration, transport: transport.transport)
             let fetched = try await provider.refresh()
             #expect(fetched)
             #expect(provider.status == .ready)
@@ -67,13 +67,13 @@ struct OFREPClientTests {
         }
     }
 
-    @Test("bulk: a lookup with another context answers STALE at once and fetches for it in the background")
-    func contextChange() async throws {
+    @Test("bulk: a lookup with another context answers STALE at once and fetches for it in the background", arguments: TransportUnderTest.allCases)
+    func contextChange(on transport: TransportUnderTest) async throws {
         let stack = try Stack()
         try await serving(stack) { url in
             var configuration = OFREPConfiguration(baseURL: url)
             configuration.context = dutch
-            let provider = OFREPTweakProvider(configuration: configuration)
+            let provider = OFREPTweakProvider(configuration: configuration, transport: transport.transport)
             try await provider.refresh()
             let manager = TweakManager(tweakProviders: [provider])
             let german = EvaluationContext(targetingKey: "u2", attributes: ["country": "DE"])
@@ -88,11 +88,11 @@ struct OFREPClientTests {
         }
     }
 
-    @Test("single mode: one request per flag and context; lookups answer once it arrived")
-    func single() async throws {
+    @Test("single mode: one request per flag and context; lookups answer once it arrived", arguments: TransportUnderTest.allCases)
+    func single(on transport: TransportUnderTest) async throws {
         let stack = try Stack()
         try await serving(stack) { url in
-            let provider = OFREPTweakProvider(configuration: OFREPConfiguration(baseURL: url, mode: .single(flagKeys: ["new-checkout", "ui.ratio", "nope"])))
+            let provider = OFREPTweakProvider(configuration: OFREPConfiguration(baseURL: url, mode: .single(flagKeys: ["new-checkout", "ui.ratio", "nope"])), transport: transport.transport)
             let evaluation = await provider.evaluate(flagKey: "new-checkout", context: dutch)
             #expect(evaluation.value == true)
             #expect(evaluation.variant == "on")
@@ -119,11 +119,11 @@ struct OFREPClientTests {
         }
     }
 
-    @Test("an unreachable server leaves lookups to the providers below, and says why")
-    func unreachable() async throws {
+    @Test("an unreachable server leaves lookups to the providers below, and says why", arguments: TransportUnderTest.allCases)
+    func unreachable(on transport: TransportUnderTest) async throws {
         var configuration = OFREPConfiguration(baseURL: try #require(URL(string: "http://127.0.0.1:9")))
         configuration.requestTimeout = .seconds(2)
-        let provider = OFREPTweakProvider(configuration: configuration)
+        let provider = OFREPTweakProvider(configuration: configuration, transport: transport.transport)
         let error = await #expect(throws: RemoteError.self) { try await provider.refresh() }
         #expect(error?.kind == .network, "\(String(describing: error))")
         #expect(provider.status == .error)

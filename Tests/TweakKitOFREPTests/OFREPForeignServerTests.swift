@@ -24,10 +24,10 @@ struct OFREPForeignServerTests {
         return configuration
     }
 
-    @Test("bulk: every type, variants, reasons, metadata and error codes; the next request sends If-None-Match and a 304 changes nothing")
-    func bulk() async throws {
+    @Test("bulk: every type, variants, reasons, metadata and error codes; the next request sends If-None-Match and a 304 changes nothing", arguments: TransportUnderTest.allCases)
+    func bulk(on transport: TransportUnderTest) async throws {
         let server = try ForeignOFREPServer()
-        let provider = OFREPTweakProvider(configuration: configuration(server))
+        let provider = OFREPTweakProvider(configuration: configuration(server), transport: transport.transport)
         #expect(try await provider.refresh())
         #expect(provider.status == .ready)
         let manager = TweakManager(tweakProviders: [provider])
@@ -87,10 +87,10 @@ struct OFREPForeignServerTests {
         #expect(manager.value(for: TweakKey("greeting", "value", default: "")) == "Hoi")
     }
 
-    @Test("bulk: a context without a targeting key is sent as {\"context\": {}}; a new context is one new request, without If-None-Match")
-    func context() async throws {
+    @Test("bulk: a context without a targeting key is sent as {\"context\": {}}; a new context is one new request, without If-None-Match", arguments: TransportUnderTest.allCases)
+    func context(on transport: TransportUnderTest) async throws {
         let server = try ForeignOFREPServer()
-        let provider = OFREPTweakProvider(configuration: configuration(server, context: EvaluationContext(targetingKey: nil)))
+        let provider = OFREPTweakProvider(configuration: configuration(server, context: EvaluationContext(targetingKey: nil)), transport: transport.transport)
         try await provider.refresh()
         let manager = TweakManager(tweakProviders: [provider])
         #expect(manager.evaluationDetails(for: TweakKey("per-user", "value", default: "")).errorCode == .targetingKeyMissing)
@@ -107,12 +107,12 @@ struct OFREPForeignServerTests {
         #expect(requests.allSatisfy { $0["ifNoneMatch"] == nil })
     }
 
-    @Test("429: Retry-After in seconds, as an HTTP date or an ISO 8601 date holds every request until then")
-    func retryAfter() async throws {
+    @Test("429: Retry-After in seconds, as an HTTP date or an ISO 8601 date holds every request until then", arguments: TransportUnderTest.allCases)
+    func retryAfter(on transport: TransportUnderTest) async throws {
         let server = try ForeignOFREPServer()
         let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970).rounded())
         let clock = Mutex(start)
-        let provider = OFREPTweakProvider(configuration: configuration(server), now: { clock.withLock { $0 } })
+        let provider = OFREPTweakProvider(configuration: configuration(server), transport: transport.transport, now: { clock.withLock { $0 } })
         try await provider.refresh()
         let manager = TweakManager(tweakProviders: [provider])
         manager.evaluationContext = u1
@@ -140,10 +140,10 @@ struct OFREPForeignServerTests {
         }
     }
 
-    @Test("a 500 and an answer that is not JSON keep the last good flags; the next good answer replaces them")
-    func lastKnownGood() async throws {
+    @Test("a 500 and an answer that is not JSON keep the last good flags; the next good answer replaces them", arguments: TransportUnderTest.allCases)
+    func lastKnownGood(on transport: TransportUnderTest) async throws {
         let server = try ForeignOFREPServer()
-        let provider = OFREPTweakProvider(configuration: configuration(server))
+        let provider = OFREPTweakProvider(configuration: configuration(server), transport: transport.transport)
         try await provider.refresh()
         let manager = TweakManager(tweakProviders: [provider])
         manager.evaluationContext = u1
@@ -169,19 +169,19 @@ struct OFREPForeignServerTests {
         #expect(manager.evaluationDetails(for: TweakKey.feature("dark-mode")).errorCode == .flagNotFound)
     }
 
-    @Test("401 without credentials, 403 with wrong ones; a bearer token is accepted too")
-    func authorization() async throws {
+    @Test("401 without credentials, 403 with wrong ones; a bearer token is accepted too", arguments: TransportUnderTest.allCases)
+    func authorization(on transport: TransportUnderTest) async throws {
         let server = try ForeignOFREPServer()
         var anonymous = configuration(server)
         anonymous.headers = [:]
-        let withoutKey = OFREPTweakProvider(configuration: anonymous)
+        let withoutKey = OFREPTweakProvider(configuration: anonymous, transport: transport.transport)
         await #expect(throws: RemoteError.self) { try await withoutKey.refresh() }
         #expect(withoutKey.lastError?.kind == .httpStatus(401))
         #expect(withoutKey.status == .error)
 
         var wrong = configuration(server)
         wrong.headers = ["X-API-Key": "not-the-key"]
-        let withWrongKey = OFREPTweakProvider(configuration: wrong)
+        let withWrongKey = OFREPTweakProvider(configuration: wrong, transport: transport.transport)
         await #expect(throws: RemoteError.self) { try await withWrongKey.refresh() }
         #expect(withWrongKey.lastError?.kind == .httpStatus(403))
         let fallback = EphemeralTweakProvider(name: "defaults")
@@ -190,19 +190,19 @@ struct OFREPForeignServerTests {
 
         var bearer = configuration(server)
         bearer.headers = ["Authorization": "Bearer py-key"]
-        let withToken = OFREPTweakProvider(configuration: bearer)
+        let withToken = OFREPTweakProvider(configuration: bearer, transport: transport.transport)
         #expect(try await withToken.refresh())
         #expect(withToken.status == .ready)
         #expect(try await server.requests().map { $0["status"] } == [401, 403, 200])
     }
 
-    @Test("single mode: one flag per request; FLAG_NOT_FOUND from a 404, PARSE_ERROR and TARGETING_KEY_MISSING from a 400")
-    func single() async throws {
+    @Test("single mode: one flag per request; FLAG_NOT_FOUND from a 404, PARSE_ERROR and TARGETING_KEY_MISSING from a 400", arguments: TransportUnderTest.allCases)
+    func single(on transport: TransportUnderTest) async throws {
         let server = try ForeignOFREPServer()
         // No targeting key of its own, so a request without one shows TARGETING_KEY_MISSING.
         var configuration = configuration(server, context: EvaluationContext(targetingKey: nil))
         configuration.mode = .single(flagKeys: ["greeting", "limits.max"])
-        let provider = OFREPTweakProvider(configuration: configuration)
+        let provider = OFREPTweakProvider(configuration: configuration, transport: transport.transport)
         let u9 = EvaluationContext(targetingKey: "u9")
         let greeting = await provider.evaluate(flagKey: "greeting", context: u9)
         #expect(greeting.value == "Hoi")
@@ -236,12 +236,12 @@ struct OFREPForeignServerTests {
         ])
     }
 
-    @Test("polling: unchanged answers are 304s; a change on the server reaches the manager's change stream")
-    func polling() async throws {
+    @Test("polling: unchanged answers are 304s; a change on the server reaches the manager's change stream", arguments: TransportUnderTest.allCases)
+    func polling(on transport: TransportUnderTest) async throws {
         let server = try ForeignOFREPServer()
         var configuration = configuration(server)
         configuration.pollInterval = .milliseconds(50)
-        let provider = OFREPTweakProvider(configuration: configuration)
+        let provider = OFREPTweakProvider(configuration: configuration, transport: transport.transport)
         let manager = TweakManager(tweakProviders: [provider])
         manager.evaluationContext = u1
         provider.start()
@@ -265,10 +265,10 @@ struct OFREPForeignServerTests {
         #expect(manager.value(for: greeting) == "Moin")
     }
 
-    @Test("OFREPTweakProvider passes the provider contract against this server")
-    func conformance() async throws {
+    @Test("OFREPTweakProvider passes the provider contract against this server", arguments: TransportUnderTest.allCases)
+    func conformance(on transport: TransportUnderTest) async throws {
         let server = try ForeignOFREPServer()
-        let provider = OFREPTweakProvider(configuration: configuration(server))
+        let provider = OFREPTweakProvider(configuration: configuration(server), transport: transport.transport)
         try await provider.refresh()
         let round = Atomic<Int>(0)
         try await TweakProviderConformance(provider: provider, change: {

@@ -8,8 +8,8 @@ import TweakKitTestSupport
 
 @Suite("The fetch observer of a remote source")
 struct RemoteFetchObserverTests {
-    @Test("every fetch reports its outcome, the status and when the payload in service was last good")
-    func outcomes() async throws {
+    @Test("every fetch reports its outcome, the status and when the payload in service was last good", arguments: TransportUnderTest.allCases)
+    func outcomes(on transport: TransportUnderTest) async throws {
         let payload = #"{"ui": {"label": {"Value": "remote"}}}"#
         let server = try await TestHTTPServer.start { _ in .response(.ok, body: Data(payload.utf8)) }
         let events = Mutex<[RemoteFetchEvent]>([])
@@ -18,7 +18,7 @@ struct RemoteFetchObserverTests {
         // Generous: the full test run loads both cores; a stopped server is refused at once anyway.
         configuration.requestTimeout = .seconds(10)
         configuration.fetchObserver = { event in events.withLock { $0.append(event) } }
-        let remote = RemoteTweakProvider(configuration: configuration)
+        let remote = RemoteTweakProvider(configuration: configuration, transport: transport.transport)
         #expect(remote.lastGoodPayloadDate == nil)
 
         let before = Date()

@@ -15,8 +15,8 @@ final class LogLines: Sendable {
 
 @Suite("Remote updates apply in order, and the kept payload belongs to its validators", .serialized)
 struct RemoteOrderingTests {
-    @Test("a poll answered after a newer pushed payload does not replace it")
-    func slowPollAfterPush() async throws {
+    @Test("a poll answered after a newer pushed payload does not replace it", arguments: TransportUnderTest.allCases)
+    func slowPollAfterPush(on transport: TransportUnderTest) async throws {
         let (events, push) = AsyncStream.makeStream(of: String.self)
         let (release, releasePoll) = AsyncStream.makeStream(of: Void.self)
         // The poll is held until the test releases it: sent before the push, answered after it
@@ -33,7 +33,7 @@ struct RemoteOrderingTests {
         configuration.streamURL = server.url.appendingPathComponent("stream")
         configuration.pollInterval = nil
         configuration.requestTimeout = .seconds(10)
-        let remote = RemoteTweakProvider(configuration: configuration, logger: logger)
+        let remote = RemoteTweakProvider(configuration: configuration, transport: transport.transport, logger: logger)
         let manager = TweakManager(tweakProviders: [remote, try LocalTweakProvider(data: Data(bundled.utf8), name: "bundled.json")])
         remote.start()
         defer { remote.stop() }

@@ -36,6 +36,7 @@ struct Stack {
 
 func makeStack(
     _ initial: TestHTTPServer.Reply,
+    on transport: TransportUnderTest = .asyncHTTPClient,
     configure: (inout RemoteConfiguration) -> Void = { _ in },
     sleep: (@Sendable (Duration) async throws -> Void)? = nil
 ) async throws -> Stack {
@@ -45,7 +46,8 @@ func makeStack(
     var configuration = RemoteConfiguration(url: server.url.appendingPathComponent("tweaks.json"), name: "remote")
     configuration.requestTimeout = .seconds(30)
     configure(&configuration)
-    let remote = sleep.map { RemoteTweakProvider(configuration: configuration, sleep: $0) } ?? RemoteTweakProvider(configuration: configuration)
+    let remote = sleep.map { RemoteTweakProvider(configuration: configuration, transport: transport.transport, sleep: $0) }
+        ?? RemoteTweakProvider(configuration: configuration, transport: transport.transport)
     let defaults = try LocalTweakProvider(data: Data(bundled.utf8), name: "bundled.json")
     let manager = TweakManager(tweakProviders: [EphemeralTweakProvider(name: "overrides"), remote, defaults])
     return Stack(server: server, responder: responder, remote: remote, manager: manager)
@@ -55,9 +57,9 @@ let label = TweakKey("ui", "label", default: "?")
 
 @Suite("RemoteTweakProvider over a real HTTP server", .serialized)
 struct RemoteTweakProviderTests {
-    @Test("200: the payload is served above the bundled defaults, with metadata kept")
-    func fetches() async throws {
-        let stack = try await makeStack(.response(.ok, body: Data(tweaksV1.utf8)))
+    @Test("200: the payload is served above the bundled defaults, with metadata kept", arguments: TransportUnderTest.allCases)
+    func fetches(on transport: TransportUnderTest) async throws {
+        let stack = try await makeStack(.response(.ok, body: Data(tweaksV1.utf8)), on: transport)
         defer { Task { await stack.server.stop() } }
         #expect(stack.remote.status == .notReady)
         #expect(stack.manager[label] == "bundled")
@@ -71,9 +73,9 @@ struct RemoteTweakProviderTests {
         #expect(try stack.manager.tweakWith(feature: "ui", variable: "only_local").source == "bundled.json")
     }
 
-    @Test("304 with ETag: the next request is conditional and nothing changes")
-    func notModified() async throws {
-        let stack = try await makeStack(.response(.ok, headers: [("ETag", "\"v1\""), ("Last-Modified", "Sun, 22 Nov 2026 08:00:00 GMT")], body: Data(tweaksV1.utf8)))
+    @Test("304 with ETag: the next request is conditional and nothing changes", arguments: TransportUnderTest.allCases)
+    func notModified(on transport: TransportUnderTest) async throws {
+        let stack = try await makeStack(.response(.ok, headers: [("ETag", "\"v1\""), ("Last-Modified", "Sun, 22 Nov 2026 08:00:00 GMT")], body: Data(tweaksV1.utf8)), on: transport)
         defer { Task { await stack.server.stop() } }
         #expect(try await stack.remote.refresh())
         stack.responder.set(.response(.notModified))
@@ -85,15 +87,16 @@ struct RemoteTweakProviderTests {
         #expect(stack.remote.status == .ready)
     }
 
-    @Test("500, garbage, truncated, wrongly typed and oversized payloads never replace the good one", arguments: [
+    @Test("500, garbage, truncated, wrongly typed and oversized payloads never replace the good one", arguments: TransportUnderTest.allCases, [
         ("500", TestHTTPServer.Reply.response(.internalServerError, body: Data("boom".utf8)), RemoteError.Kind.httpStatus(500)),
         ("garbage", .response(.ok, body: Data("<html>not json</html>".utf8)), .invalidPayload),
         ("truncated", .response(.ok, body: Data(tweaksV2.utf8.prefix(40))), .invalidPayload),
         ("wrong types", .response(.ok, body: Data(#"{"ui": {"label": {"Value": [1, 2]}}}"#.utf8)), .invalidPayload),
         ("oversized", .response(.ok, body: Data(String(repeating: " ", count: 5_000).utf8) + Data(tweaksV2.utf8)), .tooLarge),
     ])
-    func badResponses(name: String, reply: TestHTTPServer.Reply, kind: RemoteError.Kind) async throws {
-        let stack = try await makeStack(.response(.ok, body: Data(tweaksV1.utf8))) { $0.maximumPayloadSize = 4_096 }
+    func badResponses(on transport: TransportUnderTest, badResponse: (name: String, reply: TestHTTPServer.Reply, kind: RemoteError.Kind)) async throws {
+        let (name, reply, kind) = badResponse
+        let stack = try await makeStack(.response(.ok, body: Data(tweaksV1.utf8)), on: transport) { $0.maximumPayloadSize = 4_096 }
         defer { Task { await stack.server.stop() } }
         try await stack.remote.refresh()
         stack.responder.set(reply)
@@ -109,9 +112,9 @@ struct RemoteTweakProviderTests {
         #expect(stack.manager[label] == "remote v2")
     }
 
-    @Test("a request that takes too long times out, and the last good payload stays")
-    func timeout() async throws {
-        let stack = try await makeStack(.response(.ok, body: Data(tweaksV1.utf8))) { $0.requestTimeout = .milliseconds(200) }
+    @Test("a request that takes too long times out, and the last good payload stays", arguments: TransportUnderTest.allCases)
+    func timeout(on transport: TransportUnderTest) async throws {
+        let stack = try await makeStack(.response(.ok, body: Data(tweaksV1.utf8)), on: transport) { $0.requestTimeout = .milliseconds(200) }
         defer { Task { await stack.server.stop() } }
         // The good fetch may itself miss 200 ms on a loaded machine: try it until it lands.
         for _ in 0..<50 where (try? await stack.remote.refresh()) == nil {}
@@ -125,9 +128,9 @@ struct RemoteTweakProviderTests {
         #expect(stack.manager[label] == "remote v1")
     }
 
-    @Test("with nothing fetched and nothing on disk, failures leave the bundled defaults answering")
-    func errorWithoutPayload() async throws {
-        let stack = try await makeStack(.response(.serviceUnavailable))
+    @Test("with nothing fetched and nothing on disk, failures leave the bundled defaults answering", arguments: TransportUnderTest.allCases)
+    func errorWithoutPayload(on transport: TransportUnderTest) async throws {
+        let stack = try await makeStack(.response(.serviceUnavailable), on: transport)
         defer { Task { await stack.server.stop() } }
         let error = await #expect(throws: RemoteError.self) { try await stack.remote.refresh() }
         #expect(error?.kind == .httpStatus(503), "\(String(describing: error))")
@@ -135,10 +138,10 @@ struct RemoteTweakProviderTests {
         #expect(stack.manager[label] == "bundled")
     }
 
-    @Test("last-known-good: a server that is down at start still serves the payload kept on disk")
-    func lastKnownGood() async throws {
+    @Test("last-known-good: a server that is down at start still serves the payload kept on disk", arguments: TransportUnderTest.allCases)
+    func lastKnownGood(on transport: TransportUnderTest) async throws {
         let cache = try temporaryDirectory()
-        let first = try await makeStack(.response(.ok, headers: [("ETag", "\"abc\"")], body: Data(tweaksV1.utf8))) { $0.cacheDirectory = cache }
+        let first = try await makeStack(.response(.ok, headers: [("ETag", "\"abc\"")], body: Data(tweaksV1.utf8)), on: transport) { $0.cacheDirectory = cache }
         try await first.remote.refresh()
         await first.server.stop()
         #expect(FileManager.default.fileExists(atPath: cache.appendingPathComponent(LastKnownGood.fileName).path))
@@ -147,7 +150,7 @@ struct RemoteTweakProviderTests {
         var configuration = RemoteConfiguration(url: first.server.url.appendingPathComponent("tweaks.json"), name: "remote")
         configuration.cacheDirectory = cache
         configuration.requestTimeout = .seconds(2)
-        let remote = RemoteTweakProvider(configuration: configuration)
+        let remote = RemoteTweakProvider(configuration: configuration, transport: transport.transport)
         let manager = TweakManager(tweakProviders: [remote, try LocalTweakProvider(data: Data(bundled.utf8), name: "bundled.json")])
         #expect(remote.status == .stale)
         #expect(manager[label] == "remote v1")
@@ -162,9 +165,9 @@ struct RemoteTweakProviderTests {
         #expect(again.status == .notReady)
     }
 
-    @Test("a server that goes away after start: the provider keeps serving and reports the error")
-    func serverGoesAway() async throws {
-        let stack = try await makeStack(.response(.ok, body: Data(tweaksV1.utf8))) { $0.requestTimeout = .seconds(30) }
+    @Test("a server that goes away after start: the provider keeps serving and reports the error", arguments: TransportUnderTest.allCases)
+    func serverGoesAway(on transport: TransportUnderTest) async throws {
+        let stack = try await makeStack(.response(.ok, body: Data(tweaksV1.utf8)), on: transport) { $0.requestTimeout = .seconds(30) }
         try await stack.remote.refresh()
         await stack.server.stop()
         let error = await #expect(throws: RemoteError.self) { try await stack.remote.refresh() }
@@ -173,9 +176,9 @@ struct RemoteTweakProviderTests {
         #expect(stack.manager[label] == "remote v1")
     }
 
-    @Test("waitUntilReady returns after the first fetch, or at the timeout when the server is slow")
-    func startUp() async throws {
-        let slow = try await makeStack(.delayed(.seconds(3), .response(.ok, body: Data(tweaksV1.utf8))))
+    @Test("waitUntilReady returns after the first fetch, or at the timeout when the server is slow", arguments: TransportUnderTest.allCases)
+    func startUp(on transport: TransportUnderTest) async throws {
+        let slow = try await makeStack(.delayed(.seconds(3), .response(.ok, body: Data(tweaksV1.utf8))), on: transport)
         defer { Task { await slow.server.stop() } }
         slow.remote.start()
         let started = ContinuousClock.now
@@ -185,7 +188,7 @@ struct RemoteTweakProviderTests {
         #expect(slow.manager[label] == "bundled", "a lookup never waits on the network")
         slow.remote.stop()
 
-        let fast = try await makeStack(.response(.ok, body: Data(tweaksV1.utf8)))
+        let fast = try await makeStack(.response(.ok, body: Data(tweaksV1.utf8)), on: transport)
         defer { Task { await fast.server.stop() } }
         fast.remote.start()
         #expect(await fast.remote.waitUntilReady(timeout: .seconds(30)) == .ready)
@@ -193,10 +196,10 @@ struct RemoteTweakProviderTests {
         fast.remote.stop()
     }
 
-    @Test("polling backs off exponentially after failures, up to the maximum, with an injected clock")
-    func backoff() async throws {
+    @Test("polling backs off exponentially after failures, up to the maximum, with an injected clock", arguments: TransportUnderTest.allCases)
+    func backoff(on transport: TransportUnderTest) async throws {
         let waits = Mutex<[Duration]>([])
-        let stack = try await makeStack(.response(.internalServerError), configure: {
+        let stack = try await makeStack(.response(.internalServerError), on: transport, configure: {
             $0.pollInterval = .seconds(30)
             $0.initialBackoff = .seconds(1)
             $0.maximumBackoff = .seconds(20)
@@ -210,10 +213,10 @@ struct RemoteTweakProviderTests {
         #expect(stack.server.requests.count == 7)
     }
 
-    @Test("healthy polling waits the interval with jitter, and sends the configured headers")
-    func jitterAndHeaders() async throws {
+    @Test("healthy polling waits the interval with jitter, and sends the configured headers", arguments: TransportUnderTest.allCases)
+    func jitterAndHeaders(on transport: TransportUnderTest) async throws {
         let waits = Mutex<[Duration]>([])
-        let stack = try await makeStack(.response(.ok, body: Data(tweaksV1.utf8)), configure: {
+        let stack = try await makeStack(.response(.ok, body: Data(tweaksV1.utf8)), on: transport, configure: {
             $0.pollInterval = .seconds(10)
             $0.jitter = 0.2
             $0.headers = ["Authorization": "Bearer s3cret-token"]
@@ -230,8 +233,8 @@ struct RemoteTweakProviderTests {
         #expect(stack.server.requests.allSatisfy { $0.headers.first(name: "Authorization") == "Bearer s3cret-token" })
     }
 
-    @Test("the auth header never reaches the log")
-    func headersNotLogged() async throws {
+    @Test("the auth header never reaches the log", arguments: TransportUnderTest.allCases)
+    func headersNotLogged(on transport: TransportUnderTest) async throws {
         final class Lines: @unchecked Sendable {
             let lock = NSLock()
             var all: [String] = []
@@ -242,7 +245,7 @@ struct RemoteTweakProviderTests {
         var configuration = RemoteConfiguration(url: server.url, name: "remote")
         configuration.headers = ["Authorization": "Bearer s3cret-token"]
         let logger = TweakLogger(level: .trace) { _, message in lines.lock.withLock { lines.all.append(message) } }
-        let remote = RemoteTweakProvider(configuration: configuration, logger: logger)
+        let remote = RemoteTweakProvider(configuration: configuration, transport: transport.transport, logger: logger)
         remote.start()
         _ = await remote.waitUntilReady(timeout: .seconds(30))
         remote.stop()
@@ -251,8 +254,8 @@ struct RemoteTweakProviderTests {
         #expect(lines.lock.withLock { lines.all }.allSatisfy { !$0.contains("s3cret") })
     }
 
-    @Test("a server-sent event reaches a change-stream subscriber")
-    func serverSentEvents() async throws {
+    @Test("a server-sent event reaches a change-stream subscriber", arguments: TransportUnderTest.allCases)
+    func serverSentEvents(on transport: TransportUnderTest) async throws {
         let (events, push) = AsyncStream.makeStream(of: String.self)
         let server = try await TestHTTPServer.start { request in
             request.path.hasSuffix("/stream") ? .eventStream(events) : .response(.ok, body: Data(tweaksV1.utf8))
@@ -261,7 +264,7 @@ struct RemoteTweakProviderTests {
         var configuration = RemoteConfiguration(url: server.url.appendingPathComponent("tweaks.json"), name: "remote")
         configuration.streamURL = server.url.appendingPathComponent("stream")
         configuration.pollInterval = nil
-        let remote = RemoteTweakProvider(configuration: configuration)
+        let remote = RemoteTweakProvider(configuration: configuration, transport: transport.transport)
         let manager = TweakManager(tweakProviders: [remote, try LocalTweakProvider(data: Data(bundled.utf8), name: "bundled.json")])
         remote.start()
         defer { remote.stop() }

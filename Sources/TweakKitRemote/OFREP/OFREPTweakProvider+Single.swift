@@ -1,5 +1,4 @@
 import Foundation
-import NIOHTTP1
 import Synchronization
 public import TweakKit
 
@@ -40,17 +39,17 @@ extension OFREPTweakProvider {
         try checkRetryAfter()
         let (status, _, data) = try await post(configuration.flagURL(key), context: context)
         switch status {
-        case .ok, .badRequest, .notFound:
+        case 200, 400, 404:
             guard case .object(let fields) = try OFREPWire.object(data, source: name) else {
                 throw RemoteError(.invalidPayload, "\(name): the answer for \(key) is not an object")
             }
             var evaluation = OFREPWire.evaluation(fields)
-            if status == .notFound && evaluation.errorCode == nil {
+            if status == 404 && evaluation.errorCode == nil {
                 evaluation = TweakEvaluation(value: nil, reason: .error, errorCode: .flagNotFound, errorMessage: "\(key) not found")
             }
             return evaluation
         default:
-            throw RemoteError(.httpStatus(Int(status.code)), "\(name): the evaluation of \(key) answered \(status.code) \(Self.details(data))")
+            throw RemoteError(.httpStatus(status), "\(name): the evaluation of \(key) answered \(status) \(Self.details(data))")
         }
     }
 

@@ -1,7 +1,4 @@
-public import AsyncHTTPClient
 public import Foundation
-import NIOCore
-import NIOHTTP1
 import Synchronization
 public import TweakKit
 
@@ -24,6 +21,9 @@ public import TweakKit
 ///
 /// OFREP keys name tweaks as flagd's do: `checkout.theme` is feature `checkout`, variable `theme`;
 /// a bare key is `<key>.enabled` when its value is a Bool and `<key>.value` otherwise.
+///
+/// Requests go through a ``RemoteHTTPTransport``: AsyncHTTPClient when the package trait `Remote`
+/// is on, ``URLSessionTransport`` when it is off; `transport:` picks either.
 public final class OFREPTweakProvider: ContextualTweakProvider {
     /// Where and how the provider asks.
     public let configuration: OFREPConfiguration
@@ -54,7 +54,7 @@ public final class OFREPTweakProvider: ContextualTweakProvider {
     let state: Mutex<State>
     private let firstAttempt = FirstAttemptGate()
     private let notifier = TweakChangeNotifier()
-    let client: HTTPClient
+    let transport: any RemoteHTTPTransport
     let sleep: @Sendable (Duration) async throws -> Void
     let now: @Sendable () -> Date
     let logger: TweakLogger
@@ -62,19 +62,26 @@ public final class OFREPTweakProvider: ContextualTweakProvider {
     /// The tweaks single mode answers, and the key each is asked by.
     let singleKeys: [TweakID: String]
 
+    /// A provider that asks through `transport`.
+    ///
+    /// ```swift
+    /// let flags = OFREPTweakProvider(configuration: OFREPConfiguration(baseURL: URL(string: "http://127.0.0.1:8080")!), transport: URLSessionTransport())
+    /// ```
+    ///
     /// - Parameters:
-    ///   - httpClient: the AsyncHTTPClient to use; the shared one by default.
+    ///   - transport: how requests are sent: ``URLSessionTransport``, `AsyncHTTPClientTransport`
+    ///     (trait `Remote`), or an app's own.
     ///   - sleep: how the provider waits between polls; inject one in tests so they need not wait.
     ///   - now: the wall clock `Retry-After` dates are compared with.
     public init(
         configuration: OFREPConfiguration,
-        httpClient: HTTPClient = .shared,
+        transport: any RemoteHTTPTransport,
         logger: TweakLogger = .disabled,
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.configuration = configuration
-        self.client = httpClient
+        self.transport = transport
         self.logger = logger
         self.sleep = sleep
         self.now = now
@@ -189,20 +196,20 @@ public final class OFREPTweakProvider: ContextualTweakProvider {
         let (context, etag) = state.withLock { state in
             (state.wantedContext, state.fetchedContext == state.wantedContext ? state.etag : nil)
         }
-        var headers = HTTPHeaders()
-        if let etag { headers.replaceOrAdd(name: "If-None-Match", value: etag) }
+        var headers = RemoteHTTPHeaders()
+        if let etag { headers["If-None-Match"] = etag }
         let (status, responseHeaders, data) = try await post(configuration.bulkURL, context: context, extraHeaders: headers)
-        if status == .notModified {
+        if status == 304 {
             return state.withLock { state in
                 defer { state.fetchedContext = context }
                 return state.fetchedContext != context
             }
         }
-        guard status == .ok else {
-            throw RemoteError(.httpStatus(Int(status.code)), "\(name): the bulk evaluation answered \(status.code) \(Self.details(data))")
+        guard status == 200 else {
+            throw RemoteError(.httpStatus(status), "\(name): the bulk evaluation answered \(status) \(Self.details(data))")
         }
         let flags = try OFREPWire.bulk(data, source: name)
-        let newTag = responseHeaders.first(name: "ETag")
+        let newTag = responseHeaders["ETag"]
         return state.withLock { state in
             let changed = state.flags != flags || state.fetchedContext != context
             state.flags = flags
@@ -245,32 +252,28 @@ public final class OFREPTweakProvider: ContextualTweakProvider {
     }
 
     /// POSTs `context` to `url`; a `429` records its `Retry-After` and throws.
-    func post(_ url: URL, context: EvaluationContext, extraHeaders: HTTPHeaders = [:]) async throws(RemoteError) -> (HTTPResponseStatus, HTTPHeaders, Data) {
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = .POST
-        for (field, value) in configuration.headers { request.headers.replaceOrAdd(name: field, value: value) }
-        request.headers.add(contentsOf: extraHeaders)
-        request.headers.replaceOrAdd(name: "Content-Type", value: "application/json")
-        request.body = .bytes(ByteBuffer(string: OFREPWire.body(for: context)))
+    func post(_ url: URL, context: EvaluationContext, extraHeaders: RemoteHTTPHeaders = [:]) async throws(RemoteError) -> (Int, RemoteHTTPHeaders, Data) {
+        var request = RemoteHTTPRequest(
+            method: "POST", url: url, body: Data(OFREPWire.body(for: context).utf8),
+            timeout: configuration.requestTimeout, maximumBodySize: configuration.maximumPayloadSize)
+        for (field, value) in configuration.headers { request.headers[field] = value }
+        for field in extraHeaders { request.headers.add(name: field.name, value: field.value) }
+        request.headers["Content-Type"] = "application/json"
+        let response: RemoteHTTPResponse
         do {
-            let response = try await client.execute(request, timeout: Self.timeAmount(configuration.requestTimeout))
-            if response.status == .tooManyRequests {
-                let until = OFREPWire.retryDate(response.headers.first(name: "Retry-After"), now: now())
-                    ?? now().addingTimeInterval(Self.seconds(configuration.initialBackoff))
-                state.withLock { $0.retryAfter = until }
-                throw RemoteError(.httpStatus(429), "\(name): rate limited until \(until.formatted(.iso8601))")
-            }
-            let body = try await response.body.collect(upTo: configuration.maximumPayloadSize)
-            return (response.status, response.headers, Data(body.readableBytesView))
-        } catch let error as RemoteError {
-            throw error
-        } catch is NIOTooManyBytesError {
-            throw RemoteError(.tooLarge, "\(name): the answer is larger than \(configuration.maximumPayloadSize) bytes")
-        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
-            throw RemoteError(.timeout, "\(name): the request timed out")
+            response = try await transport.send(request)
+        } catch let error as RemoteHTTPTransportError {
+            throw RemoteError(transportError: error, source: name, limit: "the answer is larger than \(configuration.maximumPayloadSize) bytes")
         } catch {
             throw RemoteError(.network, "\(name): \(error)")
         }
+        if response.status == 429 {
+            let until = OFREPWire.retryDate(response.headers["Retry-After"], now: now())
+                ?? now().addingTimeInterval(Self.seconds(configuration.initialBackoff))
+            state.withLock { $0.retryAfter = until }
+            throw RemoteError(.httpStatus(429), "\(name): rate limited until \(until.formatted(.iso8601))")
+        }
+        return (response.status, response.headers, response.body)
     }
 
     /// The `errorDetails` of an error answer, for messages.
@@ -300,12 +303,6 @@ public final class OFREPTweakProvider: ContextualTweakProvider {
             state.status = state.fetchedContext == nil && state.single.isEmpty ? .error : .stale
         }
         firstAttempt.open()
-    }
-
-
-    static func timeAmount(_ duration: Duration) -> TimeAmount {
-        let (seconds, attoseconds) = duration.components
-        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
     static func seconds(_ duration: Duration) -> TimeInterval {
