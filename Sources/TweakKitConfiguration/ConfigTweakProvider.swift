@@ -72,7 +72,7 @@ public final class ConfigTweakProvider: TweakProvider, Sendable {
         kinds.keys.sorted().compactMap { read($0) }
     }
 
-    /// The declared tweak's value, read now; ``TweakError/notFound(feature:variable:)`` when absent or unconvertible.
+    /// The declared tweak's value, read now; `TweakError.notFound(feature:variable:)` when absent or unconvertible.
     public func tweakWith(feature: String, variable: String) throws -> Tweak {
         let id = TweakID(feature: feature, variable: variable)
         guard let tweak = read(id) else { throw TweakError.notFound(feature: feature, variable: variable) }

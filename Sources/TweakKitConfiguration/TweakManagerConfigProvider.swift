@@ -2,7 +2,7 @@ public import Configuration
 import Foundation
 public import TweakKit
 
-/// A swift-configuration `ConfigProvider` over a ``TweakManager``: a service reads its tweaks
+/// A swift-configuration `ConfigProvider` over a `TweakManager`: a service reads its tweaks
 /// through a `ConfigReader` like any other configuration, and `watch` follows their changes.
 ///
 /// ```swift

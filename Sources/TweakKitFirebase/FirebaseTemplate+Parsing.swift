@@ -4,7 +4,7 @@ import TweakKitEngineSupport
 
 extension FirebaseTemplate {
     /// The largest template read: 4 MiB (Firebase itself caps templates far below that). Larger
-    /// input throws ``TweakFileError``.
+    /// input throws `TweakFileError`.
     public static let maximumInputSize = 4 << 20
 
     /// Parses a server template as the REST API returns it (`conditions`, `parameters`; `etag`,
@@ -14,7 +14,7 @@ extension FirebaseTemplate {
     /// let template = try FirebaseTemplate(data: body, source: "remote config")
     /// ```
     ///
-    /// Refused, with a ``TweakFileError`` giving `source`, line:column and the problem: text that
+    /// Refused, with a `TweakFileError` giving `source`, line:column and the problem: text that
     /// is not JSON; a root that is not an object; `parameters` that is not an object or
     /// `conditions` that is not an array; a condition without a non-empty `name` or without a
     /// `condition` object, or with a name already used; an `orCondition`/`andCondition`/`percent`/

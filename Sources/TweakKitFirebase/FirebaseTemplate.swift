@@ -101,7 +101,7 @@ public struct FirebaseParameter: Sendable, Hashable {
 /// A parameter's default or conditional value: `{"value": "…"}` or `{"useInAppDefault": true}`.
 public enum FirebaseParameterValue: Sendable, Hashable {
     case value(String)
-    /// The app's own default applies (in a ``TweakManager``: the providers below).
+    /// The app's own default applies (in a `TweakManager`: the providers below).
     case useInAppDefault
 }
 

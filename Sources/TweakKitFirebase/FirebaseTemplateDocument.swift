@@ -1,7 +1,7 @@
 public import TweakKit
 
-/// A ``FirebaseTemplate`` as a ``TweakDocument``: each parameter is a tweak (named by a
-/// ``FirebaseParameterMapping``), evaluated per lookup with the manager's ``EvaluationContext``.
+/// A ``FirebaseTemplate`` as a `TweakDocument`: each parameter is a tweak (named by a
+/// ``FirebaseParameterMapping``), evaluated per lookup with the manager's `EvaluationContext`.
 ///
 /// ```swift
 /// let firebase = try DocumentTweakProvider(contentsOf: templateURL, format: .firebase())
@@ -9,8 +9,8 @@ public import TweakKit
 /// manager.isFeatureEnabled("checkout")    // checkout__enabled for the manager's context
 /// ```
 ///
-/// A conditional value reports ``EvaluationReason/targetingMatch`` with the condition's name as
-/// the variant; the template default ``EvaluationReason/default`` (``EvaluationReason/static``
+/// A conditional value reports `EvaluationReason.targetingMatch` with the condition's name as
+/// the variant; the template default `EvaluationReason.default` (`EvaluationReason.static`
 /// when no condition applies to the parameter). `flagMetadata` holds `source` (`"remote"`) and
 /// `parameterKey`. Where the template says `useInAppDefault` or has no value, the document has
 /// no answer and the providers below (the in-app defaults) answer. Values are typed by the

@@ -1,8 +1,8 @@
 public import Foundation
 public import TweakKit
 
-/// Firebase Remote Config server templates as a ``TweakDocumentFormat``, for
-/// ``DocumentTweakProvider`` (a bundled or downloaded file) and `RemoteTweakProvider` (the REST
+/// Firebase Remote Config server templates as a `TweakDocumentFormat`, for
+/// `DocumentTweakProvider` (a bundled or downloaded file) and `RemoteTweakProvider` (the REST
 /// endpoint, see ``FirebaseServerTemplate``).
 ///
 /// ```swift

@@ -2,8 +2,8 @@ public import Foundation
 public import TweakKit
 public import TweakKitEngineSupport
 
-/// GrowthBook SDK payloads as a ``TweakDocumentFormat``: serve one from a file with
-/// ``DocumentTweakProvider``, or from GrowthBook's API with `RemoteTweakProvider`.
+/// GrowthBook SDK payloads as a `TweakDocumentFormat`: serve one from a file with
+/// `DocumentTweakProvider`, or from GrowthBook's API with `RemoteTweakProvider`.
 ///
 /// ```swift
 /// // From a file bundled with the app:
@@ -20,18 +20,18 @@ public import TweakKitEngineSupport
 /// ```
 ///
 /// Each feature key is a feature with two variables: `value` (the feature's value: a JSON
-/// object or array is a ``TweakContent`` object or array; `null` has no value and the caller's
+/// object or array is a `TweakContent` object or array; `null` has no value and the caller's
 /// default applies) and `enabled` (GrowthBook's `on`: the value is truthy). The evaluation
 /// context's attributes are GrowthBook's attributes, and its targeting key is the `id`
 /// attribute unless the attributes have an `id` of their own.
 ///
-/// Reasons: a rule's forced value is ``EvaluationReason/targetingMatch``, an experiment's
-/// variation ``EvaluationReason/split`` (the variation key is the variant), the default value
-/// ``EvaluationReason/default``, a failing prerequisite gate ``EvaluationReason/disabled`` and a
-/// prerequisite cycle an ``EvaluationReason/error``. `flagMetadata` holds `source` and `ruleId`,
+/// Reasons: a rule's forced value is `EvaluationReason.targetingMatch`, an experiment's
+/// variation `EvaluationReason.split` (the variation key is the variant), the default value
+/// `EvaluationReason.default`, a failing prerequisite gate `EvaluationReason.disabled` and a
+/// prerequisite cycle an `EvaluationReason.error`. `flagMetadata` holds `source` and `ruleId`,
 /// and for experiments `experimentKey`, `variationId`, `variationKey`, `hashAttribute`,
 /// `hashValue`, `bucket` and (for contextual bandits) `leafId` and `banditVersion`: what
-/// ``TweakManager/exposureHandler`` receives for analytics.
+/// `TweakManager.exposureHandler` receives for analytics.
 public struct GrowthBookPayloadFormat: TweakDocumentFormat {
     /// "GrowthBook payload".
     public var name: String { "GrowthBook payload" }

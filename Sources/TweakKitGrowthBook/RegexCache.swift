@@ -2,7 +2,7 @@ import Synchronization
 import TweakKitEngineSupport
 
 /// Compiled `$regex` patterns, so a condition compiles its pattern once per process, not per
-/// evaluation. Every search has a bounded cost (``BoundedRegularExpression``).
+/// evaluation. Every search has a bounded cost (`BoundedRegularExpression`).
 final class RegexCache: Sendable {
     static let shared = RegexCache()
 

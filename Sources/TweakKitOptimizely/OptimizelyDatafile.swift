@@ -42,7 +42,7 @@ public struct OptimizelyDatafile: Sendable {
     public static let supportedVersions: Set<String> = ["4"]
 
     /// The largest datafile read: 16 MiB (large accounts' datafiles run to a few MB). Larger input
-    /// throws ``TweakFileError``.
+    /// throws `TweakFileError`.
     public static let maximumInputSize = 16 << 20
 
     /// Reads and checks the datafile at `url`; a refused datafile throws with file, line and column.

@@ -1,8 +1,8 @@
 public import Foundation
 public import TweakKit
 
-/// Optimizely datafiles as a ``TweakDocumentFormat``: serve one from a file with
-/// ``DocumentTweakProvider``, or from Optimizely's CDN with `RemoteTweakProvider`.
+/// Optimizely datafiles as a `TweakDocumentFormat`: serve one from a file with
+/// `DocumentTweakProvider`, or from Optimizely's CDN with `RemoteTweakProvider`.
 ///
 /// ```swift
 /// // From a file bundled with the app:
@@ -23,7 +23,7 @@ public import TweakKit
 /// variable named `enabled`), `<flag>.<variable>` each variable. The evaluation context's
 /// targeting key is the user id and its attributes the user's attributes; without a targeting key
 /// a lookup is an error (TARGETING_KEY_MISSING) and the caller's default applies.
-/// Decisions reach ``TweakManager/exposureHandler`` with the variation as variant and `flagKey`,
+/// Decisions reach `TweakManager.exposureHandler` with the variation as variant and `flagKey`,
 /// `ruleKey`, `ruleID`, `variationID`, `decisionSource` and `impression` in the flag metadata.
 public struct OptimizelyDatafileFormat: TweakDocumentFormat {
     /// "Optimizely datafile".

@@ -111,7 +111,7 @@ public struct OptimizelyDecision: Sendable, Hashable {
             && lhs.reasonLog == rhs.reasonLog
     }
 
-    /// Hashes what ``==`` compares.
+    /// Hashes what ``==(_:_:)`` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(outcome.value)
         hasher.combine(userID)

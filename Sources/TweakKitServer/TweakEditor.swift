@@ -4,7 +4,7 @@ import HummingbirdCore
 import NIOCore
 public import TweakKit
 
-/// A web editor for a ``TweakManager``: a page and a JSON API to see every tweak, where its value
+/// A web editor for a `TweakManager`: a page and a JSON API to see every tweak, where its value
 /// comes from, and to change, reset and follow it live.
 ///
 /// Standalone (what `tweak serve` runs):
@@ -66,7 +66,7 @@ public struct TweakEditor: Sendable {
     /// ```
     public var additionalRoutes: (@Sendable (RouteCollection<BasicRequestContext>) -> Void)?
     /// The versioned provider the editor writes to: a shared store's `StoreTweakProvider` (the
-    /// manager's first mutable provider, started), or any ``VersionedTweakProvider``.
+    /// manager's first mutable provider, started), or any `VersionedTweakProvider`.
     /// With it, a tweak is answered with an `ETag` holding its version, `PUT` and `DELETE` honour
     /// `If-Match` (`412 Precondition Failed`, with `currentVersion` in the body, when stale), each
     /// write is committed before it is answered, and `GET /api/history` lists the changes.
@@ -82,9 +82,14 @@ public struct TweakEditor: Sendable {
     public var author: String = "editor"
 
     /// - Parameters:
+    ///   - manager: the manager the editor shows and writes through.
     ///   - token: the token writes must carry.
     ///   - readsRequireToken: whether reads need the token too (set it when listening beyond loopback).
+    ///   - maximumBodySize: the largest request body accepted, in bytes.
     ///   - allowedHosts: `Host` names answered besides the loopback ones while reads are open.
+    ///   - idleTimeout: how long a connection with no request in progress stays open.
+    ///   - requestReadTimeout: how long a request may take to arrive in full once its head is in.
+    ///   - maximumConnections: the most connections open at once.
     public init(
         manager: TweakManager, token: String, readsRequireToken: Bool = false, maximumBodySize: Int = 16 * 1024,
         allowedHosts: Set<String> = [], idleTimeout: Duration = .seconds(30), requestReadTimeout: Duration = .seconds(10),
@@ -165,7 +170,10 @@ public struct TweakEditor: Sendable {
 
     /// Serves the editor until the process is asked to stop (SIGINT or SIGTERM).
     ///
-    /// - Parameter onServerRunning: called with the port once the server listens.
+    /// - Parameters:
+    ///   - host: the address to listen on.
+    ///   - port: the port to listen on.
+    ///   - onServerRunning: called with the port once the server listens.
     public func run(host: String = "127.0.0.1", port: Int = 8080, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         try await application(host: host, port: port, onServerRunning: onServerRunning).runService()
     }

@@ -4,7 +4,7 @@ import TweakKit
 import TweakKitStore
 
 /// What a write sends with NOTIFY besides its bare sequence: the commit's changes, so a
-/// subscriber applies them without reading them back (``StoreChangeNotice``), signed with the
+/// subscriber applies them without reading them back (`StoreChangeNotice`), signed with the
 /// store's notice key (``PostgresStoreSchema/noticeKey(_:logger:)``): NOTIFY is open to any role
 /// that can connect, and the channel shared by every store in the database, so a notice whose
 /// signature does not check out is taken for a bare signal and its changes read back. Sent only

@@ -2,7 +2,7 @@ import PostgresNIO
 import TweakKitStore
 
 extension SharedTweakStoreError {
-    /// A database or connection error as ``SharedTweakStoreError/unavailable(_:)`` naming the store,
+    /// A database or connection error as `SharedTweakStoreError.unavailable(_:)` naming the store,
     /// what was being done and PostgreSQL's own message; store errors pass through unchanged.
     static func wrapping(_ error: any Error, store: PostgresStoreURL, doing what: String) -> any Error {
         if error is SharedTweakStoreError || error is CancellationError { return error }

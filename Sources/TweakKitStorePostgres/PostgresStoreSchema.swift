@@ -59,8 +59,8 @@ enum PostgresStoreSchema {
 
     /// Brings the database's schema to ``supportedVersion`` in one transaction under an advisory lock.
     ///
-    /// - Throws: ``SharedTweakStoreError/newerSchema(found:supported:)`` when the database was migrated
-    ///   by a newer TweakKit; ``SharedTweakStoreError/notATweakStore(_:)`` when `tweakkit_schema` holds
+    /// - Throws: `SharedTweakStoreError.newerSchema(found:supported:)` when the database was migrated
+    ///   by a newer TweakKit; `SharedTweakStoreError.notATweakStore(_:)` when `tweakkit_schema` holds
     ///   no version.
     static func migrate(_ connection: PostgresConnection, place: String, logger: Logger) async throws {
         try await PostgresTransaction.run(on: connection, logger: logger) { connection in

@@ -25,7 +25,7 @@ public struct PostgresStoreURL: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses a `postgres://` (or `postgresql://`) URL.
     ///
-    /// - Throws: ``SharedTweakStoreError/invalidURL(_:)`` saying what is missing or wrong.
+    /// - Throws: `SharedTweakStoreError.invalidURL(_:)` saying what is missing or wrong.
     public init(_ text: String) throws(SharedTweakStoreError) {
         guard let components = URLComponents(string: text) else {
             throw .invalidURL("'\(Self.redacted(text))' is not a URL; expected postgres://user:password@host:port/database")

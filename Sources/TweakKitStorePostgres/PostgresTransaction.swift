@@ -2,7 +2,7 @@ import Logging
 import PostgresNIO
 
 /// BEGIN, the body, COMMIT; ROLLBACK when the body throws, rethrowing the body's own error (not
-/// postgres-nio's wrapper), so a ``SharedTweakStoreError`` reaches the caller as it was thrown.
+/// postgres-nio's wrapper), so a `SharedTweakStoreError` reaches the caller as it was thrown.
 enum PostgresTransaction {
     static func run<Result: Sendable>(
         on connection: PostgresConnection,

@@ -39,7 +39,7 @@ public final class PostgresTweakStore: StoreChangeAnnouncing {
     private let listener: PostgresChangeListener
     private let logger: Logger
     /// How long one call may take, waiting for a connection included, before it fails with
-    /// ``SharedTweakStoreError/unavailable(_:)``. A write that timed out may still commit later.
+    /// `SharedTweakStoreError.unavailable(_:)`. A write that timed out may still commit later.
     public let timeLimit: Duration
 
     private init(url: PostgresStoreURL, client: PostgresClient, clientTask: Task<Void, Never>?, timeLimit: Duration, logger: Logger) {
@@ -58,9 +58,9 @@ public final class PostgresTweakStore: StoreChangeAnnouncing {
     /// let store = try await PostgresTweakStore.connect(url: "postgres://tweaks@127.0.0.1:5432/tweaks")
     /// ```
     ///
-    /// - Throws: ``SharedTweakStoreError/invalidURL(_:)`` saying what is wrong with the URL,
-    ///   ``SharedTweakStoreError/unavailable(_:)`` when the server cannot be reached,
-    ///   ``SharedTweakStoreError/newerSchema(found:supported:)`` when a newer TweakKit migrated it.
+    /// - Throws: `SharedTweakStoreError.invalidURL(_:)` saying what is wrong with the URL,
+    ///   `SharedTweakStoreError.unavailable(_:)` when the server cannot be reached,
+    ///   `SharedTweakStoreError.newerSchema(found:supported:)` when a newer TweakKit migrated it.
     public static func connect(
         url: String, timeLimit: Duration = .seconds(10), logger: Logger = Logger(label: "TweakKitStorePostgres")
     ) async throws -> PostgresTweakStore {
@@ -172,7 +172,7 @@ public final class PostgresTweakStore: StoreChangeAnnouncing {
     ///
     /// Each write locks its tweak's row; a write whose `expectedVersion` is not the tweak's version
     /// (0: the tweak must not exist) fails the whole transaction with
-    /// ``SharedTweakStoreError/conflict(feature:variable:expected:current:)`` and nothing is written.
+    /// `SharedTweakStoreError.conflict(feature:variable:expected:current:)` and nothing is written.
     /// Removing a tweak that does not exist records no change. Subscribers hear of the changes once
     /// the transaction commits.
     ///
@@ -278,7 +278,7 @@ public final class PostgresTweakStore: StoreChangeAnnouncing {
     }
 
     /// After every commit, the store's last sequence and, when they fit in NOTIFY's payload, the
-    /// changes: a ``StoreTweakProvider`` applies those without reading them back.
+    /// changes: a `StoreTweakProvider` applies those without reading them back.
     ///
     /// ```swift
     /// for await notice in store.changeNotices() { print(notice.last, notice.changes.count) }
@@ -292,7 +292,7 @@ public final class PostgresTweakStore: StoreChangeAnnouncing {
     }
 
     /// Stops listening, finishes every signal stream and, when the store owns its connection pool,
-    /// closes it. Later calls fail with ``SharedTweakStoreError/unavailable(_:)``.
+    /// closes it. Later calls fail with `SharedTweakStoreError.unavailable(_:)`.
     ///
     /// It returns within twice ``timeLimit`` (at least a second each for the listener and the pool):
     /// a connection pool that does not stop when asked is logged and left to end in the background.

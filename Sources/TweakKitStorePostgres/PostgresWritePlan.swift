@@ -11,7 +11,7 @@ import TweakKitStore
 /// 2. `SELECT … FOR UPDATE` locks those rows in (feature, variable) order: writers touching the same
 ///    tweaks take their locks in the same order and cannot deadlock.
 /// 3. The writes are checked against the versions read, in the caller's order; a mismatch throws
-///    ``SharedTweakStoreError/conflict(feature:variable:expected:current:)`` and the transaction rolls back.
+///    `SharedTweakStoreError.conflict(feature:variable:expected:current:)` and the transaction rolls back.
 /// 4. The single `tweakkit_sequence` row is updated last: its lock is held until COMMIT, so sequences
 ///    are handed out in commit order and a reader never sees sequence n+1 before n.
 /// 5. Rows, history and `NOTIFY` (delivered at commit) follow.

@@ -73,7 +73,7 @@ enum TextOperator: Sendable {
 }
 
 /// A compiled `REGEX` pattern. A search over its budget (a pattern that backtracks
-/// catastrophically, see ``BoundedRegularExpression``) does not match, as a pattern that does not
+/// catastrophically, see `BoundedRegularExpression`) does not match, as a pattern that does not
 /// compile never matches.
 struct UnleashRegex: Sendable {
     let expression: BoundedRegularExpression

@@ -7,7 +7,7 @@ public import TweakKit
 /// features.isEnabled("new-checkout", context: context)
 /// ```
 ///
-/// From a TweakKit ``EvaluationContext`` (``init(_:)``): the targeting key is `userId`; the
+/// From a TweakKit `EvaluationContext` (``init(_:)``): the targeting key is `userId`; the
 /// attributes `sessionId`, `remoteAddress`, `environment`, `appName` and `currentTime` are those
 /// fields; an attribute `properties` (an object) and every other attribute become properties,
 /// written as text (`5`, `true`) the way Unleash's SDKs hand them to their engine.

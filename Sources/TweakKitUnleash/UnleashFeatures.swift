@@ -26,9 +26,12 @@ public struct UnleashFeatures: Sendable {
     public let source: String
 
     /// Reads a client features payload (`{"features": […], "segments": […]}`) or a delta
-    /// (`{"events": […]}`, applied to an empty state); throws a ``TweakFileError`` with the place and the problem.
-    /// - Parameter hostname: what `applicationHostname` strategies compare with; by default the
-    ///   `hostname` environment variable, else this machine's name (as Unleash's engine does).
+    /// (`{"events": […]}`, applied to an empty state); throws a `TweakFileError` with the place and the problem.
+    /// - Parameters:
+    ///   - data: the payload's JSON.
+    ///   - source: where the payload came from, named in messages.
+    ///   - hostname: what `applicationHostname` strategies compare with; by default the
+    ///     `hostname` environment variable, else this machine's name (as Unleash's engine does).
     public init(data: Data, source: String, hostname: String? = UnleashFeatures.currentHostname) throws(TweakFileError) {
         let root = try TweakFileError.json(from: data, file: source)
         try self.init(root: root, source: source, hostname: hostname)

@@ -1,8 +1,8 @@
 public import Foundation
 public import TweakKit
 
-/// Unleash's client features payload as a ``TweakDocumentFormat``: serve one from a file with
-/// ``DocumentTweakProvider``, or from an Unleash server (or Unleash Edge) with `RemoteTweakProvider`.
+/// Unleash's client features payload as a `TweakDocumentFormat`: serve one from a file with
+/// `DocumentTweakProvider`, or from an Unleash server (or Unleash Edge) with `RemoteTweakProvider`.
 ///
 /// ```swift
 /// // From a file:
@@ -25,7 +25,7 @@ public import TweakKit
 /// payload: a `json` payload parsed into its JSON value, a `number` as Int or Double, any other
 /// type as its text; no value when the variant has none). The context maps as
 /// ``UnleashContext/init(_:)`` says: the targeting key is `userId`. Every decision reaches
-/// ``TweakManager/exposureHandler`` with the variant name and `featureName`, `enabled`,
+/// `TweakManager.exposureHandler` with the variant name and `featureName`, `enabled`,
 /// `variantEnabled`, `featureEnabled`, `impressionData` (and `payloadType`) in the flag metadata.
 public struct UnleashFeaturesFormat: TweakDocumentFormat {
     /// "Unleash features", for messages.

@@ -2,7 +2,7 @@ import TweakKit
 
 /// How tweaks are named on OFREP, where a flag has one key rather than a feature and a variable.
 ///
-/// A key with a dot names `feature.variable` (split at the first dot, as ``TweakID/init(parsing:)``
+/// A key with a dot names `feature.variable` (split at the first dot, as `TweakID.init(parsing:)`
 /// does). A key without one names a flag the way flagd definitions do: a Boolean flag
 /// `new-checkout` is the tweak `new-checkout.enabled`, any other flag `banner.value`. The bulk
 /// listing names each tweak by its shortest such key, so flagd flags keep their own keys.

@@ -4,7 +4,7 @@ import HTTPTypes
 import NIOCore
 public import TweakKit
 
-/// OpenFeature's Remote Evaluation Protocol (OFREP) over a ``TweakManager``: any OpenFeature SDK
+/// OpenFeature's Remote Evaluation Protocol (OFREP) over a `TweakManager`: any OpenFeature SDK
 /// (Python, JavaScript, Go, Java, …) with its OFREP provider reads the manager's flags, evaluated
 /// over its whole provider stack for the context each request sends.
 ///
@@ -59,8 +59,11 @@ public struct OFREPRoutes: Sendable {
     let pool: OFREPEvaluationPool
 
     /// - Parameters:
+    ///   - manager: the manager whose stack every request is evaluated over.
     ///   - requiredToken: the bearer token every request must carry, or `nil` for none.
     ///   - apiKey: the API key every request must carry in `apiKeyHeader`, or `nil` for none.
+    ///   - apiKeyHeader: the header carrying `apiKey`.
+    ///   - maximumBodySize: the largest request body accepted, in bytes.
     ///   - evaluationBudget: how long one request's evaluation may take before it is answered `503`.
     public init(
         manager: TweakManager, requiredToken: String? = nil, apiKey: String? = nil,
