@@ -10,7 +10,9 @@ extension RemoteTweakProvider {
     /// ```
     ///
     /// - Parameters:
+    ///   - configuration: where and how the provider fetches.
     ///   - httpClient: the AsyncHTTPClient to use; the shared one by default.
+    ///   - logger: where the provider logs fetches and failures; off by default.
     ///   - sleep: how the provider waits between polls and reconnects; inject one in tests so they
     ///     need not wait.
     public convenience init(

@@ -77,8 +77,10 @@ public final class RemoteTweakProvider: DocumentBackedTweakProvider {
     /// ```
     ///
     /// - Parameters:
+    ///   - configuration: where and how the provider fetches.
     ///   - transport: how requests are sent: ``URLSessionTransport``, `AsyncHTTPClientTransport`
     ///     (trait `Remote`), or an app's own.
+    ///   - logger: where the provider logs fetches and failures; off by default.
     ///   - sleep: how the provider waits between polls and reconnects; inject one in tests so they
     ///     need not wait.
     public init(

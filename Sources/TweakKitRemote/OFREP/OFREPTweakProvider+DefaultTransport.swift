@@ -11,7 +11,9 @@ extension OFREPTweakProvider {
     /// ```
     ///
     /// - Parameters:
+    ///   - configuration: the OFREP service to ask and how often.
     ///   - httpClient: the AsyncHTTPClient to use; the shared one by default.
+    ///   - logger: where the provider logs fetches and failures; off by default.
     ///   - sleep: how the provider waits between polls; inject one in tests so they need not wait.
     ///   - now: the wall clock `Retry-After` dates are compared with.
     public convenience init(
@@ -35,6 +37,8 @@ extension OFREPTweakProvider {
     /// ```
     ///
     /// - Parameters:
+    ///   - configuration: the OFREP service to ask and how often.
+    ///   - logger: where the provider logs fetches and failures; off by default.
     ///   - sleep: how the provider waits between polls; inject one in tests so they need not wait.
     ///   - now: the wall clock `Retry-After` dates are compared with.
     public convenience init(

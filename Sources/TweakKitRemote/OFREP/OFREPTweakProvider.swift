@@ -69,8 +69,10 @@ public final class OFREPTweakProvider: ContextualTweakProvider {
     /// ```
     ///
     /// - Parameters:
+    ///   - configuration: the OFREP service to ask and how often.
     ///   - transport: how requests are sent: ``URLSessionTransport``, `AsyncHTTPClientTransport`
     ///     (trait `Remote`), or an app's own.
+    ///   - logger: where the provider logs fetches and failures; off by default.
     ///   - sleep: how the provider waits between polls; inject one in tests so they need not wait.
     ///   - now: the wall clock `Retry-After` dates are compared with.
     public init(

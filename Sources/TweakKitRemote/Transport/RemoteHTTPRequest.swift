@@ -22,7 +22,7 @@ public struct RemoteHTTPRequest: Sendable {
     /// (an event stream).
     public var timeout: Duration?
     /// The largest answer body accepted; past it the transport stops reading and throws
-    /// ``RemoteHTTPTransportError/Kind/tooLarge``. `nil`: no limit (an event stream, whose events
+    /// ``RemoteHTTPTransportError/Kind/tooLarge(status:)``. `nil`: no limit (an event stream, whose events
     /// the provider checks one by one).
     public var maximumBodySize: Int?
 
