@@ -95,7 +95,7 @@ struct OFREPRobustnessTests {
     @Test("a slow evaluation answers 503 after the budget and holds up neither /health nor other OFREP requests",
           .timeLimit(.minutes(1)))
     func budget() async throws {
-        let manager = TweakManager(tweakProviders: [SlowEvaluatingProvider(delay: .seconds(6))])
+        let manager = TweakManager(tweakProviders: [SlowEvaluatingProvider(delay: .seconds(20))])
         let ofrep = OFREPRoutes(manager: manager, evaluationBudget: .milliseconds(500))
         try await application(ofrep).test(.live) { testClient in
             let port = try #require(testClient.port)
@@ -105,7 +105,7 @@ struct OFREPRobustnessTests {
                 var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
                 request.method = method
                 if method == .POST { request.body = .bytes(ByteBuffer(string: body)) }
-                let response = try await http.execute(request, timeout: .seconds(10))
+                let response = try await http.execute(request, timeout: .seconds(15))
                 let text = String(buffer: try await response.body.collect(upTo: 1 << 20))
                 return (Int(response.status.code), text, response.headers.first(name: "Retry-After"))
             }
@@ -115,7 +115,8 @@ struct OFREPRobustnessTests {
                 return (answer, ContinuousClock.now - start)
             }
             // The bounds tell "answered by the budget" and "not held up" from "waited for the slow
-            // evaluation" (6 s), with room for a machine loaded by the rest of the suite.
+            // evaluation" (20 s), with room for a machine loaded by the rest of the suite (on two
+            // cores, the whole test run's other work has delayed a 503 due at 0.5 s by over 5 s).
             do {
                 let hostile = #"{"context": {"hostile": true}}"#
                 let started = ContinuousClock.now
@@ -133,10 +134,10 @@ struct OFREPRobustnessTests {
                     #expect(fast.0 == 200)
                     #expect(try jsonObject(fast.1)["value"] == true)
                     #expect(plainBulk.0 == 200)
-                    #expect(elapsed < .seconds(5), "plain requests took \(elapsed) beside a slow evaluation")
+                    #expect(elapsed < .seconds(12), "plain requests took \(elapsed) beside a slow evaluation")
                 }
                 for ((status, text, retryAfter), waited) in [try await single, try await bulk] {
-                    #expect(waited >= .milliseconds(450) && waited < .seconds(5), "answered 503 after \(waited)")
+                    #expect(waited >= .milliseconds(450) && waited < .seconds(12), "answered 503 after \(waited)")
                     #expect(status == 503, "\(text)")
                     let body = try jsonObject(text)
                     #expect(body["errorCode"] == "GENERAL")

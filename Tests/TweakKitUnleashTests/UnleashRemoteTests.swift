@@ -60,7 +60,8 @@ struct UnleashRemoteTests {
         #expect(!manager.isFeatureEnabled("kill-switch", context: ["targetingKey": "u1"]))
 
         reply.withLock { $0 = .response(.ok, headers: [("ETag", "\"v2\"")], body: Data(featuresV2JSON.utf8)) }
-        for _ in 0..<300 where !manager.isFeatureEnabled("kill-switch", context: ["targetingKey": "u1"]) {
+        // Polls every 50 ms; up to 10 s for a machine loaded by the rest of the test run.
+        for _ in 0..<1_000 where !manager.isFeatureEnabled("kill-switch", context: ["targetingKey": "u1"]) {
             try await Task.sleep(for: .milliseconds(10))
         }
         #expect(manager.isFeatureEnabled("kill-switch", context: ["targetingKey": "u1"]))
