@@ -35,7 +35,7 @@ struct EditorConnectionTests {
         try await withLiveEditor { port in
             let closed = try await blocking {
                 let socket = try RawSocket(port: port)
-                return socket.waitForClose(timeout: .seconds(5))
+                return socket.waitForClose(timeout: .seconds(20))
             }
             #expect(closed)
         }
@@ -47,7 +47,7 @@ struct EditorConnectionTests {
             let closed = try await blocking {
                 let socket = try RawSocket(port: port)
                 socket.sendText("GET /api/tweaks HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
-                return socket.waitForClose(timeout: .seconds(5))
+                return socket.waitForClose(timeout: .seconds(20))
             }
             #expect(closed)
         }
@@ -137,7 +137,7 @@ struct EditorConnectionTests {
                 // Time for the server to read both requests' headers (generous: CI machines are busy).
                 Thread.sleep(forTimeInterval: 1.5)
                 let extra = try RawSocket(port: port)
-                let extraClosed = extra.waitForClose(timeout: .seconds(5))
+                let extraClosed = extra.waitForClose(timeout: .seconds(20))
                 return (busy.filter(\.isClosedByServer).count, extraClosed)
             }
             #expect(extraClosed)

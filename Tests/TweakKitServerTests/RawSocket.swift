@@ -49,7 +49,7 @@ final class RawSocket {
     }
 
     /// Reads until the server closes the connection (send `Connection: close`), at most `timeout`.
-    func readToEnd(timeout: Duration = .seconds(10)) -> String {
+    func readToEnd(timeout: Duration = .seconds(30)) -> String {
         let deadline = ContinuousClock.now + timeout
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4_096)
