@@ -186,6 +186,16 @@ public struct AccessorGenerator: Sendable {
                 \(access) convenience init(with tweakManager: TweakManager) {
                     self.init(tweakManager: tweakManager)
                 }
+
+                /// Stores `value` for `key`; a setter cannot throw, so a failure (no mutable provider)
+                /// is logged through the manager's logger.
+                private func store<Value>(_ value: Value, for key: TweakKey<Value>) {
+                    do {
+                        try tweakManager.store(value, for: key)
+                    } catch {
+                        tweakManager.logger.log(.error, "cannot set \\(key.id): \\(error)")
+                    }
+                }
             """)
         var group: String??
         for entry in entries {
@@ -200,7 +210,7 @@ public struct AccessorGenerator: Sendable {
             lines.append("""
                     \(access) var \(entry.property): \(entry.swiftType) {
                         get { tweakManager.value(for: Keys.\(entry.property)) }
-                        set { tweakManager.update(newValue, for: Keys.\(entry.property)) }
+                        set { store(newValue, for: Keys.\(entry.property)) }
                     }
                 """)
         }

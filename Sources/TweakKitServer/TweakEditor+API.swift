@@ -139,7 +139,7 @@ extension TweakEditor {
             throw EditorError(.conflict, "the stack has no mutable provider to reset")
         }
         do {
-            try manager.deleteAllOverrides()
+            try manager.deleteAll()
         } catch {
             throw EditorError(.internalServerError, "cannot reset the overrides: \(error)")
         }

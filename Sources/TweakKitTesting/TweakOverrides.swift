@@ -24,11 +24,11 @@ public func withTweakOverrides<Result>(_ overrides: [TweakID: TweakContent], _ b
 }
 
 /// A typed scoped override: `try await withTweakOverride(.redView, true) { … }`.
-public func withTweakOverride<Value: TweakValueConvertible, Result>(
+public func withTweakOverride<Value, Result>(
     _ key: TweakKey<Value>,
     _ value: Value,
     isolation: isolated (any Actor)? = #isolation,
     _ body: () async throws -> Result
 ) async rethrows -> Result {
-    try await ScopedTweakOverrides.with([key.id: value.tweakContent], isolation: isolation, body)
+    try await ScopedTweakOverrides.with([key.id: TweakValueCoding.content(value)], isolation: isolation, body)
 }

@@ -30,13 +30,13 @@ struct FirebaseProviderTests {
         let (_, manager) = try makeManager()
         manager.evaluationContext = staff
         #expect(manager.isFeatureEnabled("checkout"))
-        #expect(manager[maxItemsDouble] == 2.5)
-        #expect(manager[welcomeText] == "Hello staff")
+        #expect(manager.value(for: maxItemsDouble) == 2.5)
+        #expect(manager.value(for: welcomeText) == "Hello staff")
         manager.evaluationContext = someone
         #expect(!manager.isFeatureEnabled("checkout"))
-        #expect(manager[maxItems] == 10)
-        #expect(manager[welcomeText] == "Welcome!")
-        #expect(manager[bannerText] == "Summer sale")
+        #expect(manager.value(for: maxItems) == 10)
+        #expect(manager.value(for: welcomeText) == "Welcome!")
+        #expect(manager.value(for: bannerText) == "Summer sale")
     }
 
     @Test("per-lookup and per-task contexts")
@@ -48,7 +48,7 @@ struct FirebaseProviderTests {
         #expect(manager.value(for: maxItemsDouble, context: staff) == 2.5)
         #expect(manager.value(for: maxItems, context: someone) == 10)
         EvaluationContext.$current.withValue(staff) {
-            #expect(manager[welcomeText] == "Hello staff")
+            #expect(manager.value(for: welcomeText) == "Hello staff")
         }
     }
 

@@ -58,12 +58,12 @@ struct FlagdProviderTests {
     func contexts() throws {
         let key = TweakKey<Bool>.feature("new-checkout")
         manager.evaluationContext = ["country": "NL"]
-        #expect(manager[key])
+        #expect(manager.value(for: key))
         EvaluationContext.$current.withValue(["country": "US"]) {
-            #expect(!manager[key])
+            #expect(!manager.value(for: key))
             #expect(manager.value(for: key, context: ["country": "BE"]))
         }
-        #expect(manager[key])
+        #expect(manager.value(for: key))
     }
 
     @Test("per-request contexts on a server: concurrent tasks each see their own")
@@ -74,7 +74,7 @@ struct FlagdProviderTests {
                 let country = index.isMultiple(of: 2) ? "NL" : "US"
                 group.addTask {
                     EvaluationContext.$current.withValue(EvaluationContext(targetingKey: "u\(index)", attributes: ["country": .string(country)])) {
-                        manager[key] == (country == "NL")
+                        manager.value(for: key) == (country == "NL")
                     }
                 }
             }

@@ -120,7 +120,7 @@ struct GrowthBookProviderTests {
 
     @Test("listings show each feature's default value and whether it is on")
     func listing() throws {
-        let tweaks = try makeManager().displayableTweaks
+        let tweaks = try makeManager().allTweaks()
         #expect(tweaks.contains { $0.feature == "max-items" && $0.variable == "value" && $0.content.intValue == 10 })
         #expect(tweaks.contains { $0.feature == "max-items" && $0.variable == "enabled" && $0.content.boolValue == true })
         #expect(tweaks.contains { $0.feature == "checkout-redesign" && $0.variable == "enabled" && $0.content.boolValue == false })

@@ -113,7 +113,7 @@ struct TweakHookTests {
         let log = HookLog()
         manager.addHook(RecordingHook(name: "A", log: log))
         _ = manager.value(for: TweakKey("ui", "label", default: "?"))
-        manager.removeAllHooks()
+        manager.hooks = []
         #expect(manager.hooks.isEmpty)
         _ = manager.value(for: TweakKey("ui", "label", default: "?"))
         _ = manager.isFeatureEnabled("beta")

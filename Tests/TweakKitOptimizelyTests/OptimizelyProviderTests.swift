@@ -99,7 +99,7 @@ struct OptimizelyProviderTests {
     @Test("listings show every flag off with its defaults")
     func listing() throws {
         let (manager, _) = try makeManager()
-        let tweaks = manager.displayableTweaks
+        let tweaks = manager.allTweaks()
         #expect(tweaks.contains { $0.feature == "search_ranking" && $0.variable == "algorithm" && $0.content == "bm25" })
         #expect(tweaks.contains { $0.feature == "kids_mode" && $0.variable == "enabled" && $0.content == false })
     }

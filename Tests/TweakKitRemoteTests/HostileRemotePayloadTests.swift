@@ -48,6 +48,6 @@ struct HostileRemotePayloadTests {
         #expect(error?.kind == .invalidPayload, "\(String(describing: error))")
         #expect(stack.remote.lastError?.kind == .invalidPayload)
         #expect(stack.remote.lastError?.message.contains("nesting is deeper than 512 levels") == true)
-        #expect(stack.manager[label] == "remote v1")
+        #expect(stack.manager.value(for: label) == "remote v1")
     }
 }

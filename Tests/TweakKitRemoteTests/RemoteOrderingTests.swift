@@ -41,14 +41,14 @@ struct RemoteOrderingTests {
         for _ in 0..<1000 where server.requests.count < 2 { try await Task.sleep(for: .milliseconds(5)) }
         #expect(server.requests.count == 2)
         push.yield("event: tweaks\ndata: \(tweaksV2)\n\n")
-        for _ in 0..<1000 where manager[label] != "remote v2" { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(manager[label] == "remote v2")
+        for _ in 0..<1000 where manager.value(for: label) != "remote v2" { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(manager.value(for: label) == "remote v2")
         // The slow poll answers now; wait until the provider has dealt with its payload.
         releasePoll.yield()
         let handled = { lines.all.contains { $0.contains("dropped") } || lines.all.filter { $0.contains("new payload applied") }.count >= 2 }
         for _ in 0..<1000 where !handled() { try await Task.sleep(for: .milliseconds(5)) }
         #expect(handled())
-        #expect(manager[label] == "remote v2")
+        #expect(manager.value(for: label) == "remote v2")
         #expect(remote.status == .ready)
         releasePoll.finish()
         push.finish()
@@ -59,10 +59,10 @@ struct RemoteOrderingTests {
         let stack = try await makeStack(.response(.ok, body: Data(tweaksV1.utf8)))
         defer { Task { await stack.server.stop() } }
         try await stack.remote.refresh()
-        #expect(stack.manager[label] == "remote v1")
+        #expect(stack.manager.value(for: label) == "remote v1")
         stack.responder.set(.response(.ok, body: Data(tweaksV2.utf8)))
         #expect(try await stack.remote.refresh())
-        #expect(stack.manager[label] == "remote v2")
+        #expect(stack.manager.value(for: label) == "remote v2")
     }
 
     @Test("the payload and its ETag are kept in one file and come back together")
@@ -96,7 +96,7 @@ struct RemoteOrderingTests {
         let stack = try await makeStack(.response(.ok, headers: [("ETag", "\"v3\"")], body: Data(tweaksV1.utf8))) { $0.cacheDirectory = cache }
         defer { Task { await stack.server.stop() } }
         #expect(stack.remote.status == .stale)
-        #expect(stack.manager[label] == "remote v2")
+        #expect(stack.manager.value(for: label) == "remote v2")
         try await stack.remote.refresh()
         #expect(stack.server.requests.last?.headers.first(name: "If-None-Match") == nil)
         // The next save replaces the two files with one.

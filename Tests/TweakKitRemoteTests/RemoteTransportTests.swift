@@ -64,6 +64,6 @@ struct RemoteTransportTests {
         let result = await fetch.result
         #expect(throws: RemoteError.self) { try result.get() }
         #expect(ContinuousClock.now - started < .seconds(3))
-        #expect(stack.manager[label] == "bundled")
+        #expect(stack.manager.value(for: label) == "bundled")
     }
 }

@@ -62,7 +62,7 @@ struct RemoteTweakProviderTests {
         let stack = try await makeStack(.response(.ok, body: Data(tweaksV1.utf8)), on: transport)
         defer { Task { await stack.server.stop() } }
         #expect(stack.remote.status == .notReady)
-        #expect(stack.manager[label] == "bundled")
+        #expect(stack.manager.value(for: label) == "bundled")
         #expect(try await stack.remote.refresh())
         #expect(stack.remote.status == .ready)
         let tweak = try stack.manager.tweakWith(feature: "ui", variable: "label")
@@ -83,7 +83,7 @@ struct RemoteTweakProviderTests {
         let conditional = try #require(stack.server.requests.last)
         #expect(conditional.headers.first(name: "If-None-Match") == "\"v1\"")
         #expect(conditional.headers.first(name: "If-Modified-Since") == "Sun, 22 Nov 2026 08:00:00 GMT")
-        #expect(stack.manager[label] == "remote v1")
+        #expect(stack.manager.value(for: label) == "remote v1")
         #expect(stack.remote.status == .ready)
     }
 
@@ -104,12 +104,12 @@ struct RemoteTweakProviderTests {
         #expect(error?.kind == kind, "\(String(describing: error))")
         #expect(stack.remote.lastError?.kind == kind, "\(name): \(String(describing: stack.remote.lastError))")
         #expect(stack.remote.status == .stale)
-        #expect(stack.manager[label] == "remote v1", "\(name)")
+        #expect(stack.manager.value(for: label) == "remote v1", "\(name)")
         // It recovers on the next good answer.
         stack.responder.set(.response(.ok, body: Data(tweaksV2.utf8)))
         try await stack.remote.refresh()
         #expect(stack.remote.status == .ready)
-        #expect(stack.manager[label] == "remote v2")
+        #expect(stack.manager.value(for: label) == "remote v2")
     }
 
     @Test("a request that takes too long times out, and the last good payload stays", arguments: TransportUnderTest.allCases)
@@ -118,14 +118,14 @@ struct RemoteTweakProviderTests {
         defer { Task { await stack.server.stop() } }
         // The good fetch may itself miss 200 ms on a loaded machine: try it until it lands.
         for _ in 0..<50 where (try? await stack.remote.refresh()) == nil {}
-        try #require(stack.manager[label] == "remote v1")
+        try #require(stack.manager.value(for: label) == "remote v1")
         stack.responder.set(.delayed(.seconds(3), .response(.ok, body: Data(tweaksV2.utf8))))
         let started = ContinuousClock.now
         let error = await #expect(throws: RemoteError.self) { try await stack.remote.refresh() }
         #expect(error?.kind == .timeout, "\(String(describing: error))")
         #expect(ContinuousClock.now - started < .seconds(2))
         #expect(stack.remote.lastError?.kind == .timeout)
-        #expect(stack.manager[label] == "remote v1")
+        #expect(stack.manager.value(for: label) == "remote v1")
     }
 
     @Test("with nothing fetched and nothing on disk, failures leave the bundled defaults answering", arguments: TransportUnderTest.allCases)
@@ -135,7 +135,7 @@ struct RemoteTweakProviderTests {
         let error = await #expect(throws: RemoteError.self) { try await stack.remote.refresh() }
         #expect(error?.kind == .httpStatus(503), "\(String(describing: error))")
         #expect(stack.remote.status == .error)
-        #expect(stack.manager[label] == "bundled")
+        #expect(stack.manager.value(for: label) == "bundled")
     }
 
     @Test("last-known-good: a server that is down at start still serves the payload kept on disk", arguments: TransportUnderTest.allCases)
@@ -153,11 +153,11 @@ struct RemoteTweakProviderTests {
         let remote = RemoteTweakProvider(configuration: configuration, transport: transport.transport)
         let manager = TweakManager(tweakProviders: [remote, try LocalTweakProvider(data: Data(bundled.utf8), name: "bundled.json")])
         #expect(remote.status == .stale)
-        #expect(manager[label] == "remote v1")
+        #expect(manager.value(for: label) == "remote v1")
         let error = await #expect(throws: RemoteError.self) { try await remote.refresh() }
         #expect(error?.kind == .network, "\(String(describing: error))")
         #expect(remote.lastError?.kind == .network)
-        #expect(manager[label] == "remote v1")
+        #expect(manager.value(for: label) == "remote v1")
         // A corrupt cache is ignored, not fatal.
         let kept = cache.appendingPathComponent(LastKnownGood.fileName)
         try (LastKnownGood(payload: Data("{ broken".utf8)).encoded()).write(to: kept)
@@ -173,7 +173,7 @@ struct RemoteTweakProviderTests {
         let error = await #expect(throws: RemoteError.self) { try await stack.remote.refresh() }
         #expect(error?.kind == .network, "\(String(describing: error))")
         #expect(stack.remote.status == .stale)
-        #expect(stack.manager[label] == "remote v1")
+        #expect(stack.manager.value(for: label) == "remote v1")
     }
 
     @Test("waitUntilReady returns after the first fetch, or at the timeout when the server is slow", arguments: TransportUnderTest.allCases)
@@ -185,14 +185,14 @@ struct RemoteTweakProviderTests {
         let status = await slow.remote.waitUntilReady(timeout: .milliseconds(300))
         #expect(status == .notReady)
         #expect(ContinuousClock.now - started < .seconds(2))
-        #expect(slow.manager[label] == "bundled", "a lookup never waits on the network")
+        #expect(slow.manager.value(for: label) == "bundled", "a lookup never waits on the network")
         slow.remote.stop()
 
         let fast = try await makeStack(.response(.ok, body: Data(tweaksV1.utf8)), on: transport)
         defer { Task { await fast.server.stop() } }
         fast.remote.start()
         #expect(await fast.remote.waitUntilReady(timeout: .seconds(30)) == .ready)
-        #expect(fast.manager[label] == "remote v1")
+        #expect(fast.manager.value(for: label) == "remote v1")
         fast.remote.stop()
     }
 
@@ -284,12 +284,12 @@ struct RemoteTweakProviderTests {
         }
         latencies.append(ContinuousClock.now - pushed)
         #expect(seen.contains { $0.id == TweakID(feature: "ui", variable: "label") && $0.newTweak?.content == "remote v2" })
-        #expect(manager[label] == "remote v2")
+        #expect(manager.value(for: label) == "remote v2")
         // A bad push is refused and reported; the good payload stays.
         push.yield("data: {not json\n\n")
         for _ in 0..<200 where remote.lastError == nil { try await Task.sleep(for: .milliseconds(5)) }
         #expect(remote.lastError?.kind == .invalidPayload)
-        #expect(manager[label] == "remote v2")
+        #expect(manager.value(for: label) == "remote v2")
         print("SSE push to change-stream subscriber: \(latencies.map(\.description).joined(separator: ", "))")
         push.finish()
     }
@@ -321,8 +321,8 @@ struct RemoteTweakProviderTests {
         defer { Task { await stack.server.stop() } }
         let group = ServiceGroup(services: [RemoteTweakService(provider: stack.remote)], logger: Logger(label: "test"))
         let running = Task { try await group.run() }
-        for _ in 0..<300 where stack.manager[label] != "remote v1" { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(stack.manager[label] == "remote v1")
+        for _ in 0..<300 where stack.manager.value(for: label) != "remote v1" { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(stack.manager.value(for: label) == "remote v1")
         await group.triggerGracefulShutdown()
         try await running.value
         let count = stack.server.requests.count

@@ -20,7 +20,7 @@ struct ChangeDeliveryTests {
 
         // The untargeted value stays grey; only what the vip gets changes.
         provider.update(TargetedDocument(everyone: "grey", vip: "platinum"))
-        #expect(manager[Self.banner] == "platinum")
+        #expect(manager.value(for: Self.banner) == "platinum")
         #expect(await next(of: &values) == "platinum")
         let update = try #require(await next(of: &changes))
         #expect(update.id == Self.banner.id)
@@ -71,7 +71,7 @@ struct ChangeDeliveryTests {
         // The reload is delivered on another thread, with a deadline: a deadlock fails, not hangs.
         let finished = await runDetached(within: 5) {
             provider.update(TargetedDocument(everyone: "white", vip: "platinum"))
-            _ = manager[Self.banner]
+            _ = manager.value(for: Self.banner)
         }
         #expect(finished, "delivering the change deadlocked")
         #expect(await next(of: &values) == "platinum")
@@ -88,7 +88,7 @@ struct ChangeDeliveryTests {
         provider.update(TargetedDocument(everyone: "blue", vip: "gold"))
         #expect(await next(of: &changes)?.newTweak?.content == "blue")
         #expect(exposures.value == 0)
-        _ = manager[Self.banner]
+        _ = manager.value(for: Self.banner)
         #expect(exposures.value == 1)
     }
 
@@ -124,7 +124,7 @@ struct ChangeDeliveryTests {
         await withTaskGroup(of: Void.self) { group in
             for writer in 0..<8 {
                 group.addTask {
-                    for round in 0..<25 { try? provider.store(round, feature: "writer\(writer)", variable: "round") }
+                    for round in 0..<25 { try? provider.store(.int(round), feature: "writer\(writer)", variable: "round") }
                 }
             }
         }

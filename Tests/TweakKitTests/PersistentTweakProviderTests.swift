@@ -44,7 +44,7 @@ struct PersistentTweakProviderTests {
         // Write until the reader has raced many writes (it may start late on a busy machine).
         var index = 0
         while index < 200 || (reads.value < 100 && index < 20_000) {
-            try provider.store("\(index)\(long)", feature: "big", variable: "v\(index % 5)")
+            try provider.store(.string("\(index)\(long)"), feature: "big", variable: "v\(index % 5)")
             index += 1
         }
         done.set()
@@ -79,7 +79,7 @@ struct PersistentTweakProviderTests {
                 group.addTask {
                     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                         Thread.detachNewThread {
-                            for round in 0..<rounds { try? writer.store(round, feature: "w\(index)", variable: "r\(round)") }
+                            for round in 0..<rounds { try? writer.store(.int(round), feature: "w\(index)", variable: "r\(round)") }
                             done.resume()
                         }
                     }
@@ -111,7 +111,7 @@ struct PersistentTweakProviderTests {
         let url = try makeTemporaryDirectory().appendingPathComponent("overrides.json")
         let watcher = try PersistentTweakProvider(fileURL: url, pollInterval: .milliseconds(20))
         let manager = TweakManager(tweakProviders: [watcher])
-        #expect(manager.displayableTweaks.isEmpty)
+        #expect(manager.allTweaks().isEmpty)
         // Another process writes the file (a plain write, as an editor or script would).
         try Data(#"{"ui": {"label": "from elsewhere"}}"#.utf8).write(to: url)
         let seen = await eventually {
@@ -177,7 +177,7 @@ struct PersistentTweakProviderTests {
         }
         let good = try makeTemporaryDirectory().appendingPathComponent("o.json")
         let provider = try PersistentTweakProvider(fileURL: good, pollInterval: nil)
-        let error = #expect(throws: TweakError.self) { try provider.store(Double.nan, feature: "f", variable: "v") }
+        let error = #expect(throws: TweakError.self) { try provider.store(.double(.nan), feature: "f", variable: "v") }
         guard case .notSupported(.invalidValue(feature: "f", variable: "v", _)) = error else {
             Issue.record("expected an invalid value error, got \(String(describing: error))")
             return

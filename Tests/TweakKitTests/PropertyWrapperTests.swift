@@ -11,34 +11,29 @@ struct PropertyWrapperTests {
         @TweakProperty var labelText: String
         @TweakProperty var missingFlag: Bool
         @TweakProperty var mistyped: Int
-        @OptionalTweakProperty var answer: Int?
-        @OptionalTweakProperty var nothing: Int?
-        @FallbackTweakProperty var greet: Bool
+        @TweakProperty var answer: Int
 
         init(manager: TweakManager) {
             self.manager = manager
-            _labelText = TweakProperty(fallbackValue: "fallback", feature: "ui_customization", variable: "label_text", tweakManager: manager)
-            _missingFlag = TweakProperty(feature: "nowhere", variable: "flag", tweakManager: manager)
-            _mistyped = TweakProperty(fallbackValue: 3, feature: "ui_customization", variable: "label_text", tweakManager: manager)
-            _answer = OptionalTweakProperty(fallbackValue: nil, feature: "general", variable: "answer_to_the_universe", tweakManager: manager)
-            _nothing = OptionalTweakProperty(fallbackValue: nil, feature: "nowhere", variable: "number", tweakManager: manager)
-            _greet = FallbackTweakProperty(fallbackValue: true, feature: "general", variable: "greet_on_app_did_become_active", tweakManager: manager)
+            _labelText = TweakProperty(TweakKey("ui_customization", "label_text", default: "fallback"), tweakManager: manager)
+            _missingFlag = TweakProperty(TweakKey("nowhere", "flag", default: false), tweakManager: manager)
+            _mistyped = TweakProperty(TweakKey("ui_customization", "label_text", default: 3), tweakManager: manager)
+            _answer = TweakProperty(TweakKey("general", "answer_to_the_universe", default: 0), tweakManager: manager)
         }
     }
 
-    @Test("reading never crashes: missing and mistyped tweaks read as the fallback")
+    @Test("reading never crashes: missing and mistyped tweaks read as the key's default")
     func reads() throws {
         let settings = Settings(manager: TweakManager(tweakProviders: [EphemeralTweakProvider(), try Fixtures.example()]))
         #expect(settings.labelText == "Test value")
         #expect(settings.missingFlag == false)
+        #expect(settings.$missingFlag.reason == .notFound)
         #expect(settings.mistyped == 3)
         #expect(settings.$mistyped.reason == .typeMismatch(actual: .string, source: "LocalTweaks_example.json"))
         #expect(settings.answer == 42)
-        #expect(settings.nothing == nil)
-        #expect(settings.greet == false)
     }
 
-    @Test("writing stores an override; nil removes it")
+    @Test("writing stores an override in the first mutable provider")
     func writes() throws {
         let store = EphemeralTweakProvider(name: "store")
         let settings = Settings(manager: TweakManager(tweakProviders: [store, try Fixtures.example()]))
@@ -47,10 +42,7 @@ struct PropertyWrapperTests {
         #expect(settings.$labelText.source == "store")
         settings.answer = 7
         #expect(settings.answer == 7)
-        settings.answer = nil
-        #expect(settings.answer == 42)
-        settings.greet = true
-        #expect(settings.greet)
+        #expect(try store.tweakWith(feature: "general", variable: "answer_to_the_universe").content == .int(7))
     }
 
     @Test("a failed write is logged, not thrown or crashed")

@@ -113,7 +113,7 @@ struct SnapshotPatchTests {
         }
         #expect(only.listings.load(ordering: .relaxed) == listed, "the removal rebuilt the snapshot")
         #expect(manager.allResolvedTweaks().map(\.id) == [TweakID(feature: "kept", variable: "enabled")])
-        #expect(manager.displayableTweaks.map(\.feature) == ["kept"])
+        #expect(manager.allTweaks().map(\.feature) == ["kept"])
         only.store(.bool(true), feature: "gone", variable: "enabled")
         #expect(manager.isFeatureEnabled("gone"))
         #expect(manager.allResolvedTweaks().count == 2)
@@ -185,7 +185,7 @@ struct SnapshotPatchTests {
 
         init(_ manager: TweakManager, ids: [TweakID]) {
             resolutions = manager.allResolvedTweaks()
-            displayable = manager.displayableTweaks
+            displayable = manager.allTweaks()
             resolved = ids.map { manager.resolvedTweak(feature: $0.feature, variable: $0.variable) }
             tweaks = ids.map { id in
                 do {
@@ -210,7 +210,7 @@ struct SnapshotPatchTests {
             let inner = TweakManager(tweakProviders: [overrides, defaults])
             let outer = TweakManager(tweakProviders: [inner])
             #expect(outer.value(for: TweakKey("x", "v", default: "")) == "a")
-            try outer.store("b\(round)", feature: "x", variable: "v")
+            try outer.store(.string("b\(round)"), feature: "x", variable: "v")
             #expect(outer.value(for: TweakKey("x", "v", default: "")) == "b\(round)")
             #expect(try outer.tweakWith(feature: "x", variable: "v").content.stringValue == "b\(round)")
         }

@@ -41,7 +41,7 @@ struct TestingModuleTests {
             }
         }
         try await withTweakOverride(.redViewAlpha, 0.1) { () async throws in
-            #expect(manager[.redViewAlpha] == 0.1)
+            #expect(manager.value(for: .redViewAlpha) == 0.1)
             #expect(try manager.tweakWith(feature: "ui_customization", variable: "red_view_alpha_component").content == .double(0.1))
         }
     }

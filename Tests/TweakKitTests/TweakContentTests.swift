@@ -81,15 +81,18 @@ struct TweakValueTests {
 
     @Test("typed reads are strict about kind but accept lossless numbers")
     func convertible() {
-        #expect(Bool(tweakContent: .bool(true)) == true)
-        #expect(Bool(tweakContent: .int(1)) == nil)
-        #expect(Int(tweakContent: .double(2.0)) == 2)
-        #expect(Int(tweakContent: .double(2.5)) == nil)
-        #expect(Int(tweakContent: .double(1e300)) == nil)
-        #expect(Double(tweakContent: .int(3)) == 3.0)
-        #expect(Float(tweakContent: .double(0.5)) == 0.5)
-        #expect(String(tweakContent: .int(1)) == nil)
-        #expect(String(tweakContent: .string("1")) == "1")
+        #expect(TweakValueCoding.value(.bool(true), as: Bool.self) == true)
+        #expect(TweakValueCoding.value(.int(1), as: Bool.self) == nil)
+        #expect(TweakValueCoding.value(.double(2.0), as: Int.self) == 2)
+        #expect(TweakValueCoding.value(.double(2.5), as: Int.self) == nil)
+        #expect(TweakValueCoding.value(.double(1e300), as: Int.self) == nil)
+        #expect(TweakValueCoding.value(.int(3), as: Double.self) == 3.0)
+        #expect(TweakValueCoding.value(.double(0.5), as: Float.self) == 0.5)
+        #expect(TweakValueCoding.value(.int(1), as: String.self) == nil)
+        #expect(TweakValueCoding.value(.string("1"), as: String.self) == "1")
+        #expect(TweakValueCoding.value(.string("dark"), as: Theme.self) == .dark)
+        #expect(TweakValueCoding.content(Float(0.25)) == .float(0.25))
+        #expect(TweakValueCoding.content(Theme.light) == .string("light"))
     }
 
     enum Theme: String, TweakValueConvertible { case light, dark }

@@ -55,11 +55,11 @@ struct TweakManagerTests {
         let store = EphemeralTweakProvider()
         let manager = TweakManager(tweakProviders: [store])
         let flag = true, count = 7, ratio: Float = 0.25, alpha = 0.5, text = "hi"
-        try manager.store(flag, feature: "f", variable: "bool")
-        try manager.store(count, feature: "f", variable: "int")
-        try manager.store(ratio, feature: "f", variable: "float")
-        try manager.store(alpha, feature: "f", variable: "double")
-        try manager.store(text, feature: "f", variable: "string")
+        try manager.store(.bool(flag), feature: "f", variable: "bool")
+        try manager.store(.int(count), feature: "f", variable: "int")
+        try manager.store(.float(ratio), feature: "f", variable: "float")
+        try manager.store(.double(alpha), feature: "f", variable: "double")
+        try manager.store(.string(text), feature: "f", variable: "string")
         try manager.store(false, feature: "f", variable: "literal")
         #expect(try manager.tweakWith(feature: "f", variable: "bool").content == .bool(true))
         #expect(try manager.tweakWith(feature: "f", variable: "int").content == .int(7))
@@ -77,7 +77,7 @@ struct TweakManagerTests {
         try manager.store(1, feature: "f", variable: "v")
         #expect(high.allTweaks().count == 1)
         #expect(low.allTweaks().isEmpty)
-        try manager.deleteAllOverrides()
+        try manager.deleteAll()
         #expect(high.allTweaks().isEmpty)
 
         let readOnly = TweakManager(tweakProviders: [try Fixtures.example()])
@@ -144,7 +144,7 @@ struct TweakManagerTests {
         try overrides.store(5, feature: "checkout", variable: "max_items")
         try overrides.store("only here", feature: "extra", variable: "note")
         let manager = TweakManager(tweakProviders: [overrides, try Fixtures.example()])
-        let all = manager.displayableTweaks
+        let all = manager.allTweaks()
         #expect(all.count == 11) // 10 usable from the file (the encrypted one is not) + 1 extra
         let max = try #require(all.first { $0.id == TweakID(feature: "checkout", variable: "max_items") })
         #expect(max.content == 5)
@@ -259,8 +259,8 @@ struct ReadPathTests {
         let b = TweakManager(tweakProviders: [EphemeralTweakProvider(tweaks: [Tweak(feature: "f", variable: "v", content: 2)])])
         let key = TweakKey("f", "v", default: 0)
         for _ in 0..<3 {
-            #expect(a[key] == 1)
-            #expect(b[key] == 2)
+            #expect(a.value(for: key) == 1)
+            #expect(b.value(for: key) == 2)
         }
     }
 
@@ -269,11 +269,11 @@ struct ReadPathTests {
         let store = EphemeralTweakProvider()
         let manager = TweakManager(tweakProviders: [store])
         let key = TweakKey("late", "v", default: 0)
-        #expect(manager[key] == 0)
+        #expect(manager.value(for: key) == 0)
         try store.store(5, feature: "late", variable: "v")
-        #expect(manager[key] == 5)
+        #expect(manager.value(for: key) == 5)
         try store.removeValue(feature: "late", variable: "v")
-        #expect(manager[key] == 0)
+        #expect(manager.value(for: key) == 0)
     }
 
     @Test("readers on other threads see a change once it returned")
@@ -282,9 +282,9 @@ struct ReadPathTests {
         let manager = TweakManager(tweakProviders: [store])
         let key = TweakKey("f", "v", default: -1)
         for value in 0..<200 {
-            try store.store(value, feature: "f", variable: "v")
+            try store.store(.int(value), feature: "f", variable: "v")
             // A reader on another thread, started after the write returned.
-            let seen = await Task.detached { manager[key] }.value
+            let seen = await Task.detached { manager.value(for: key) }.value
             #expect(seen == value)
         }
     }

@@ -59,7 +59,7 @@ struct UnleashProviderTests {
 
     @Test("listings show each toggle off with the disabled variant")
     func listing() throws {
-        let tweaks = try makeManager().displayableTweaks
+        let tweaks = try makeManager().allTweaks()
         #expect(tweaks.contains { $0.feature == "beta-banner" && $0.variable == "enabled" && $0.content == false })
         #expect(tweaks.contains { $0.feature == "beta-banner" && $0.variable == "variant" && $0.content == "disabled" })
     }

@@ -127,7 +127,7 @@ public struct TweakExposure: Sendable, Hashable {
 /// details.variant   // "on"
 /// details.reason    // .split
 /// ```
-public struct EvaluationDetails<Value: TweakValueConvertible>: Sendable {
+public struct EvaluationDetails<Value: Sendable>: Sendable {
     /// The tweak that was evaluated.
     public var id: TweakID
     /// The value: the evaluation's, or the key's default when the evaluation gave none or one of another type.

@@ -6,7 +6,7 @@
 /// details.source     // "overrides.json"
 /// details.reason     // .found
 /// ```
-public struct TweakDetails<Value: TweakValueConvertible>: Sendable {
+public struct TweakDetails<Value: Sendable>: Sendable {
     /// Why a lookup returned what it returned.
     public enum Reason: Sendable, Hashable {
         /// A provider had a usable value of the right type.
@@ -44,7 +44,7 @@ extension TweakDetails {
     init(tweak: Tweak?, resolution: ResolvedTweak, defaultValue: Value) {
         self.resolution = resolution
         if let tweak {
-            if let value = Value(tweakContent: tweak.content) {
+            if let value = TweakValueCoding.value(tweak.content, as: Value.self) {
                 self.value = value
                 self.tweak = tweak
                 self.reason = .found

@@ -62,20 +62,12 @@ extension TweakManager {
     /// context gets is a change, and so is a new ``evaluationContext``. Evaluations made to
     /// find changes are not exposures: the ``exposureHandler`` is not called for them.
     /// The stream ends when the manager goes away or the consuming task is cancelled.
-    public func changes() -> AsyncStream<TweakUpdate> {
-        changes(context: nil)
-    }
-
-    /// ``changes()`` as seen by lookups with `context` laid over the manager's.
     ///
+    /// With a `context`, the changes as lookups with `context` laid over the manager's see them:
     /// ```swift
     /// for await update in manager.changes(context: EvaluationContext(targetingKey: "user-7")) { … }
     /// ```
-    public func changes(context: EvaluationContext) -> AsyncStream<TweakUpdate> {
-        changes(context: Optional(context))
-    }
-
-    private func changes(context: EvaluationContext?) -> AsyncStream<TweakUpdate> {
+    public func changes(context: EvaluationContext? = nil) -> AsyncStream<TweakUpdate> {
         let (stream, continuation) = AsyncStream.makeStream(of: TweakUpdate.self)
         let id = subscribe(
             context: context,
@@ -93,17 +85,9 @@ extension TweakManager {
     /// ```swift
     /// for await alpha in manager.values(for: .redViewAlpha) { redView.alpha = alpha }
     /// ```
-    /// A targeted value follows the manager's ``evaluationContext``, as ``changes()`` does.
-    public func values<Value>(for key: TweakKey<Value>) -> AsyncStream<Value> {
-        values(for: key, context: nil)
-    }
-
-    /// ``values(for:)`` for lookups with `context` laid over the manager's.
-    public func values<Value>(for key: TweakKey<Value>, context: EvaluationContext) -> AsyncStream<Value> {
-        values(for: key, context: Optional(context))
-    }
-
-    private func values<Value>(for key: TweakKey<Value>, context: EvaluationContext?) -> AsyncStream<Value> {
+    /// A targeted value follows the manager's ``evaluationContext``, as ``changes(context:)`` does.
+    /// With a `context`, the values for lookups with `context` laid over the manager's.
+    public func values<Value>(for key: TweakKey<Value>, context: EvaluationContext? = nil) -> AsyncStream<Value> {
         let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
         let keyID = key.id
         let defaultValue = key.defaultValue
@@ -111,11 +95,11 @@ extension TweakManager {
             context: context,
             deliver: { updates in
                 guard let update = updates.last(where: { $0.id == keyID }) else { return }
-                continuation.yield(update.newTweak.flatMap { Value(tweakContent: $0.content) } ?? defaultValue)
+                continuation.yield(update.newTweak.flatMap { TweakValueCoding.value($0.content, as: Value.self) } ?? defaultValue)
             },
             finish: { continuation.finish() }
         )
-        continuation.yield(context.map { value(for: key, context: $0) } ?? value(for: key))
+        continuation.yield(value(for: key, context: context))
         continuation.onTermination = { [weak self] _ in self?.unsubscribe(id) }
         return stream
     }

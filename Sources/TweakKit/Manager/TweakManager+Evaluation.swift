@@ -82,11 +82,6 @@ extension TweakManager {
         return Evaluated(tweak: nil, evaluation: nil, resolution: resolution)
     }
 
-    /// The key's value for one evaluation context, laid over the manager's and the task's.
-    public func value<Value>(for key: TweakKey<Value>, context: EvaluationContext) -> Value {
-        evaluatedTweak(key.id, context: context).tweak.flatMap { Value(tweakContent: $0.content) } ?? key.defaultValue
-    }
-
     /// The key's value with the variant, reason and error in OpenFeature's vocabulary.
     ///
     /// A value from a provider that does not evaluate per lookup reports ``EvaluationReason/static``;
@@ -104,7 +99,7 @@ extension TweakManager {
     /// let details = manager.evaluationDetails(TweakID(feature: "checkout", variable: "enabled"), default: false, context: context)
     /// details.value      // false when the flag is missing, with errorCode .flagNotFound
     /// ```
-    public func evaluationDetails<Value: TweakValueConvertible>(_ id: TweakID, default defaultValue: Value, context: EvaluationContext? = nil) -> EvaluationDetails<Value> {
+    public func evaluationDetails<Value: Sendable>(_ id: TweakID, default defaultValue: Value, context: EvaluationContext? = nil) -> EvaluationDetails<Value> {
         let evaluated = evaluatedTweak(id, context: context)
         var details = EvaluationDetails(
             id: id, value: defaultValue, variant: evaluated.evaluation?.variant,
@@ -121,10 +116,10 @@ extension TweakManager {
             }
             return details
         }
-        guard let value = Value(tweakContent: tweak.content) else {
+        guard let value = TweakValueCoding.value(tweak.content, as: Value.self) else {
             details.reason = .error
             details.errorCode = .typeMismatch
-            details.errorMessage = "\(id) is \(tweak.content.kind), not \(Value.tweakValueKind?.rawValue ?? "\(Value.self)")"
+            details.errorMessage = "\(id) is \(tweak.content.kind), not \(TweakValueCoding.kindName(Value.self))"
             details.variant = nil
             return details
         }

@@ -26,11 +26,6 @@ extension TweakManager {
         hookRegistry.append(hook)
     }
 
-    /// Removes every hook; lookups go back to the fast path.
-    public func removeAllHooks() {
-        hookRegistry.removeAll()
-    }
-
     /// Runs the evaluation of `id` inside the registered hooks' stages. A hook's error is logged
     /// and handed to the `error` stage; it never changes what the evaluation returns.
     func evaluatedWithHooks(_ id: TweakID, context: EvaluationContext?, slot: Int? = nil) -> Evaluated {

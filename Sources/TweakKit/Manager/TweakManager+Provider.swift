@@ -8,7 +8,12 @@ extension TweakManager: MutableTweakProvider {
     /// `"TweakManager"`.
     public var name: String { "TweakManager" }
 
-    /// The stack's tweaks: ``displayableTweaks``.
+    /// Every tweak with a usable value, sorted by ``Tweak/displayTitle`` as JustTweak sorts them
+    /// (then by feature and variable): the winning value, its source and all metadata.
+    ///
+    /// With a provider that lists no tweaks (JustTweak's kind, such as an `NSMutableDictionary`),
+    /// each listed tweak is looked up through the whole stack, so such a provider's value wins
+    /// where it has one, as in JustTweak.
     public func allTweaks() -> [Tweak] { displayableTweaks }
 
     /// Calls `handler` after each change any provider of the stack reports.
@@ -27,8 +32,10 @@ extension TweakManager: MutableTweakProvider {
         try provider.store(content, feature: feature, variable: variable)
     }
 
-    /// Removes every override of the highest-priority mutable provider (``deleteAllOverrides()``).
+    /// Removes every override of the highest-priority mutable provider.
+    ///
+    /// - Throws: ``TweakError/notSupported(_:)`` when the stack has no mutable provider, or what the provider throws.
     public func deleteAll() throws {
-        try deleteAllOverrides()
+        try mutableProvider().deleteAll()
     }
 }

@@ -34,7 +34,7 @@ extension TweakManager {
     ///   another process keeps writing — readers would otherwise rebuild on every lookup, each
     ///   build overtaken by the next change, and a lookup of a 10,000-tweak store took 63 ms.
     ///   The pause is at most 100 ms (a build that took longer was likely preempted or suspended);
-    ///   ``resetCache()`` and ``useCache`` end it.
+    ///   ``resetCache()`` and `useCache` end it.
     func buildOrFetchSnapshot() -> TweakSnapshot? {
         let now = ContinuousClock.now
         let (snapshot, generation, builds, decrypt) = state.withLock { state in

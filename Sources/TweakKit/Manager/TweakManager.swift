@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// let tweak = try manager.tweakWith(feature: "ui_customization", variable: "label_text")
 /// if manager.isFeatureEnabled("addItem") { … }
-/// try manager.store(true, feature: "ui_customization", variable: "display_red_view")
+/// try manager.store(true, for: .redView)   // a `TweakKey<Bool>`
 /// ```
 ///
 /// Reads go through an immutable snapshot that merges all providers, so a lookup never sees a
@@ -82,13 +82,11 @@ public final class TweakManager: Sendable {
 
     // MARK: - Cache
 
-    /// Whether lookups use the merged snapshot (the default) or ask each provider every time.
-    ///
-    /// The snapshot is never stale for providers that report their changes, so leave this on
-    /// unless a custom provider changes without telling (then prefer calling ``resetCache()``).
-    /// While the stack holds a provider that lists no tweaks, lookups ask the providers whatever
-    /// this says.
-    public var useCache: Bool {
+    /// Whether lookups use the merged snapshot (the default) or ask each provider every time: the
+    /// snapshot is never stale for providers that report their changes; for a custom provider that
+    /// changes without telling, call ``resetCache()``. While the stack holds a provider that lists
+    /// no tweaks, lookups ask the providers whatever this says.
+    package var useCache: Bool {
         get { state.withLock { $0.useCache } }
         set { invalidate { $0.useCache = newValue; $0.nextBuild = nil } }
     }
@@ -167,37 +165,20 @@ public final class TweakManager: Sendable {
         evaluatedTweak(TweakID(feature: feature, variable: Tweak.enabledVariable), context: context).tweak?.content.boolValue ?? false
     }
 
-    /// Stores `value` in the highest-priority mutable provider.
-    ///
-    /// ```swift
-    /// try manager.store(42, feature: "general", variable: "answer_to_the_universe")
-    /// let alpha: Double = 0.5
-    /// try manager.store(alpha, feature: "ui_customization", variable: "red_view_alpha_component")
-    /// ```
-    /// - Throws: ``TweakError/notSupported(_:)`` when the stack has no mutable provider, or what the provider throws.
-    public func store<Value: TweakValueConvertible>(_ value: Value, feature: String, variable: String) throws {
-        try mutableProvider().store(value.tweakContent, feature: feature, variable: variable)
-    }
-
     /// Removes the override of the highest-priority mutable provider; lower providers answer again.
     public func removeValue(feature: String, variable: String) throws {
         try mutableProvider().removeValue(feature: feature, variable: variable)
     }
 
-    /// Removes every override of the highest-priority mutable provider.
-    public func deleteAllOverrides() throws {
-        try mutableProvider().deleteAll()
-    }
-
-    /// The highest-priority mutable provider: where ``store(_:feature:variable:)-(Value,_,_)`` writes.
-    public var mutableTweakProvider: (any MutableTweakProvider)? {
+    /// The highest-priority mutable provider: where ``store(_:feature:variable:)`` writes.
+    package var mutableTweakProvider: (any MutableTweakProvider)? {
         for provider in tweakProviders {
             if let mutable = provider as? any MutableTweakProvider { return mutable }
         }
         return nil
     }
 
-    private func mutableProvider() throws(TweakError) -> any MutableTweakProvider {
+    func mutableProvider() throws(TweakError) -> any MutableTweakProvider {
         guard let provider = mutableTweakProvider else {
             throw TweakError.notSupported("the stack has no mutable provider to write to")
         }
@@ -212,7 +193,7 @@ public final class TweakManager: Sendable {
     /// With a provider that lists no tweaks (JustTweak's kind, such as an `NSMutableDictionary`),
     /// each listed tweak is looked up through the whole stack, so such a provider's value wins
     /// where it has one, as in JustTweak.
-    public var displayableTweaks: [Tweak] {
+    var displayableTweaks: [Tweak] {
         var resolved = allResolvedTweaks()
         if !lookupOnlyProviders().isEmpty {
             resolved = resolved.map { walkProviders(for: $0.id) }
@@ -235,7 +216,7 @@ public final class TweakManager: Sendable {
 
     // MARK: - Resolution
 
-    /// The winning value for a typed key: the hot path of ``value(for:)``.
+    /// The winning value for a typed key: the hot path of ``value(for:context:)``.
     @usableFromInline
     func currentValue(for key: TweakKeySlot) -> TweakContent? {
         let slot: Int
@@ -258,7 +239,7 @@ public final class TweakManager: Sendable {
         return evaluatedTweak(key.id, context: nil, slot: slot).tweak?.content
     }
 
-    /// Asks each provider directly: when ``useCache`` is off, a provider lists no tweaks, or no
+    /// Asks each provider directly: when `useCache` is off, a provider lists no tweaks, or no
     /// snapshot is ready (see `buildOrFetchSnapshot()`).
     func walkProviders(for id: TweakID) -> ResolvedTweak {
         let decrypt = state.withLock { $0.decryptionClosure }

@@ -26,7 +26,9 @@
 /// not from names that arrive at run time (a request's flag key): read those by name, with
 /// ``TweakManager/tweakWith(feature:variable:)`` or
 /// ``TweakManager/evaluationDetails(_:default:context:)``, which make no key.
-public struct TweakKey<Value: TweakValueConvertible>: Sendable {
+/// A key reads `Bool`, `Int`, `Double`, `Float`, `String`, ``TweakContent`` or a type of your own
+/// that conforms to ``TweakValueConvertible`` (such as an enum backed by `String` or `Int`).
+public struct TweakKey<Value: Sendable>: Sendable {
     /// The key's address and its cached snapshot slot: interned (``TweakKeySlot/interned(_:)``
     /// keeps it for the life of the process), so it is held without reference counting: copying a
     /// key and reading through it retain nothing (`Paired.100000.TypedMixed` in `Benchmarks/run`).
@@ -34,28 +36,11 @@ public struct TweakKey<Value: TweakValueConvertible>: Sendable {
     /// The value used when no provider has the tweak, or its value cannot be used.
     public let defaultValue: Value
 
-    /// Creates a key for `feature`'s `variable`, read as `Value`, with the value used when no provider
-    /// has a usable one.
-    ///
-    /// ```swift
-    /// extension TweakKey where Value == Int {
-    ///     static let maxItems = TweakKey(feature: "checkout", variable: "max_items", default: 25)
-    /// }
-    /// ```
-    public init(feature: String, variable: String, default defaultValue: Value) {
+    /// A key of any `Value`: only the initializers in `TweakKey+Types.swift` call it, each for a
+    /// type ``TweakValueCoding`` reads.
+    init(checkedFeature feature: String, variable: String, default defaultValue: Value) {
         self.slot = Unmanaged.passUnretained(TweakKeySlot.interned(TweakID(feature: feature, variable: variable)))
         self.defaultValue = defaultValue
-    }
-
-    /// Creates a key; the short form of ``init(feature:variable:default:)``.
-    ///
-    /// ```swift
-    /// extension TweakKey where Value == Double {
-    ///     static let redViewAlpha = TweakKey("ui_customization", "red_view_alpha_component", default: 1.0)
-    /// }
-    /// ```
-    public init(_ feature: String, _ variable: String, default defaultValue: Value) {
-        self.init(feature: feature, variable: variable, default: defaultValue)
     }
 
     /// The key's address.

@@ -112,7 +112,7 @@ extension TweakProvider {
 
 /// A provider the manager can write overrides to.
 ///
-/// ``TweakManager/store(_:feature:variable:)-(Value,_,_)`` and ``TweakManager/removeValue(feature:variable:)``
+/// ``TweakManager/store(_:feature:variable:)`` and ``TweakManager/removeValue(feature:variable:)``
 /// go to the first mutable provider in the stack. Implement ``store(_:feature:variable:)``,
 /// ``removeValue(feature:variable:)`` and, when it is cheaper than removing each value,
 /// ``deleteAll()``.
@@ -130,15 +130,6 @@ public protocol MutableTweakProvider: TweakProvider {
 }
 
 extension MutableTweakProvider {
-    /// Stores a Bool, Int, Float, Double, String, ``TweakContent`` or any ``TweakValueConvertible``.
-    ///
-    /// ```swift
-    /// try overrides.store(true, feature: "ui_customization", variable: "display_red_view")
-    /// ```
-    public func store<Value: TweakValueConvertible>(_ value: Value, feature: String, variable: String) throws {
-        try store(value.tweakContent, feature: feature, variable: variable)
-    }
-
     /// Removes each value ``allTweaks()`` lists.
     public func deleteAll() throws {
         for tweak in try allTweaks() {
