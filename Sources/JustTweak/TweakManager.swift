@@ -117,8 +117,8 @@ extension TweakManager: MutableTweakProvider {
     /// if tweakManager.isFeatureEnabled("some_feature") { … }
     /// ```
     public func isFeatureEnabled(_ feature: String) -> Bool {
-        let lookup = state.feature(feature)
-        if let cached = lookup.cached { return cached }
+        if let cached = state.cachedFeature(feature) { return cached }
+        let lookup = state.lookup()
         let enabled = lookup.providers.contains { $0.isFeatureEnabled(feature) }
         if let generation = lookup.generation {
             state.cache(enabled, forFeature: feature, generation: generation)
@@ -135,12 +135,11 @@ extension TweakManager: MutableTweakProvider {
     ///   ``TweakError`` a provider threw (``TweakError/decryptionClosureNotProvided`` for an
     ///   encrypted tweak no provider could decrypt).
     public func tweakWith(feature: String, variable: String) throws -> Tweak {
-        let id = TweakID(feature: feature, variable: variable)
-        let lookup = state.tweak(id)
-        if let cached = lookup.cached {
-            if let logClosure = lookup.log { logClosure("Tweak '\(cached)' found in cache.", .verbose) }
+        if let (cached, log) = state.cachedTweak(feature: feature, variable: variable) {
+            if let log { log("Tweak '\(cached)' found in cache.", .verbose) }
             return cached
         }
+        let lookup = state.lookup()
         var failure: TweakError?
         for provider in lookup.providers {
             let found: Tweak?
@@ -164,7 +163,7 @@ extension TweakManager: MutableTweakProvider {
                 logClosure("Tweak with feature '\(feature)' and variable '\(variable)' resolved. Using '\(result)'.", .debug)
             }
             if let generation = lookup.generation {
-                state.cache(result, for: id, generation: generation)
+                state.cache(result, feature: feature, variable: variable, generation: generation)
             }
             return result
         }

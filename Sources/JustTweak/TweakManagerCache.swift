@@ -1,24 +1,37 @@
 import Foundation
+import Synchronization
 internal import TweakKit
 
-/// The manager's state that any thread may touch: the provider stack, the cache and the
-/// observer tokens, each read and written under `lock`. No provider code, closure or
-/// notification runs while it is held.
+/// The manager's state that any thread may touch: the provider stack and the observer tokens,
+/// read and written under `lock`, and the cache, under a `Mutex` of its own (a cached lookup
+/// takes only that). No provider code, closure or notification runs while either is held.
 ///
 /// `@unchecked Sendable`: the notification blocks that clear the cache run on the posting
-/// thread, and every stored property below is guarded by `lock`.
+/// thread, and every stored property below is guarded by `lock` or is the cache's `Mutex`.
 final class TweakManagerState: @unchecked Sendable {
     private let lock = NSLock()
     private var providers: [any TweakProvider]
-    private var useCache = false
-    /// Counts changes: a lookup caches its answer only when no change came while it asked.
-    private var generation: UInt64 = 0
-    private var tweaks: [TweakID: Tweak] = [:]
-    private var features: [String: Bool] = [:]
     private var observers: [ObjectIdentifier: any NSObjectProtocol] = [:]
     private var bridged: TweakKit.TweakManager?
-    private var log: LogClosure?
     private var decrypt: ((Tweak) -> any TweakValue)?
+
+    /// The answers kept while `useCache` is on, and the log closure (read with a cached answer).
+    private struct Cache {
+        var isOn = false
+        /// Counts changes: a lookup caches its answer only when no change came while it asked.
+        var generation: UInt64 = 0
+        var tweaks = TweakLookupTable<Tweak>()
+        var features = TweakLookupTable<Bool>()
+        var log: LogClosure?
+
+        mutating func drop() {
+            generation &+= 1
+            tweaks.removeAll()
+            features.removeAll()
+        }
+    }
+
+    private let cache = Mutex(UncheckedSendable(value: Cache()))
 
     init(providers: [any TweakProvider]) {
         self.providers = providers
@@ -36,8 +49,8 @@ final class TweakManagerState: @unchecked Sendable {
             locked {
                 providers = newValue
                 bridged = nil
-                dropCache()
             }
+            reset()
         }
     }
 
@@ -47,8 +60,8 @@ final class TweakManagerState: @unchecked Sendable {
     }
 
     var logClosure: LogClosure? {
-        get { locked { log } }
-        set { locked { log = newValue } }
+        get { cache.withLock { $0.value.log } }
+        set { cache.withLock { $0.value.log = newValue } }
     }
 
     var decryptionClosure: ((Tweak) -> any TweakValue)? {
@@ -57,54 +70,56 @@ final class TweakManagerState: @unchecked Sendable {
     }
 
     var isCaching: Bool {
-        get { locked { useCache } }
+        get { cache.withLock { $0.value.isOn } }
         set {
-            locked {
-                if useCache != newValue { dropCache() }
-                useCache = newValue
+            cache.withLock {
+                if $0.value.isOn != newValue { $0.value.drop() }
+                $0.value.isOn = newValue
             }
         }
     }
 
-    /// The cached tweak, or the providers to ask and the generation to cache the answer under;
-    /// and the log closure, in the same turn of the lock.
-    func tweak(_ id: TweakID) -> (cached: Tweak?, providers: [any TweakProvider], generation: UInt64?, log: LogClosure?) {
-        locked {
-            guard useCache else { return (nil, providers, nil, log) }
-            if let cached = tweaks[id] { return (cached, [], generation, log) }
-            return (nil, providers, generation, log)
+    /// The cached tweak and the log closure, when the cache is on and holds the tweak: the whole
+    /// of a cached lookup.
+    @inline(__always)
+    func cachedTweak(feature: String, variable: String) -> (tweak: Tweak, log: LogClosure?)? {
+        cache.withLock { cache in
+            guard cache.value.isOn, let tweak = cache.value.tweaks.value(feature: feature, variable: variable) else { return nil }
+            return (tweak, cache.value.log)
         }
     }
 
-    func cache(_ tweak: Tweak, for id: TweakID, generation asked: UInt64) {
-        locked {
-            if useCache, generation == asked { tweaks[id] = tweak }
+    /// The cached answer of `isFeatureEnabled`, when the cache is on and holds it.
+    @inline(__always)
+    func cachedFeature(_ feature: String) -> Bool? {
+        cache.withLock { cache in
+            cache.value.isOn ? cache.value.features.value(feature: feature, variable: "") : nil
         }
     }
 
-    func feature(_ feature: String) -> (cached: Bool?, providers: [any TweakProvider], generation: UInt64?) {
-        locked {
-            guard useCache else { return (nil, providers, nil) }
-            if let cached = features[feature] { return (cached, [], generation) }
-            return (nil, providers, generation)
+    /// What a lookup the cache did not answer needs: the providers to ask, the generation to
+    /// cache the answer under (`nil` when the cache is off) and the log closure. The generation is
+    /// read first: a change of providers after it makes the answer's caching a no-op.
+    func lookup() -> (providers: [any TweakProvider], generation: UInt64?, log: LogClosure?) {
+        let (generation, log) = cache.withLock { ($0.value.isOn ? $0.value.generation : nil, $0.value.log) }
+        return (locked { providers }, generation, log)
+    }
+
+    func cache(_ tweak: Tweak, feature: String, variable: String, generation asked: UInt64) {
+        cache.withLock {
+            if $0.value.isOn, $0.value.generation == asked { $0.value.tweaks.set(tweak, feature: feature, variable: variable) }
         }
     }
 
     func cache(_ enabled: Bool, forFeature feature: String, generation asked: UInt64) {
-        locked {
-            if useCache, generation == asked { features[feature] = enabled }
+        cache.withLock {
+            if $0.value.isOn, $0.value.generation == asked { $0.value.features.set(enabled, feature: feature, variable: "") }
         }
     }
 
     /// Drops every cached answer, and any answer being looked up now.
     func reset() {
-        locked { dropCache() }
-    }
-
-    private func dropCache() {
-        generation &+= 1
-        tweaks.removeAll()
-        features.removeAll()
+        cache.withLock { $0.value.drop() }
     }
 
     /// Keeps `token` for `object`, returning the token it replaces.
@@ -141,5 +156,5 @@ final class TweakManagerState: @unchecked Sendable {
 /// JustTweak's closures and providers are called on whichever thread posts or looks up, as in
 /// JustTweak.
 struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
+    var value: Value
 }

@@ -10,7 +10,7 @@ import Foundation
 /// form. A name with other bytes (or whose bytes are not at hand, as a bridged string's may not
 /// be), and a miss while the snapshot has such ids (`"K"` is canonically equivalent to the Kelvin
 /// sign `"\u{212A}"`), go to the dictionary, so every answer is the dictionary's.
-struct TweakIDIndex: Sendable {
+package struct TweakIDIndex: Sendable {
     /// Every id, by its slot: the index of record, for non-ASCII names and for everything else.
     let dictionary: [TweakID: Int]
     private let buckets: ContiguousArray<Bucket>
@@ -78,7 +78,7 @@ struct TweakIDIndex: Sendable {
 
     /// A hash of both names' bytes; `nil` when either is not ASCII (or its bytes are not at hand).
     @inline(__always)
-    static func hash(_ feature: String, _ variable: String) -> UInt64? {
+    package static func hash(_ feature: String, _ variable: String) -> UInt64? {
         guard let first = bytesHash(feature, seed: seed), let both = bytesHash(variable, seed: first) else { return nil }
         return both
     }

@@ -12,7 +12,7 @@
 /// }
 ///
 /// if manager.value(for: .redView) { … }
-/// let alpha = manager[.redViewAlpha]
+/// let alpha = manager.value(for: .redViewAlpha)
 /// ```
 ///
 /// Declare keys once (as `static let`s) and reuse them: a key remembers where its value sits in

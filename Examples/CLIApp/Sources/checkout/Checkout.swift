@@ -106,9 +106,9 @@ struct Tweaks: ParsableCommand {
 
     func run() throws {
         let manager = try tweakOptions.manager()
-        func show<Value: TweakValueConvertible>(_ key: TweakKey<Value>) {
+        func show<Value>(_ key: TweakKey<Value>) {
             let details = manager.details(for: key)
-            print("\(key.id) = \(details.value.tweakContent) (\(details.source ?? "default"))")
+            print("\(key.id) = \(details.value) (\(details.source ?? "default"))")
         }
         show(CheckoutTweaks.Keys.checkoutEnabled)
         show(CheckoutTweaks.Keys.maxItems)
