@@ -1,3 +1,5 @@
+import TweakKitEngineSupport
+
 /// Where a ``FirebaseValue`` comes from, as Firebase's `ValueSource`.
 public enum FirebaseValueSource: String, Sendable, Hashable, CaseIterable {
     /// No template value and no in-app default: the empty string, false, 0.
@@ -47,7 +49,7 @@ public struct FirebaseValue: Sendable, Hashable, CustomStringConvertible {
     /// that is NaN and for static values. May be infinite ("Infinity", "1e400").
     public var asNumber: Double {
         guard source != .static else { return 0 }
-        let number = JavaScript.number(asString)
+        let number = JSONValue.javaScriptNumber(asString)
         return number.isNaN ? 0 : number
     }
 
