@@ -51,6 +51,11 @@ struct JSONValueTests {
         #expect(JSONValue.null.javaScriptNumber == 0)
         #expect(!JSONValue.string("").isTruthy && JSONValue.array([]).isTruthy && !JSONValue.double(.nan).isTruthy)
         #expect(!JSONValue.array([]).isPythonTruthy && JSONValue.double(.nan).isPythonTruthy)
+        #expect(!JSONValue.array([]).isJsonLogicTruthy && JSONValue.object([]).isJsonLogicTruthy && JSONValue.array([0]).isJsonLogicTruthy)
+        #expect(!JSONValue.string("").isJsonLogicTruthy && !JSONValue.double(.nan).isJsonLogicTruthy && JSONValue.string("0").isJsonLogicTruthy)
+        #expect(JSONValue.array([3.0, 2.5, .null, ["a": 1e300]]).tweakContent(wholeDoublesAsInts: true)
+            == .array([.int(3), .double(2.5), .null, .object(["a": .double(1e300)])]))
+        #expect(JSONValue.double(3).tweakContent == .double(3))
     }
 
     @Test("StringToNumber: JavaScript's white space (not Foundation's), exact radix literals, strict decimal grammar")
