@@ -130,7 +130,7 @@ public enum FirebaseValueType: String, Sendable, Hashable, CaseIterable {
         case .string, .unspecified:
             return .string(string)
         case .boolean:
-            return .bool(FirebaseValue.isTruthy(string))
+            return .bool(FirebaseValue.readsAsTrue(string))
         case .number:
             let number = JSONValue.javaScriptNumber(string)
             if number.isNaN { return .int(0) }
