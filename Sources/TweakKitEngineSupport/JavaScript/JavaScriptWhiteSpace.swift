@@ -3,7 +3,7 @@
 /// is kept; U+FEFF, which it keeps, is trimmed).
 ///
 /// ```swift
-/// String(String.UnicodeScalarView(JavaScriptWhiteSpace.trim("\u{FEFF} a \n")))   // "a"
+/// Substring(JavaScriptWhiteSpace.trim("\u{FEFF} a \n"))                          // "a"
 /// JavaScriptWhiteSpace.trim("\u{85}a").count                                        // 2: NEL stays
 /// JavaScriptWhiteSpace.trimmedEqual(" pro ", "pro")                                 // true
 /// ```

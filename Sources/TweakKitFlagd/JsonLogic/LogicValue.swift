@@ -7,8 +7,8 @@ public import TweakKit
 ///
 /// JsonLogic's numbers are JavaScript's: an `.int` and a `.double` are the same number to every
 /// operation (`{"===": [1, 1.0]}` is true), and a targeting rule's variant name `3.0` is `"3"`.
-/// JsonLogic's truthiness is ``JSONValue/isJsonLogicTruthy`` (an empty array is false), not
-/// JavaScript's ``JSONValue/isTruthy``.
+/// JsonLogic's truthiness is `isJsonLogicTruthy` (an empty array is false), not
+/// JavaScript's `isTruthy`.
 ///
 /// ```swift
 /// let data = LogicValue(TweakContent.object(["plan": "pro", "seats": 3]))
