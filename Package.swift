@@ -107,7 +107,7 @@ let package = Package(
         // regular expressions with a bounded cost.
         .target(name: "TweakKitEngineSupport", dependencies: ["TweakKit"]),
         // Optimizely feature flags, A/B tests and rollouts decided locally from a datafile.
-        .target(name: "TweakKitOptimizely", dependencies: ["TweakKit"]),
+        .target(name: "TweakKitOptimizely", dependencies: ["TweakKit", "TweakKitEngineSupport"]),
         // Firebase Remote Config server templates evaluated locally.
         .target(
             name: "TweakKitFirebase",
@@ -289,7 +289,7 @@ let package = Package(
         .testTarget(
             name: "TweakKitOptimizelyTests",
             dependencies: [
-                "TweakKitOptimizely", "TweakKit", "TweakKitRemote", "TweakKitTestSupport", "TweakKitTesting",
+                "TweakKitOptimizely", "TweakKitEngineSupport", "TweakKit", "TweakKitRemote", "TweakKitTestSupport", "TweakKitTesting",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [.copy("Datafiles")]

@@ -20,7 +20,7 @@ struct FirebaseConditionEvaluator {
         self.context = context
         // Firebase's `if (!context.randomizationId)`: a falsy id (0, false, "", NaN) is none.
         self.randomizationID = context.targetingKey
-            ?? context.attributes["randomizationId"].flatMap { JavaScript.isTruthy($0) ? JavaScript.string($0) : nil }
+            ?? context.attributes["randomizationId"].flatMap { $0.isTruthy ? $0.javaScriptString : nil }
         self.regexes = regexes
     }
 
@@ -88,32 +88,32 @@ struct FirebaseConditionEvaluator {
         switch condition.customSignalOperator {
         case .stringContains:
             // JavaScript's `includes` compares UTF-16 code units.
-            let actual = JavaScript.string(signal).utf16
+            let actual = signal.javaScriptString.utf16
             return targets.contains { actual.contains($0.utf16) }
         case .stringDoesNotContain:
-            let actual = JavaScript.string(signal).utf16
+            let actual = signal.javaScriptString.utf16
             return !targets.contains { actual.contains($0.utf16) }
         case .stringExactlyMatches:
             // JavaScript's `===` compares UTF-16 code units (not canonical equivalence). A Swift
             // string is valid Unicode, so equal UTF-8 bytes are equal UTF-16 code units, and the
             // bytes are what a native string holds.
-            let actual = JavaScript.string(signal)
-            return targets.contains { JavaScript.trimmedEqual($0, actual) }
+            let actual = signal.javaScriptString
+            return targets.contains { JavaScriptWhiteSpace.trimmedEqual($0, actual) }
         case .stringContainsRegex:
             // JavaScript's `new RegExp(target).test(actual)`; a match over the step budget fails.
-            let actual = JavaScript.string(signal)
+            let actual = signal.javaScriptString
             return targets.contains { pattern in
                 guard let regex = regexes?.compiled(pattern) ?? (try? JavaScriptRegExp(pattern)) else { return false }
                 return regex.test(actual) == .match
             }
         case .numericLessThan, .numericLessEqual, .numericEqual, .numericNotEqual, .numericGreaterThan, .numericGreaterEqual:
-            let actual = JavaScript.number(signal)
-            let expected = JavaScript.number(target)
+            let actual = signal.javaScriptNumber
+            let expected = JSONValue.javaScriptNumber(target)
             guard !actual.isNaN, !expected.isNaN else { return false }
             return Self.holds(condition.customSignalOperator, actual < expected ? -1 : actual > expected ? 1 : 0)
         case .semanticVersionLessThan, .semanticVersionLessEqual, .semanticVersionEqual, .semanticVersionNotEqual,
              .semanticVersionGreaterThan, .semanticVersionGreaterEqual:
-            guard let order = Self.compareVersions(JavaScript.string(signal), target) else { return false }
+            guard let order = Self.compareVersions(signal.javaScriptString, target) else { return false }
             return Self.holds(condition.customSignalOperator, order)
         case .unknown:
             return false
@@ -138,8 +138,8 @@ struct FirebaseConditionEvaluator {
     /// segment that is not a number where the comparison reaches it.
     static func compareVersions(_ actual: String, _ target: String) -> Int? {
         let maximumSegments = 5
-        let left = actual.split(separator: ".", omittingEmptySubsequences: false).map { JavaScript.number(String($0)) }
-        let right = target.split(separator: ".", omittingEmptySubsequences: false).map { JavaScript.number(String($0)) }
+        let left = actual.split(separator: ".", omittingEmptySubsequences: false).map { JSONValue.javaScriptNumber(String($0)) }
+        let right = target.split(separator: ".", omittingEmptySubsequences: false).map { JSONValue.javaScriptNumber(String($0)) }
         if left.count > maximumSegments || right.count > maximumSegments { return nil }
         for index in 0..<maximumSegments {
             let a = index < left.count ? left[index] : 0

@@ -1,4 +1,5 @@
 public import TweakKit
+import TweakKitEngineSupport
 
 extension FirebaseTemplate {
     /// What one parameter resolves to for one context.
@@ -24,7 +25,7 @@ extension FirebaseTemplate {
     public func evaluate(context: EvaluationContext = EvaluationContext(targetingKey: nil), inAppDefaults: [String: TweakContent] = [:]) -> [String: FirebaseValue] {
         var results = ConditionResults(template: self, context: context)
         var values: [String: FirebaseValue] = [:]
-        for (key, value) in inAppDefaults { values[key] = FirebaseValue(source: .default, string: JavaScript.string(value)) }
+        for (key, value) in inAppDefaults { values[key] = FirebaseValue(source: .default, string: value.javaScriptString) }
         for (offset, parameter) in parameters.enumerated() {
             switch resolve(parameterAt: offset, with: &results) {
             case .conditional(_, let string), .templateDefault(let string):
@@ -48,7 +49,7 @@ extension FirebaseTemplate {
                 break
             }
         }
-        return inAppDefaults[key].map { FirebaseValue(source: .default, string: JavaScript.string($0)) } ?? .static
+        return inAppDefaults[key].map { FirebaseValue(source: .default, string: $0.javaScriptString) } ?? .static
     }
 
     /// What the parameter at `offset` in ``parameters`` resolves to for `context`.

@@ -112,7 +112,7 @@ struct FirebaseTemplateParser {
             throw fail(node, "condition \"\(name)\": a condition must be an object, not \(node.kindDescription)")
         }
         for kind in ["orCondition", "andCondition", "true", "false", "percent", "customSignal"] {
-            guard let value = node[kind], Self.isTruthy(value) else { continue }
+            guard let value = node[kind], value.isTruthy else { continue }
             switch kind {
             case "orCondition": return .or(try subconditions(value, kind: kind, in: name))
             case "andCondition": return .and(try subconditions(value, kind: kind, in: name))
@@ -210,18 +210,6 @@ struct FirebaseTemplateParser {
     private func nonNull(_ node: JSONNode?) -> JSONNode? {
         guard let node, case .null = node.kind else { return node }
         return nil
-    }
-
-    /// JavaScript truthiness of a JSON value.
-    static func isTruthy(_ node: JSONNode) -> Bool {
-        switch node.kind {
-        case .null: false
-        case .bool(let value): value
-        case .int(let value): value != 0
-        case .double(let value): value != 0 && !value.isNaN
-        case .string(let value): !value.isEmpty
-        case .array, .object: true
-        }
     }
 
     // MARK: - Parameters

@@ -1,4 +1,5 @@
 public import TweakKit
+import TweakKitEngineSupport
 
 /// A Firebase Remote Config server template: named conditions in priority order and
 /// parameters, evaluated locally with Firebase's exact answers (as firebase-admin's server-side
@@ -129,9 +130,9 @@ public enum FirebaseValueType: String, Sendable, Hashable, CaseIterable {
         case .string, .unspecified:
             return .string(string)
         case .boolean:
-            return .bool(FirebaseValue.isTruthy(string))
+            return .bool(FirebaseValue.readsAsTrue(string))
         case .number:
-            let number = JavaScript.number(string)
+            let number = JSONValue.javaScriptNumber(string)
             if number.isNaN { return .int(0) }
             if number.rounded() == number, abs(number) < 9.2e18 { return .int(Int(number)) }
             return .double(number)

@@ -1,3 +1,5 @@
+import TweakKitEngineSupport
+
 /// Where a ``FirebaseValue`` comes from, as Firebase's `ValueSource`.
 public enum FirebaseValueSource: String, Sendable, Hashable, CaseIterable {
     /// No template value and no in-app default: the empty string, false, 0.
@@ -31,23 +33,25 @@ public struct FirebaseValue: Sendable, Hashable, CustomStringConvertible {
     /// The value of a parameter nothing defines.
     public static let `static` = FirebaseValue(source: .static, string: "")
 
-    static let truthyValues: Set<String> = ["1", "true", "t", "yes", "y", "on"]
+    /// The texts Firebase's `asBoolean()` reads as true (any case).
+    static let trueTexts: Set<String> = ["1", "true", "t", "yes", "y", "on"]
 
-    /// Firebase's truthy rule, case-insensitive and untrimmed.
-    static func isTruthy(_ string: String) -> Bool {
-        truthyValues.contains(string.lowercased())
+    /// Firebase's Boolean reading of a value's text, case-insensitive and untrimmed (its own
+    /// rule, not JavaScript truthiness: "0" and "no" are false, "" is false).
+    static func readsAsTrue(_ string: String) -> Bool {
+        trueTexts.contains(string.lowercased())
     }
 
     /// True for "1", "true", "t", "yes", "y", "on" in any case (no trimming); false otherwise and for static values.
     public var asBool: Bool {
-        source != .static && Self.isTruthy(asString)
+        source != .static && Self.readsAsTrue(asString)
     }
 
     /// The value read with JavaScript's `Number()` ("" is 0, " 5 " is 5, "0x10" is 16); 0 when
     /// that is NaN and for static values. May be infinite ("Infinity", "1e400").
     public var asNumber: Double {
         guard source != .static else { return 0 }
-        let number = JavaScript.number(asString)
+        let number = JSONValue.javaScriptNumber(asString)
         return number.isNaN ? 0 : number
     }
 

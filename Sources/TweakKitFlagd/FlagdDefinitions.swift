@@ -51,7 +51,7 @@ public struct FlagdDefinitions: Sendable {
         var problems: [TweakFileError] = []
         if let evaluatorsNode = root["$evaluators"] {
             if let members = evaluatorsNode.members {
-                for member in members { evaluators[member.key] = LogicValue(node: member.value) }
+                for member in members { evaluators[member.key] = LogicValue(member.value) }
             } else {
                 problems.append(TweakFileError(file: file, location: evaluatorsNode.location, message: "\"$evaluators\" must be an object of named rules"))
             }
@@ -135,7 +135,7 @@ public struct FlagdDefinitions: Sendable {
             }
             if !members.isEmpty {
                 do {
-                    targeting = try compiler.compile(LogicValue(node: targetingNode))
+                    targeting = try compiler.compile(LogicValue(targetingNode))
                 } catch {
                     throw FlagProblem(message: "targeting: \(error.message)", location: targetingNode.location)
                 }
@@ -177,23 +177,6 @@ extension TweakContent {
         case .int, .float, .double: "number"
         case .string: "String"
         case .array, .object, .null: "object"
-        }
-    }
-}
-
-extension LogicValue {
-    init(node: JSONNode) {
-        switch node.kind {
-        case .null: self = .null
-        case .bool(let bool): self = .bool(bool)
-        case .int(let int): self = .number(Double(int))
-        case .double(let double): self = .number(double)
-        case .string(let string): self = .string(string)
-        case .array(let elements): self = .array(elements.map(LogicValue.init(node:)))
-        case .object(let members):
-            var object: [String: LogicValue] = [:]
-            for member in members { object[member.key] = LogicValue(node: member.value) }
-            self = .object(object)
         }
     }
 }

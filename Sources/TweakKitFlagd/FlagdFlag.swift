@@ -105,16 +105,17 @@ extension FlagdFlag.Storage {
         }
         let data = LogicContext(context: context, flagKey: key, timestamp: now.timeIntervalSince1970.rounded(.down))
         let name: String
-        switch program.evaluate(in: .context(data)) {
+        let outcome = program.evaluate(in: .context(data))
+        switch outcome {
         case .null:
             return defaultResult(.default)
         case .string(let text):
             name = text
         case .bool(let bool):
             name = bool ? "true" : "false"
-        case .number(let number):
-            name = LogicValue.format(number)
-        case let outcome:
+        case .int, .double:
+            name = outcome.javaScriptString
+        default:
             return failure("flag \(key): targeting returned \(outcome), not a variant name")
         }
         return match(name)

@@ -1,5 +1,6 @@
 import Foundation
 import TweakKit
+import TweakKitEngineSupport
 
 /// One audience condition on a user attribute: `{"type": "custom_attribute", "name": "age",
 /// "match": "ge", "value": 21}`.
@@ -7,14 +8,10 @@ import TweakKit
 /// Evaluation follows Optimizely's SDKs: the result is unknown (`nil`) — not false — when the
 /// attribute is missing or null, when its type does not fit the match, when a number is not
 /// finite or beyond ±2^53, and for unknown condition types or match types. `exists` is never unknown.
+///
+/// The condition's `value` is the JSON value as the datafile wrote it (`.null` when missing): a
+/// string, a Boolean or a number is valid; null, an array or an object is not.
 struct AttributeCondition: Sendable {
-    enum Value: Sendable {
-        case string(String)
-        case bool(Bool)
-        case number(Double)
-        /// null, an array or an object: not a valid condition value.
-        case invalid(String)
-    }
 
     /// What the condition does, read once from its `type` and `match`.
     enum Operation: Sendable {
@@ -30,11 +27,11 @@ struct AttributeCondition: Sendable {
     }
 
     var name: String
-    var value: Value
+    var value: JSONValue
     let operation: Operation
 
     /// `match` is `nil` in legacy audiences: exact.
-    init(name: String, type: String, match: String?, value: Value) {
+    init(name: String, type: String, match: String?, value: JSONValue) {
         self.name = name
         self.value = value
         guard type == "custom_attribute" || type == "third_party_dimension" else {
@@ -79,7 +76,7 @@ struct AttributeCondition: Sendable {
             // By Unicode scalar, as the SDKs compare code points (not canonical equivalence).
             return user.unicodeScalars.contains(condition.unicodeScalars)
         case .greaterThan, .greaterOrEqual, .lessThan, .lessOrEqual:
-            guard case .number(let condition) = value, Self.isFinite(condition), let user = Self.number(attribute), Self.isFinite(user) else { return nil }
+            guard let condition = Self.number(value), Self.isFinite(condition), let user = Self.number(attribute), Self.isFinite(user) else { return nil }
             switch operation {
             case .greaterThan: return user > condition
             case .greaterOrEqual: return user >= condition
@@ -108,10 +105,19 @@ struct AttributeCondition: Sendable {
         // code points are the same UTF-8 bytes.
         case (.string(let condition), .string(let user)): return condition.utf8.elementsEqual(user.utf8)
         case (.bool(let condition), .bool(let user)): return condition == user
-        case (.number(let condition), _):
-            guard Self.isFinite(condition), let user = Self.number(attribute), Self.isFinite(user) else { return nil }
+        case (.int, _), (.double, _):
+            guard let condition = Self.number(value), Self.isFinite(condition), let user = Self.number(attribute), Self.isFinite(user) else { return nil }
             return condition == user
         default: return nil
+        }
+    }
+
+    /// A number condition value: an integer beyond ±2^53 is infinite (so never finite enough to compare).
+    private static func number(_ value: JSONValue) -> Double? {
+        switch value {
+        case .int(let int): int.magnitude <= 1 << 53 ? Double(int) : .infinity
+        case .double(let double): double
+        default: nil
         }
     }
 

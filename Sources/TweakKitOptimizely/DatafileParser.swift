@@ -1,4 +1,5 @@
 import TweakKit
+import TweakKitEngineSupport
 
 /// Builds an ``OptimizelyDatafile`` from parsed JSON, checking every reference.
 struct DatafileParser {
@@ -147,14 +148,14 @@ struct DatafileParser {
             guard leaf.members != nil else {
                 throw reader.error(at, "a condition of \(what) must be an object, found \(leaf.kindDescription)")
             }
-            let value: AttributeCondition.Value
-            let valueNode = leaf["value"]
-            switch valueNode?.kind {
-            case .string(let text)?: value = .string(text)
-            case .bool(let flag)?: value = .bool(flag)
-            case .int(let number)?: value = .number(number.magnitude <= 1 << 53 ? Double(number) : .infinity)
-            case .double(let number)?: value = .number(number)
-            default: value = .invalid(valueNode?.kindDescription ?? "missing")
+            // Only a string, a Boolean or a number is a valid value: an array or object is kept as
+            // null, which no match accepts, rather than copied.
+            let value: JSONValue = switch leaf["value"]?.kind {
+            case .string(let text)?: .string(text)
+            case .bool(let flag)?: .bool(flag)
+            case .int(let number)?: .int(number)
+            case .double(let number)?: .double(number)
+            default: .null
             }
             do throws(TweakFileError) {
                 return AttributeCondition(

@@ -51,6 +51,35 @@ struct JSONValueTests {
         #expect(JSONValue.null.javaScriptNumber == 0)
         #expect(!JSONValue.string("").isTruthy && JSONValue.array([]).isTruthy && !JSONValue.double(.nan).isTruthy)
         #expect(!JSONValue.array([]).isPythonTruthy && JSONValue.double(.nan).isPythonTruthy)
+        #expect(!JSONValue.array([]).isJsonLogicTruthy && JSONValue.object([]).isJsonLogicTruthy && JSONValue.array([0]).isJsonLogicTruthy)
+        #expect(!JSONValue.string("").isJsonLogicTruthy && !JSONValue.double(.nan).isJsonLogicTruthy && JSONValue.string("0").isJsonLogicTruthy)
+        #expect(JSONValue.array([3.0, 2.5, .null, ["a": 1e300]]).tweakContent(wholeDoublesAsInts: true)
+            == .array([.int(3), .double(2.5), .null, .object(["a": .double(1e300)])]))
+        #expect(JSONValue.double(3).tweakContent == .double(3))
+    }
+
+    @Test("StringToNumber: JavaScript's white space (not Foundation's), exact radix literals, strict decimal grammar")
+    func stringToNumber() {
+        #expect(JSONValue.javaScriptNumber("\u{FEFF}\u{2028} 12 \u{3000}") == 12)
+        #expect(JSONValue.javaScriptNumber("\u{85}12").isNaN)  // NEXT LINE: Foundation trims it, JavaScript does not
+        #expect(JSONValue.javaScriptNumber("0X10") == 16 && JSONValue.javaScriptNumber("0o17") == 15 && JSONValue.javaScriptNumber("0b101") == 5)
+        #expect(JSONValue.javaScriptNumber("-0x10").isNaN && JSONValue.javaScriptNumber("0x").isNaN)
+        // 2^53 + 1 in hexadecimal rounds once, to even: 2^53 (digit by digit in Double it would too,
+        // but 0x20000000000003 must be 2^53 + 4, not 2^53 + 2).
+        #expect(JSONValue.javaScriptNumber("0x20000000000001") == 9_007_199_254_740_992)
+        #expect(JSONValue.javaScriptNumber("0x20000000000003") == 9_007_199_254_740_996)
+        #expect(JSONValue.javaScriptNumber("1.") == 1 && JSONValue.javaScriptNumber(".5e1") == 5)
+        #expect(JSONValue.javaScriptNumber("1e").isNaN && JSONValue.javaScriptNumber(".").isNaN && JSONValue.javaScriptNumber("0x1p3").isNaN)
+        #expect(JSONValue.javaScriptNumber("-Infinity") == -.infinity && JSONValue.javaScriptNumber("infinity").isNaN)
+    }
+
+    @Test("A tweak value's ToNumber, ToString and truthiness (an Int prints all its digits, a Float its shortest decimal)")
+    func tweakContentConversions() {
+        #expect(TweakContent.string(" 0x10 ").javaScriptNumber == 16)
+        #expect(TweakContent.array([.int(1), .null, .int(2)]).javaScriptString == "1,,2")
+        #expect(TweakContent.int(9_007_199_254_740_993).javaScriptString == "9007199254740993")
+        #expect(TweakContent.float(0.1).javaScriptString == "0.1" && TweakContent.float(0.1).javaScriptNumber == 0.1)
+        #expect(TweakContent.array([]).isTruthy && !TweakContent.double(.nan).isTruthy && !TweakContent.null.isTruthy)
     }
 
     @Test("loose equality and relational comparison")

@@ -39,8 +39,8 @@ struct CompiledLogicTests {
             #expect(program.evaluate(in: .context(data)) == reference, "nodes: rule \(rule), context \(context), flag \(flagKey)")
             #expect(program.evaluate(in: .value(object)) == reference, "nodes over the object: rule \(rule), context \(context)")
             // A condition's truth, which a test node answers without building its value.
-            #expect(program.isTruthy(in: .context(data)) == reference.isTruthy, "truth: rule \(rule), context \(context)")
-            #expect(program.isTruthy(in: .value(object)) == reference.isTruthy, "truth over the object: rule \(rule), context \(context)")
+            #expect(program.isTruthy(in: .context(data)) == reference.isJsonLogicTruthy, "truth: rule \(rule), context \(context)")
+            #expect(program.isTruthy(in: .value(object)) == reference.isJsonLogicTruthy, "truth over the object: rule \(rule), context \(context)")
             #expect(overObject == reference, "rule \(rule), context \(context), flag \(flagKey)")
             #expect(data.object == object)
             if reference != .null { answered += 1 }
@@ -103,12 +103,12 @@ struct CompiledLogicTests {
 
     /// The targeting data as `FlagdFlag` built it before evaluation read the context in place.
     static func dataObject(_ context: EvaluationContext, flagKey: String, timestamp: Double) -> LogicValue {
-        var data = context.attributes.mapValues(LogicValue.init)
+        var data = context.attributes.mapValues { LogicValue($0) }
         if let targetingKey = context.targetingKey {
             data["targetingKey"] = .string(targetingKey)
         }
-        data["$flagd"] = .object(["flagKey": .string(flagKey), "timestamp": .number(timestamp)])
-        return .object(data)
+        data["$flagd"] = ["flagKey": .string(flagKey), "timestamp": .double(timestamp)]
+        return .object(sorted: data)
     }
 
     @Test("the specialized forms are the ones compiled")
@@ -119,7 +119,7 @@ struct CompiledLogicTests {
             return
         }
         #expect(path.keys == ["a", "b"])
-        #expect(fallback?.constant == .number(1))
+        #expect(fallback?.constant == .double(1))
         guard case .fractional(let split) = try compiler.compile(LogicValue(json: #"{"fractional": [["on", 20], ["off", 80]]}"#)) else {
             Issue.record("a literal split is not compiled to .fractional")
             return

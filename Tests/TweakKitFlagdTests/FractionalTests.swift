@@ -8,9 +8,9 @@ func split(_ rule: String, flagKey: String, targetingKey: String?, extra: [Strin
     var compiler = LogicCompiler()
     let expression = try compiler.compile(try LogicValue(json: rule))
     var data = extra
-    data["$flagd"] = .object(["flagKey": .string(flagKey)])
+    data["$flagd"] = ["flagKey": .string(flagKey)]
     if let targetingKey { data["targetingKey"] = .string(targetingKey) }
-    return LogicEvaluator().evaluate(expression, data: .object(data))
+    return LogicEvaluator().evaluate(expression, data: .object(sorted: data))
 }
 
 @Suite("fractional")
@@ -52,7 +52,7 @@ struct FractionalTests {
     ])
     func suits(name: String, expected: String) throws {
         let rule = #"{"fractional": [{"cat": [{"var": "$flagd.flagKey"}, {"var": "user.name"}]}, ["clubs", 25], ["diamonds", 25], ["hearts", 25], ["spades", 25]]}"#
-        let result = try split(rule, flagKey: "fractional-flag", targetingKey: nil, extra: ["user": .object(["name": .string(name)])])
+        let result = try split(rule, flagKey: "fractional-flag", targetingKey: nil, extra: ["user": ["name": .string(name)]])
         #expect(result == .string(expected))
     }
 

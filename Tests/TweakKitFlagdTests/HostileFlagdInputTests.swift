@@ -34,7 +34,7 @@ struct HostileFlagdInputTests {
         (-0.0, "0"),
     ])
     func formatsLargeNumbers(number: Double, text: String) {
-        #expect(LogicValue.number(number).text == text)
+        #expect(LogicValue.double(number).javaScriptString == text)
     }
 
     @Test("an evaluation context with appVersion 1e20 evaluates the example's sem_ver rule")

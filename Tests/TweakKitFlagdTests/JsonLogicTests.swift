@@ -10,8 +10,25 @@ func logic(_ rule: String, _ data: String = "{}") throws -> LogicValue {
 }
 
 extension LogicValue {
+    /// Parsed with every number a double, as JsonLogic's arithmetic answers, so that answers
+    /// compare with `==` (which tells `.int(2)` from `.double(2)`).
     init(json: String) throws {
-        self.init(node: try JSONParser.parse(Array(json.utf8)))
+        self = Self.doubles(try JSONValue(jsonText: json))
+    }
+
+    /// An object of `members` sorted by key, the order ``LogicContext/object`` writes.
+    static func object(sorted members: [String: LogicValue]) -> LogicValue {
+        .object(members.sorted { $0.key < $1.key }.map { Member(key: $0.key, value: $0.value) })
+    }
+
+    /// Test values are a few levels deep: recursion is fine here.
+    private static func doubles(_ value: LogicValue) -> LogicValue {
+        switch value {
+        case .int(let int): .double(Double(int))
+        case .array(let elements): .array(elements.map(doubles))
+        case .object(let members): .object(members.map { Member(key: $0.key, value: doubles($0.value)) })
+        default: value
+        }
     }
 }
 
@@ -84,6 +101,26 @@ struct JsonLogicTests {
     ])
     func operations(rule: String, data: String, expected: String) throws {
         #expect(try logic(rule, data) == LogicValue(json: expected), "\(rule)")
+    }
+
+    @Test("an integer and a double are one JsonLogic number: attributes and rule literals as TweakKit reads them")
+    func integersAndDoubles() throws {
+        let data = LogicValue(TweakContent.object(["seats": .int(3), "list": .array([.int(5), .int(6)]), "empty": .array([])]))
+        func answer(_ rule: String) throws -> LogicValue {
+            var compiler = LogicCompiler()
+            // As a definition file is read: integers stay `.int`.
+            return try LogicEvaluator().evaluate(compiler.compile(JSONValue(jsonText: rule)), data: data)
+        }
+        #expect(try answer(#"{"===": [{"var": "seats"}, 3.0]}"#) == true)
+        #expect(try answer(#"{"in": [{"var": "seats"}, [1.0, 3.0]]}"#) == true)
+        #expect(try answer(#"{"in": [3.0, {"var": "list"}]}"#) == false)
+        #expect(try answer(#"{"in": [6.0, {"var": "list"}]}"#) == true)
+        #expect(try answer(#"{"+": [{"var": "seats"}, 1]}"#) == .double(4))
+        #expect(try answer(#"{"var": "list.1"}"#) == .int(6))
+        #expect(try answer(#"{"var": 1.0}"#) == .null)
+        #expect(try answer(#"{"<": [2, {"var": "seats"}, 3.5]}"#) == true)
+        #expect(try answer(#"{"!": {"var": "empty"}}"#) == true)  // JsonLogic: an empty array is false
+        #expect(try answer(#"{"cat": [{"var": "seats"}, "/", 2.5]}"#) == "3/2.5")
     }
 
     @Test("semantic versions compare as semver.org says, prefixes and partial versions included", arguments: [

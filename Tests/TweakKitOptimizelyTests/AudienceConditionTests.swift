@@ -1,8 +1,9 @@
 import Testing
 import TweakKit
+import TweakKitEngineSupport
 @testable import TweakKitOptimizely
 
-private func condition(_ match: String?, _ value: AttributeCondition.Value, name: String = "a", type: String = "custom_attribute") -> AttributeCondition {
+private func condition(_ match: String?, _ value: JSONValue, name: String = "a", type: String = "custom_attribute") -> AttributeCondition {
     AttributeCondition(name: name, type: type, match: match, value: value)
 }
 
@@ -19,37 +20,40 @@ struct AudienceConditionTests {
         #expect(evaluate(condition(nil, .string("pro")), "pro") == true)  // legacy: no match is exact
         #expect(evaluate(condition("exact", .bool(true)), .bool(true)) == true)
         #expect(evaluate(condition("exact", .bool(false)), .bool(true)) == false)
-        #expect(evaluate(condition("exact", .number(9000)), .int(9000)) == true)
-        #expect(evaluate(condition("exact", .number(9000)), .double(9000.0)) == true)
-        #expect(evaluate(condition("exact", .number(1.5)), .double(2)) == false)
+        #expect(evaluate(condition("exact", .double(9000)), .int(9000)) == true)
+        #expect(evaluate(condition("exact", .double(9000)), .double(9000.0)) == true)
+        #expect(evaluate(condition("exact", .double(1.5)), .double(2)) == false)
         // Type mismatches are unknown, never false.
         #expect(evaluate(condition("exact", .string("hi")), .int(9000)) == nil)
         #expect(evaluate(condition("exact", .bool(true)), .int(1)) == nil)
-        #expect(evaluate(condition("exact", .number(0)), .bool(false)) == nil)
+        #expect(evaluate(condition("exact", .double(0)), .bool(false)) == nil)
         #expect(evaluate(condition("exact", .string("pro")), .array(["pro"])) == nil)
         // Missing attribute: unknown.
         #expect(evaluate(condition("exact", .string("pro")), nil) == nil)
         // Numbers beyond ±2^53, and invalid condition values: unknown.
-        #expect(evaluate(condition("exact", .number(9000)), .int(9_007_199_254_740_993)) == nil)
-        #expect(evaluate(condition("exact", .number(9_007_199_254_740_994)), .int(1)) == nil)
-        #expect(evaluate(condition("exact", .number(1)), .double(.infinity)) == nil)
-        #expect(evaluate(condition("exact", .invalid("null")), "x") == nil)
-        #expect(evaluate(condition("exact", .number(9_007_199_254_740_992)), .int(9_007_199_254_740_992)) == true)
+        #expect(evaluate(condition("exact", .double(9000)), .int(9_007_199_254_740_993)) == nil)
+        #expect(evaluate(condition("exact", .double(9_007_199_254_740_994)), .int(1)) == nil)
+        #expect(evaluate(condition("exact", .int(9_007_199_254_740_993)), .int(9_007_199_254_740_993)) == nil)
+        #expect(evaluate(condition("exact", .int(9000)), .double(9000)) == true)
+        #expect(evaluate(condition("exact", [1]), .int(1)) == nil)
+        #expect(evaluate(condition("exact", .double(1)), .double(.infinity)) == nil)
+        #expect(evaluate(condition("exact", .null), "x") == nil)
+        #expect(evaluate(condition("exact", .double(9_007_199_254_740_992)), .int(9_007_199_254_740_992)) == true)
     }
 
     @Test("strings compare by Unicode scalar; Float attributes are numbers")
     func scalarsAndFloats() {
         #expect(evaluate(condition("exact", .string("caf\u{E9}")), .string("cafe\u{301}")) == false)
         #expect(evaluate(condition("substring", .string("e")), .string("cafe\u{301}")) == true)
-        #expect(evaluate(condition("gt", .number(18)), .float(19)) == true)
-        #expect(evaluate(condition("exact", .number(9000)), .float(9000)) == true)
+        #expect(evaluate(condition("gt", .double(18)), .float(19)) == true)
+        #expect(evaluate(condition("exact", .double(9000)), .float(9000)) == true)
     }
 
     @Test("exists: true for any value, false (not unknown) when missing")
     func exists() {
-        #expect(evaluate(condition("exists", .invalid("missing")), "x") == true)
-        #expect(evaluate(condition("exists", .invalid("missing")), .bool(false)) == true)
-        #expect(evaluate(condition("exists", .invalid("missing")), nil) == false)
+        #expect(evaluate(condition("exists", .null), "x") == true)
+        #expect(evaluate(condition("exists", .null), .bool(false)) == true)
+        #expect(evaluate(condition("exists", .null), nil) == false)
     }
 
     @Test("substring: strings only")
@@ -59,26 +63,26 @@ struct AudienceConditionTests {
         #expect(evaluate(condition("substring", .string("")), "just eat") == true)
         #expect(evaluate(condition("substring", .string("just eat!")), "just eat") == false)
         #expect(evaluate(condition("substring", .string("1")), .int(10)) == nil)
-        #expect(evaluate(condition("substring", .number(1)), "10") == nil)
+        #expect(evaluate(condition("substring", .double(1)), "10") == nil)
         #expect(evaluate(condition("substring", .string("a")), nil) == nil)
     }
 
     @Test("gt, ge, lt, le: numbers only, booleans are not numbers")
     func comparisons() {
-        #expect(evaluate(condition("gt", .number(18)), .int(19)) == true)
-        #expect(evaluate(condition("gt", .number(18)), .int(18)) == false)
-        #expect(evaluate(condition("ge", .number(18)), .int(18)) == true)
-        #expect(evaluate(condition("ge", .number(18)), .double(17.99)) == false)
-        #expect(evaluate(condition("lt", .number(18)), .double(17.5)) == true)
-        #expect(evaluate(condition("lt", .number(18)), .int(18)) == false)
-        #expect(evaluate(condition("le", .number(18)), .int(18)) == true)
-        #expect(evaluate(condition("le", .number(18)), .int(19)) == false)
-        #expect(evaluate(condition("gt", .number(18)), "19") == nil)
-        #expect(evaluate(condition("gt", .number(0)), .bool(true)) == nil)
+        #expect(evaluate(condition("gt", .double(18)), .int(19)) == true)
+        #expect(evaluate(condition("gt", .double(18)), .int(18)) == false)
+        #expect(evaluate(condition("ge", .double(18)), .int(18)) == true)
+        #expect(evaluate(condition("ge", .double(18)), .double(17.99)) == false)
+        #expect(evaluate(condition("lt", .double(18)), .double(17.5)) == true)
+        #expect(evaluate(condition("lt", .double(18)), .int(18)) == false)
+        #expect(evaluate(condition("le", .double(18)), .int(18)) == true)
+        #expect(evaluate(condition("le", .double(18)), .int(19)) == false)
+        #expect(evaluate(condition("gt", .double(18)), "19") == nil)
+        #expect(evaluate(condition("gt", .double(0)), .bool(true)) == nil)
         #expect(evaluate(condition("gt", .bool(true)), .int(1)) == nil)
-        #expect(evaluate(condition("gt", .number(0)), .int(9_007_199_254_740_993)) == nil)
-        #expect(evaluate(condition("lt", .number(0)), .double(-.infinity)) == nil)
-        #expect(evaluate(condition("gt", .number(0)), nil) == nil)
+        #expect(evaluate(condition("gt", .double(0)), .int(9_007_199_254_740_993)) == nil)
+        #expect(evaluate(condition("lt", .double(0)), .double(-.infinity)) == nil)
+        #expect(evaluate(condition("gt", .double(0)), nil) == nil)
     }
 
     @Test("semver_*: strings compared by Optimizely's version rules")
@@ -96,7 +100,7 @@ struct AudienceConditionTests {
         }
         #expect(evaluate(condition("semver_eq", .string("2.0")), .bool(true)) == nil)
         #expect(evaluate(condition("semver_eq", .string("2.0")), .int(37)) == nil)
-        #expect(evaluate(condition("semver_eq", .number(2)), "2.0") == nil)
+        #expect(evaluate(condition("semver_eq", .double(2)), "2.0") == nil)
     }
 
     @Test("unknown condition types and match types are unknown; third-party dimensions count")
@@ -104,7 +108,7 @@ struct AudienceConditionTests {
         #expect(evaluate(condition("exact", .string("x"), type: "invalid"), "x") == nil)
         #expect(evaluate(condition("weird_match", .string("x")), "x") == nil)
         #expect(evaluate(condition("qualified", .string("segment")), nil) == false)  // no segments fetched
-        #expect(evaluate(condition("qualified", .number(1)), nil) == nil)
+        #expect(evaluate(condition("qualified", .double(1)), nil) == nil)
         #expect(evaluate(condition("exact", .string("x"), type: "third_party_dimension"), "x") == true)
     }
 

@@ -1,5 +1,6 @@
 import Testing
 import TweakKit
+import TweakKitEngineSupport
 @testable import TweakKitOptimizely
 
 @Suite("Compiled audience conditions")
@@ -7,7 +8,7 @@ struct CompiledConditionsTests {
     /// Audiences: "pro" (plan exact pro), "adult" (age ge 18), "typeless" (always unknown).
     let audiences: [String: OptimizelyDatafile.Audience] = [
         "pro": .init(id: "pro", name: "pro", conditions: .leaf(AttributeCondition(name: "plan", type: "custom_attribute", match: "exact", value: .string("pro")))),
-        "adult": .init(id: "adult", name: "adult", conditions: .and([.leaf(AttributeCondition(name: "age", type: "custom_attribute", match: "ge", value: .number(18)))])),
+        "adult": .init(id: "adult", name: "adult", conditions: .and([.leaf(AttributeCondition(name: "age", type: "custom_attribute", match: "ge", value: .int(18)))])),
         "typeless": .init(id: "typeless", name: "typeless", conditions: .or([.leaf(AttributeCondition(name: "x", type: "", match: nil, value: .string("x")))])),
     ]
 

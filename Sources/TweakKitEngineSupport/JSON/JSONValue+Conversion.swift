@@ -39,6 +39,16 @@ extension JSONValue {
 
     /// A tweak value as a JSON value; object members sorted by key, since a Swift dictionary has no order.
     public init(_ content: TweakContent) {
+        // A scalar (what most attributes are) converts without the walk's stacks.
+        switch content {
+        case .null: self = .null; return
+        case .bool(let flag): self = .bool(flag); return
+        case .int(let number): self = .int(number); return
+        case .float(let number): self = .double(Double(number)); return
+        case .double(let number): self = .double(number); return
+        case .string(let text): self = .string(text); return
+        case .array, .object: break
+        }
         var builder = Builder()
         // Values still to visit, or a marker closing a container: walked, not recursed.
         enum Step { case visit(TweakContent), key(String), endArray, endObject }
@@ -77,6 +87,17 @@ extension JSONValue {
     /// The value as a ``TweakContent``: `null` has none (`nil`); a `null` element or member
     /// inside is kept as ``TweakContent/null``.
     public var tweakContent: TweakContent? {
+        tweakContent(wholeDoublesAsInts: false)
+    }
+
+    /// The value as a ``TweakContent``, as ``tweakContent``; with `wholeDoublesAsInts`, a double
+    /// with no fraction that fits in an `Int` becomes that `Int`, as for a reader to which every
+    /// number is a double (JsonLogic's `3.0` is the variant value 3).
+    ///
+    /// ```swift
+    /// JSONValue.array([3.0, 2.5]).tweakContent(wholeDoublesAsInts: true)   // .array([.int(3), .double(2.5)])
+    /// ```
+    public func tweakContent(wholeDoublesAsInts: Bool) -> TweakContent? {
         if isNull { return nil }
         enum Partial { case array([TweakContent]), object([String: TweakContent], key: String?) }
         var stack: [Partial] = []
@@ -98,7 +119,12 @@ extension JSONValue {
                 switch value {
                 case .bool(let flag): finish(.bool(flag))
                 case .int(let number): finish(.int(number))
-                case .double(let number): finish(.double(number))
+                case .double(let number):
+                    if wholeDoublesAsInts, number == number.rounded(), let int = Int(exactly: number) {
+                        finish(.int(int))
+                    } else {
+                        finish(.double(number))
+                    }
                 case .string(let text): finish(.string(text))
                 default: finish(.null)
                 }

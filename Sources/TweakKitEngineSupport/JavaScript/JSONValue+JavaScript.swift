@@ -1,4 +1,3 @@
-import Foundation
 import TweakKit
 
 /// The JavaScript rules the reference SDKs rely on, on JSON values: truthiness, ToNumber,
@@ -32,8 +31,7 @@ extension JSONValue {
     }
 
     /// ToNumber: `null` is 0, Booleans 0 and 1, text as JavaScript reads a numeric literal
-    /// (trimmed; empty is 0; hexadecimal, octal and binary prefixes; anything else NaN), arrays
-    /// and objects through their ToString.
+    /// (``javaScriptNumber(_:)``), arrays and objects through their ToString.
     public var javaScriptNumber: Double {
         switch self {
         case .null: 0
@@ -94,32 +92,6 @@ extension JSONValue {
             }
             return output
         }
-    }
-
-    /// StringToNumber.
-    public static func javaScriptNumber(_ text: String) -> Double {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.isEmpty { return 0 }
-        switch trimmed {
-        case "Infinity", "+Infinity": return .infinity
-        case "-Infinity": return -.infinity
-        default: break
-        }
-        let lower = trimmed.lowercased()
-        for (prefix, radix) in [("0x", 16.0), ("0o", 8.0), ("0b", 2.0)] where lower.hasPrefix(prefix) {
-            let digits = lower.dropFirst(2)
-            if digits.isEmpty { return .nan }
-            var value = 0.0
-            for character in digits {
-                guard let digit = character.hexDigitValue, Double(digit) < radix else { return .nan }
-                value = value * radix + Double(digit)
-            }
-            return value
-        }
-        // Decimal digits, a point, an exponent and a sign only (Swift would also take "inf", "nan" and hexadecimal floats).
-        guard trimmed.unicodeScalars.allSatisfy({ "0123456789.eE+-".unicodeScalars.contains($0) }),
-              trimmed.unicodeScalars.contains(where: { "0123456789".unicodeScalars.contains($0) }) else { return .nan }
-        return Double(trimmed) ?? .nan
     }
 
     /// JavaScript's `===` between values of two JSON documents: the same type and value (an

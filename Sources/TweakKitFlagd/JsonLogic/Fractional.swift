@@ -27,7 +27,7 @@ enum Fractional {
         if case .string(let value) = first {
             explicit = value
             arguments = arguments.dropFirst()
-        } else if first == .null {
+        } else if first.isNull {
             arguments = arguments.dropFirst()
         }
         guard let distributions = distributions(arguments) else { return .null }
@@ -41,14 +41,15 @@ enum Fractional {
         for argument in arguments {
             guard case .array(let parts) = argument, let variant = parts.first else { return nil }
             switch variant {
-            case .string, .bool, .number, .null: break
+            case .string, .bool, .int, .double, .null: break
             case .array, .object: return nil
             }
             var weight: UInt64 = 1
             if parts.count > 1 {
                 switch parts[1] {
                 case .null: break
-                case .number(let number):
+                case .int, .double:
+                    let number = parts[1].jsonLogicNumber ?? .nan
                     guard number.isFinite, number == number.rounded(.towardZero), number <= maxWeight, number >= minWeight else { return nil }
                     weight = number <= 0 ? 0 : UInt64(number)
                 default:
@@ -70,7 +71,7 @@ enum Fractional {
             (flagKey, targetingKey) = (context.flagKey, key)
         case .value:
             guard case .string(let key) = LogicEvaluator.variable([.string("targetingKey")], data: data), !key.isEmpty else { return nil }
-            (flagKey, targetingKey) = (LogicEvaluator.variable([.string("$flagd.flagKey")], data: data).text, key)
+            (flagKey, targetingKey) = (LogicEvaluator.variable([.string("$flagd.flagKey")], data: data).javaScriptString, key)
         }
         guard let total = total(distributions) else { return nil }
         return pick(bucket: bucket(flagKey, targetingKey, total: total), distributions)

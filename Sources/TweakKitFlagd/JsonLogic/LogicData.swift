@@ -55,8 +55,8 @@ enum LogicData {
 
     private static func step(_ value: LogicValue, _ key: String) -> LogicValue? {
         switch value {
-        case .object(let members):
-            return members[key]
+        case .object:
+            return value[key]
         case .array(let elements):
             guard let index = Int(key), elements.indices.contains(index) else { return nil }
             return elements[index]
@@ -90,7 +90,7 @@ struct LogicContext {
 
     /// The context's attribute `name`, converted.
     func attribute(_ name: String) -> LogicValue? {
-        FewKeys.value(in: context.attributes, forKey: name).map(LogicValue.init)
+        FewKeys.value(in: context.attributes, forKey: name).map { LogicValue($0) }
     }
 
     /// The targeting key `fractional` buckets by: the `targetingKey` member when it is a string.
@@ -100,17 +100,18 @@ struct LogicContext {
     }
 
     private var flagd: LogicValue {
-        .object(["flagKey": .string(flagKey), "timestamp": .number(timestamp)])
+        ["flagKey": .string(flagKey), "timestamp": .double(timestamp)]
     }
 
     /// The whole data object, as a rule that reads `{"var": ""}` sees it.
+    /// Members sorted by key; the context's `targetingKey` and `$flagd` over attributes of those names.
     var object: LogicValue {
-        var data = context.attributes.mapValues(LogicValue.init)
+        var data = context.attributes.mapValues { LogicValue($0) }
         if let targetingKey = context.targetingKey {
             data["targetingKey"] = .string(targetingKey)
         }
         data["$flagd"] = flagd
-        return .object(data)
+        return .object(data.sorted { $0.key < $1.key }.map { LogicValue.Member(key: $0.key, value: $0.value) })
     }
 }
 

@@ -1,3 +1,5 @@
+import TweakKit
+
 /// Evaluates compiled JsonLogic against data, with JavaScript's semantics. An evaluation always
 /// gives a value: flagd's custom operations (`fractional`, `sem_ver`, `starts_with`,
 /// `ends_with`) evaluate to `null` on bad input (a wrong argument count, an unknown `sem_ver`
@@ -23,7 +25,7 @@ struct LogicEvaluator {
             for element in elements { values.append(evaluate(element, in: data)) }
             return .array(values)
         case .variable(let path, let fallback):
-            if let value = data.value(at: path), value.isPresent { return value }
+            if let value = data.value(at: path), !value.isNull { return value }
             guard let fallback else { return .null }
             return evaluate(fallback, in: data)
         case .fractional(let split):
@@ -57,7 +59,7 @@ struct LogicEvaluator {
         case .if, .ternary:
             var index = 0
             while index + 1 < arguments.count {
-                if evaluate(arguments[index], in: data).isTruthy {
+                if evaluate(arguments[index], in: data).isJsonLogicTruthy {
                     return evaluate(arguments[index + 1], in: data)
                 }
                 index += 2
@@ -67,14 +69,14 @@ struct LogicEvaluator {
             var last = LogicValue.null
             for argument in arguments {
                 last = evaluate(argument, in: data)
-                if !last.isTruthy { return last }
+                if !last.isJsonLogicTruthy { return last }
             }
             return last
         case .or:
             var last = LogicValue.null
             for argument in arguments {
                 last = evaluate(argument, in: data)
-                if last.isTruthy { return last }
+                if last.isJsonLogicTruthy { return last }
             }
             return last
         case .some, .all, .none, .map, .filter, .reduce:
@@ -82,8 +84,8 @@ struct LogicEvaluator {
         // Operations of one, two or three arguments: no array of argument values.
         case .equal, .notEqual, .strictEqual, .strictNotEqual, .in:
             return .bool(Self.comparison(op, argument(0, arguments, data), argument(1, arguments, data)))
-        case .not: return .bool(!(argument(0, arguments, data)).isTruthy)
-        case .truthy: return .bool(argument(0, arguments, data).isTruthy)
+        case .not: return .bool(!(argument(0, arguments, data)).isJsonLogicTruthy)
+        case .truthy: return .bool(argument(0, arguments, data).isJsonLogicTruthy)
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             let third = arguments.count >= 3 ? argument(2, arguments, data) : nil
             return .bool(Self.relation(op, argument(0, arguments, data), argument(1, arguments, data), third))
@@ -108,34 +110,34 @@ struct LogicEvaluator {
         func arg(_ index: Int) -> LogicValue { index < args.count ? args[index] : .null }
         switch op {
         case .variable: return Self.variable(args, data: data)
-        case .cat: return .string(args.map { $0 == .null ? "null" : $0.text }.joined())
-        case .substr: return .string(Self.substring(arg(0).text, arg(1), args.count > 2 ? arg(2) : nil))
+        case .cat: return .string(args.map { $0.isNull ? "null" : $0.javaScriptString }.joined())
+        case .substr: return .string(Self.substring(arg(0).javaScriptString, arg(1), args.count > 2 ? arg(2) : nil))
         case .missing: return .array(Self.missing(args, data: data))
         case .missingSome:
-            guard let needed = arg(0).number, case .array(let keys) = arg(1) else { return .array([]) }
+            guard let needed = arg(0).jsonLogicNumber, case .array(let keys) = arg(1) else { return .array([]) }
             let missing = Self.missing(keys, data: data)
             // Compared as numbers, as JavaScript does: a NaN or huge count must not trap.
             return Double(keys.count - missing.count) >= needed ? .array([]) : .array(missing)
         case .add:
             var sum = 0.0
-            for value in args { sum += value.number ?? .nan }
-            return .number(sum)
+            for value in args { sum += value.jsonLogicNumber ?? .nan }
+            return .double(sum)
         case .multiply:
             guard !args.isEmpty else { return .null }
             var product = 1.0
-            for value in args { product *= value.number ?? .nan }
-            return .number(product)
+            for value in args { product *= value.jsonLogicNumber ?? .nan }
+            return .double(product)
         case .subtract:
-            if args.count == 1 { return .number(-(arg(0).number ?? .nan)) }
-            return .number((arg(0).number ?? .nan) - (arg(1).number ?? .nan))
-        case .divide: return .number((arg(0).number ?? .nan) / (arg(1).number ?? .nan))
+            if args.count == 1 { return .double(-(arg(0).jsonLogicNumber ?? .nan)) }
+            return .double((arg(0).jsonLogicNumber ?? .nan) - (arg(1).jsonLogicNumber ?? .nan))
+        case .divide: return .double((arg(0).jsonLogicNumber ?? .nan) / (arg(1).jsonLogicNumber ?? .nan))
         case .modulo:
-            return .number((arg(0).number ?? .nan).truncatingRemainder(dividingBy: arg(1).number ?? .nan))
+            return .double((arg(0).jsonLogicNumber ?? .nan).truncatingRemainder(dividingBy: arg(1).jsonLogicNumber ?? .nan))
         case .min, .max:
-            let numbers = args.map { $0.number ?? .nan }
+            let numbers = args.map { $0.jsonLogicNumber ?? .nan }
             guard !numbers.isEmpty else { return .null }
             if numbers.contains(where: \.isNaN) { return .null }
-            return .number(op == .min ? numbers.min() ?? 0 : numbers.max() ?? 0)
+            return .double(op == .min ? numbers.min() ?? 0 : numbers.max() ?? 0)
         case .merge:
             var merged: [LogicValue] = []
             for value in args {
@@ -164,7 +166,7 @@ struct LogicEvaluator {
         case .some, .all, .none:
             if op == .all && elements.isEmpty { return .bool(false) }
             for element in elements {
-                let truthy = evaluate(rule, in: .value(element)).isTruthy
+                let truthy = evaluate(rule, in: .value(element)).isJsonLogicTruthy
                 if op == .some && truthy { return .bool(true) }
                 if op == .all && !truthy { return .bool(false) }
                 if op == .none && truthy { return .bool(false) }
@@ -176,12 +178,12 @@ struct LogicEvaluator {
             return .array(mapped)
         case .filter:
             var kept: [LogicValue] = []
-            for element in elements where evaluate(rule, in: .value(element)).isTruthy { kept.append(element) }
+            for element in elements where evaluate(rule, in: .value(element)).isJsonLogicTruthy { kept.append(element) }
             return .array(kept)
         default:
             var accumulator = arguments.count > 2 ? evaluate(arguments[2], in: data) : .null
             for element in elements {
-                accumulator = evaluate(rule, in: .value(.object(["current": element, "accumulator": accumulator])))
+                accumulator = evaluate(rule, in: .value(["current": element, "accumulator": accumulator]))
             }
             return accumulator
         }
@@ -199,11 +201,11 @@ struct LogicEvaluator {
         case .string(let text):
             if text.isEmpty { return data.whole }
             keys = variablePath(text)
-        case .number(let number): keys = [LogicValue.format(number)]
+        case .int, .double: keys = [path.javaScriptString]
         case .array(let parts) where !parts.isEmpty: return variable(parts, data: data)
         default: return fallback
         }
-        guard let value = data.value(at: VariablePath(keys)), value.isPresent else { return fallback }
+        guard let value = data.value(at: VariablePath(keys)), !value.isNull else { return fallback }
         return value
     }
 
@@ -215,7 +217,7 @@ struct LogicEvaluator {
     /// `in`: a substring of a string, or an element (compared strictly) of an array.
     static func contains(_ container: LogicValue, _ element: LogicValue) -> Bool {
         switch container {
-        case .string(let haystack): return haystack.contains(element.text)
+        case .string(let haystack): return haystack.contains(element.javaScriptString)
         case .array(let elements): return elements.contains { strictEquals($0, element) }
         default: return false
         }
@@ -226,7 +228,7 @@ struct LogicEvaluator {
         if let first = keys.first, case .array(let nested) = first { list = nested }
         return list.filter { key in
             let value = variable([key], data: data)
-            return value == .null || value == .string("")
+            return value.isNull || value.string == ""
         }
     }
 
@@ -237,7 +239,7 @@ struct LogicEvaluator {
         let characters = Array(text)
         let count = Double(characters.count)
         func integer(_ value: LogicValue) -> Double {
-            let number = value.number ?? .nan
+            let number = value.jsonLogicNumber ?? .nan
             return number.isNaN ? 0 : number.rounded(.towardZero)
         }
         var from = integer(start)
@@ -252,12 +254,26 @@ struct LogicEvaluator {
         return String(characters[Int(from)..<Int(to)])
     }
 
+    /// JavaScript's `===`: numbers (an `.int` and a `.double` alike) compare as doubles; arrays
+    /// and objects are distinct objects in JavaScript, never equal.
     static func strictEquals(_ lhs: LogicValue, _ rhs: LogicValue) -> Bool {
-        switch (lhs, rhs) {
-        case (.number(let a), .number(let b)): return a == b
-        case (.array, .array), (.object, .object): return false // distinct objects in JavaScript
-        default: return lhs == rhs
+        // One value at a time, not `switch (lhs, rhs)`: a tuple copies both, and `in` runs this once per member.
+        switch lhs {
+        case .null: return rhs.isNull
+        case .bool(let a):
+            if case .bool(let b) = rhs { return a == b }
+        case .string(let a):
+            if case .string(let b) = rhs { return a == b }
+        case .int(let a):
+            if case .int(let b) = rhs { return Double(a) == Double(b) }
+            if case .double(let b) = rhs { return Double(a) == b }
+        case .double(let a):
+            if case .double(let b) = rhs { return a == b }
+            if case .int(let b) = rhs { return a == Double(b) }
+        case .array, .object:
+            break
         }
+        return false
     }
 
     /// JavaScript's `==` for JSON values.
@@ -266,12 +282,12 @@ struct LogicEvaluator {
         case (.null, .null): return true
         case (.null, _), (_, .null): return false
         case (.string(let a), .string(let b)): return a == b
-        case (.bool, _), (_, .bool), (.number, _), (_, .number):
+        case (.bool, _), (_, .bool), (.int, _), (_, .int), (.double, _), (_, .double):
             if case .array = lhs, case .array = rhs { return false }
             guard let a = lhs.primitiveNumber, let b = rhs.primitiveNumber else { return false }
             return a == b
-        case (.array, .string), (.object, .string): return lhs.text == rhs.text.description
-        case (.string, .array), (.string, .object): return lhs.text == rhs.text
+        case (.array, .string), (.object, .string): return lhs.javaScriptString == rhs.javaScriptString
+        case (.string, .array), (.string, .object): return lhs.javaScriptString == rhs.javaScriptString
         default: return false
         }
     }
@@ -308,12 +324,39 @@ struct LogicEvaluator {
     }
 }
 
+/// flagd's JsonLogic reading of a value as a number: what its arithmetic, `missing_some`,
+/// `substr` and comparisons take (JsonLogic's rules as flagd's evaluator applies them).
 extension LogicValue {
+    /// `null` is 0, Booleans 0 and 1, numbers as they are (an `.int` as its double), text trimmed
+    /// and read as a decimal (empty is 0), an empty array 0 and a one-element array its element's
+    /// number; anything else none (`nil`: NaN to arithmetic). Nested one-element arrays are
+    /// unwrapped in a loop, not by recursion.
+    var jsonLogicNumber: Double? {
+        var value = self
+        while true {
+            switch value {
+            case .null: return 0
+            case .bool(let bool): return bool ? 1 : 0
+            case .int(let int): return Double(int)
+            case .double(let double): return double
+            case .string(let string):
+                let trimmed = trimmingWhitespace(string)
+                if trimmed.isEmpty { return 0 }
+                return Double(trimmed)
+            case .array(let array):
+                if array.isEmpty { return 0 }
+                guard array.count == 1 else { return nil }
+                value = array[0]
+            case .object: return nil
+            }
+        }
+    }
+
     /// The number JavaScript compares with after converting objects to primitives.
     var primitiveNumber: Double? {
         switch self {
-        case .array, .object: return LogicValue.string(text).number
-        default: return number
+        case .array, .object: return LogicValue.string(javaScriptString).jsonLogicNumber
+        default: return jsonLogicNumber
         }
     }
 }

@@ -30,7 +30,7 @@ indirect enum LogicExpression: Sendable {
             let keys: [String]
             switch arguments.first {
             case .literal(.string(let path))? where !path.isEmpty: keys = LogicEvaluator.variablePath(path)
-            case .literal(.number(let number))?: keys = [LogicValue.format(number)]
+            case .literal(let number)? where number.number != nil: keys = [number.javaScriptString]
             default: return .operation(op, arguments)
             }
             return .variable(VariablePath(keys), fallback: arguments.count > 1 ? arguments[1] : nil)
@@ -130,7 +130,8 @@ struct LogicCompiler {
             let expression: LogicExpression = literals.map { .literal(.array($0)) } ?? .array(compiled)
             return Compiled(expression: expression, height: height + 1, size: size)
         case .object(let members) where members.count == 1:
-            guard let (key, argument) = members.first else { return Compiled(expression: .literal(value), height: 1, size: 1) }
+            guard let member = members.first else { return Compiled(expression: .literal(value), height: 1, size: 1) }
+            let (key, argument) = (member.key, member.value)
             if key == "$ref" {
                 return try compileReference(argument, depth: depth)
             }

@@ -24,7 +24,7 @@ protocol LogicNode: AnyObject, Sendable {
 }
 
 extension LogicNode {
-    func isTruthy(in data: LogicData) -> Bool { evaluate(in: data).isTruthy }
+    func isTruthy(in data: LogicData) -> Bool { evaluate(in: data).isJsonLogicTruthy }
 }
 
 /// Compiles a rule's ``LogicExpression`` into a tree of ``LogicNode``s, within a budget of nodes.
@@ -158,7 +158,7 @@ private final class VariableNode: LogicNode {
     let fallback: any LogicNode
     init(_ path: VariablePath, fallback: any LogicNode) { (self.path, self.fallback) = (path, fallback) }
     func evaluate(in data: LogicData) -> LogicValue {
-        if let value = data.value(at: path), value.isPresent { return value }
+        if let value = data.value(at: path), !value.isNull { return value }
         return fallback.evaluate(in: data)
     }
 }
@@ -171,7 +171,7 @@ private final class AttributeNode: LogicNode {
     let fallback: any LogicNode
     init(_ name: String, fallback: any LogicNode) { (self.name, self.fallback) = (name, fallback) }
     func evaluate(in data: LogicData) -> LogicValue {
-        if let value = data.member(named: name), value.isPresent { return value }
+        if let value = data.member(named: name), !value.isNull { return value }
         return fallback.evaluate(in: data)
     }
 }
@@ -263,7 +263,7 @@ private final class LogicalNode: LogicNode {
 
     func evaluate(in data: LogicData) -> LogicValue {
         let value = first.evaluate(in: data)
-        if value.isTruthy != isAnd { return value }
+        if value.isJsonLogicTruthy != isAnd { return value }
         return rest.evaluate(in: data)
     }
 }
@@ -286,7 +286,7 @@ private final class NegationNode: LogicNode {
     let argument: any LogicNode
     init(isNot: Bool, _ argument: any LogicNode) { (self.isNot, self.argument) = (isNot, argument) }
     func evaluate(in data: LogicData) -> LogicValue {
-        .bool(argument.evaluate(in: data).isTruthy != isNot)
+        .bool(argument.evaluate(in: data).isJsonLogicTruthy != isNot)
     }
 }
 

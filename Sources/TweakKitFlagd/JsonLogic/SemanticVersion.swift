@@ -176,11 +176,12 @@ struct SemanticVersion: Sendable, Hashable, Comparable {
     private static func version(_ value: LogicValue) -> SemanticVersion? {
         switch value {
         case .string(let text): return SemanticVersion(text)
-        case .number(let number):
+        case .int, .double:
+            let number = value.jsonLogicNumber ?? .nan
             // flagd formats a number as Go's `%v` does, which writes 1e+06 from a million on and
             // 1e-05 below 0.0001: no version.
             guard number == 0 || (abs(number) >= 0.0001 && abs(number) < 1_000_000) else { return nil }
-            return SemanticVersion(LogicValue.format(number))
+            return SemanticVersion(JavaScriptNumber.string(number))
         default: return nil
         }
     }
