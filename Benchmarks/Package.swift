@@ -22,6 +22,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "TweakKit", package: "TweakKit"),
+                .product(name: "JustTweak", package: "TweakKit"),
                 .product(name: "TweakKitFlagd", package: "TweakKit"),
                 .product(name: "TweakKitOptimizely", package: "TweakKit"),
                 .product(name: "TweakKitUnleash", package: "TweakKit"),

@@ -285,6 +285,14 @@ class Report:
                 self.target(f"{label} lookup with no hooks vs the baseline run (each vs its dictionary), {SIZES[1]} tweaks",
                             None if mine is None or theirs is None else mine / theirs, "0.90x-1.10x",
                             lambda r: 0.9 <= r <= 1.1, needs=(name,))
+        # The JustTweak module against JustTweak 10.1.1's lookup algorithm (JustTweakBenchmarks.swift),
+        # cache on, 1,000 tweaks: the README's stack (NSMutableDictionary overrides above the file)
+        # and UserDefaults above the file.
+        for stack, stack_label in (("README", "NSMutableDictionary above the file"), ("UserDefaults", "UserDefaultsTweakProvider above the file")):
+            for kind, label in (("TweakWith", "tweakWith(feature:variable:)"), ("FeatureEnabled", "isFeatureEnabled")):
+                name = f"Paired.JustTweak.{stack}.{kind}"
+                self.target(f"JustTweak module {label} vs JustTweak 10.1.1's algorithm, {stack_label}, 1000 tweaks, cache on",
+                            self.paired(name), "<= 0.20x", lambda r: r <= 0.2, needs=(name,))
         self.target("cold load of 10000 tweaks, LocalTweakProvider(data:) vs JSONSerialization.jsonObject",
                     self.paired("Paired.ColdLoad.10000"), "<= 0.50x", lambda r: r <= 0.5,
                     needs=("Paired.ColdLoad.10000",), note=self.separately(self.ratio("ColdLoad.LocalTweakProvider-data.10000")))

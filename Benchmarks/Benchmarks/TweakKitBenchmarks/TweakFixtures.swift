@@ -222,14 +222,14 @@ final class LookupFixture: Sendable {
         // One key per tweak, made apart from the stored ones and shared by all its lookups, as
         // an app's keys are literals or `static let`s (a TweakKey caches where its value is).
         let lookupKeys = all.map(TweakSet.key)
-        func typedKeys<Value>(_ kind: TweakSet.Kind, default defaultValue: Value) -> [TweakKey<Value>?] {
+        func typedKeys<Value>(_ kind: TweakSet.Kind, _ key: (String, String) -> TweakKey<Value>) -> [TweakKey<Value>?] {
             all.map { i in
-                TweakSet.kind(i) == kind ? TweakKey(feature: lookupKeys[i].feature, variable: lookupKeys[i].variable, default: defaultValue) : nil
+                TweakSet.kind(i) == kind ? key(lookupKeys[i].feature, lookupKeys[i].variable) : nil
             }
         }
-        let boolKey = typedKeys(.bool, default: false)
-        let intKey = typedKeys(.int, default: -1)
-        let doubleKey = typedKeys(.double, default: -1.0)
+        let boolKey = typedKeys(.bool) { TweakKey(feature: $0, variable: $1, default: false) }
+        let intKey = typedKeys(.int) { TweakKey(feature: $0, variable: $1, default: -1) }
+        let doubleKey = typedKeys(.double) { TweakKey(feature: $0, variable: $1, default: -1.0) }
 
         var random = SplitMix64(seed: 0x7EA4_B17_5EED)
         let sequence = (0..<Self.sequenceLength).map { _ in random.next(below: size) }

@@ -33,6 +33,7 @@ let benchmarks: @Sendable () -> Void = {
     registerFirebaseBenchmarks()
     registerMemoryBenchmarks()
     registerPairedBenchmarks()
+    registerJustTweakBenchmarks()
 }
 
 /// `benchmark.scaledIterations` is 0..<1,000: the lookups of one measured iteration.
