@@ -90,7 +90,7 @@ let package = Package(
         // Fixtures and task-scoped overrides for tests of code that reads tweaks.
         .target(name: "TweakKitTesting", dependencies: ["TweakKit"]),
         // Targeting and percentage rollouts on OpenFeature flagd flag definitions.
-        .target(name: "TweakKitFlagd", dependencies: ["TweakKit"]),
+        .target(name: "TweakKitFlagd", dependencies: ["TweakKit", "TweakKitEngineSupport"]),
         // Remote tweaks over HTTP: conditional polling, server-sent events, last-known-good; the OFREP client.
         // On URLSession (Foundation) with no other package; AsyncHTTPClient and the service only with `Remote`.
         .target(
