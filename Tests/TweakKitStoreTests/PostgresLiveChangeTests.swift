@@ -21,7 +21,7 @@ struct PostgresLiveChangeTests {
     @Test("closing finishes the signal streams")
     func closeFinishes() async throws {
         let url = try await PostgresCluster.freshDatabaseURL()
-        let store = try await PostgresTweakStore.connect(url: url)
+        let store = try await PostgresTweakStore.connect(url: url, timeLimit: testStoreTimeLimit)
         let signals = store.changeSignals()
         await store.close()
         var count = 0
@@ -90,11 +90,11 @@ struct PostgresLiveChangeTests {
 
     private func restartScenario(_ cluster: PostgresCluster) async throws {
         let url = try await cluster.freshDatabaseURL()
-        let writer = try await PostgresTweakStore.connect(url: url)
-        let reader = try await PostgresTweakStore.connect(url: url)
+        let writer = try await PostgresTweakStore.connect(url: url, timeLimit: testStoreTimeLimit)
+        let reader = try await PostgresTweakStore.connect(url: url, timeLimit: testStoreTimeLimit)
         let seen = ChangeCollector(store: reader, from: 0)
         defer { seen.stop() }
-        let following = try await PostgresTweakStore.connect(url: url)
+        let following = try await PostgresTweakStore.connect(url: url, timeLimit: testStoreTimeLimit)
         let provider = StoreTweakProvider(store: following, initialBackoff: .milliseconds(100), maximumBackoff: .seconds(1))
         try await provider.start()
         defer { provider.stop() }

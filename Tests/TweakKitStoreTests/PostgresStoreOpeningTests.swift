@@ -94,7 +94,7 @@ struct PostgresStoreOpeningTests {
                 try await connection.query("UPDATE tweakkit_schema SET version = 99", logger: .init(label: "test"))
             }
             await #expect(throws: SharedTweakStoreError.newerSchema(found: 99, supported: 1)) {
-                _ = try await PostgresTweakStore.connect(url: url)
+                _ = try await PostgresTweakStore.connect(url: url, timeLimit: testStoreTimeLimit)
             }
             #expect(try await store.snapshot().tweaks.map(\.value) == ["dark"])
         }

@@ -6,11 +6,15 @@ import TweakKitPostgresTestSupport
 import TweakKitStore
 import TweakKitStorePostgres
 
+/// The time limit of the tests' stores: generous, as the tests check what happens, not how fast; on
+/// a two-core machine running the whole suite, opening a store once took more than the default 10 s.
+let testStoreTimeLimit: Duration = .seconds(30)
+
 /// Opens a store on a fresh database of the shared cluster, runs `body`, closes it.
 @discardableResult
 func withPostgresStore<Result>(_ body: (PostgresTweakStore, String) async throws -> Result) async throws -> Result {
     let url = try await PostgresCluster.freshDatabaseURL()
-    let store = try await PostgresTweakStore.connect(url: url)
+    let store = try await PostgresTweakStore.connect(url: url, timeLimit: testStoreTimeLimit)
     do {
         let result = try await body(store, url)
         await store.close()
@@ -66,7 +70,7 @@ final class ChangeCollector: Sendable {
 /// Opens a second handle on the store at `url`, runs `body`, closes it.
 @discardableResult
 func withAnotherHandle<Result>(on url: String, _ body: (PostgresTweakStore) async throws -> Result) async throws -> Result {
-    let store = try await PostgresTweakStore.connect(url: url)
+    let store = try await PostgresTweakStore.connect(url: url, timeLimit: testStoreTimeLimit)
     do {
         let result = try await body(store)
         await store.close()
