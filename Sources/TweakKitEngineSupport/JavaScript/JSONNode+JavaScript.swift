@@ -1,12 +1,7 @@
 package import TweakKit
 
 /// JavaScript truthiness of a parsed JSON node, read where a document is parsed (before any
-/// ``JSONValue`` is built): the rule of ``JSONValue/isTruthy``.
-///
-/// ```swift
-/// try JSONParser.parse(Array(#"[]"#.utf8)).isTruthy   // true
-/// try JSONParser.parse(Array(#""""#.utf8)).isTruthy   // false
-/// ```
+/// ``JSONValue`` is built): the rule of ``JSONValue/isTruthy``, so `[]` is true and `""` false.
 extension JSONNode {
     /// `null`, `false`, 0, NaN and `""` are false; everything else is true.
     package var isTruthy: Bool {
