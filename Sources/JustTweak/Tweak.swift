@@ -11,7 +11,7 @@ public import TweakKit
 /// (`1 == 1.0`) and ``source`` included.
 public struct Tweak: Sendable {
     /// The fields, in one immutable box: copying a tweak (every cached lookup returns one) retains
-    /// one reference instead of seven (`JustTweak.*` in `Benchmarks/run`).
+    /// one reference instead of seven (`Paired.JustTweak.*` in `Benchmarks/run`).
     private final class Fields: Sendable {
         let feature: String
         let variable: String

@@ -5,7 +5,7 @@ internal import TweakKit
 /// A `[TweakID: Value]` hashes both names with SipHash on every lookup; this table hashes their
 /// UTF-8 bytes with TweakKit's multiply-mix hash (the one its snapshot's name index uses) and
 /// probes linearly, so a cached lookup costs about what JustTweak's serial queue alone did
-/// (`JustTweak.*` in `Benchmarks/run`). Names that are not ASCII go to a dictionary. A name in
+/// (`Paired.JustTweak.*` in `Benchmarks/run`). Names that are not ASCII go to a dictionary. A name in
 /// one part and its canonical equivalent in the other (`"K"` and the Kelvin sign) are then two
 /// entries, which is harmless in a cache: each holds the answer the providers gave for it.
 struct TweakLookupTable<Value> {

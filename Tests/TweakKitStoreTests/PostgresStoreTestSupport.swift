@@ -6,8 +6,8 @@ import TweakKitPostgresTestSupport
 import TweakKitStore
 import TweakKitStorePostgres
 
-/// The time limit of the tests' stores: generous, as the tests check what happens, not how fast; on
-/// a two-core machine running the whole suite, opening a store once took more than the default 10 s.
+/// The time limit of the tests' stores: generous, as the tests check what happens, not how fast,
+/// and opening a store competes with the rest of the suite for the machine (the default is 10 s).
 let testStoreTimeLimit: Duration = .seconds(30)
 
 /// Opens a store on a fresh database of the shared cluster, runs `body`, closes it.

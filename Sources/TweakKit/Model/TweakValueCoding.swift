@@ -13,8 +13,8 @@ package enum TweakValueCoding {
     /// `content` as a `Value`, or `nil` when it holds another kind.
     ///
     /// Each branch hands its value back with `unsafeBitCast`, sound because the branch has just
-    /// checked that `Value` is that very type: `as? Value` there left a dynamic cast in the
-    /// specialized read and made `Paired.100000.TypedMixed` (`Benchmarks/run`) about 60 % slower.
+    /// checked that `Value` is that very type: `as? Value` there leaves a dynamic cast in the
+    /// specialized read, which `Paired.100000.TypedMixed` (`Benchmarks/run`) shows.
     @inlinable @inline(__always)
     package static func value<Value>(_ content: TweakContent, as _: Value.Type = Value.self) -> Value? {
         if Value.self == Bool.self { return bool(content).map { unsafeBitCast($0, to: Value.self) } }
