@@ -18,24 +18,52 @@ public struct GrowthBookEvaluator: Sendable {
     /// The user, with the sticky bucket documents this evaluator added.
     public private(set) var user: GrowthBookUserContext
     /// Sticky bucket documents this evaluator created or changed, by key: what to save.
-    public private(set) var changedStickyBucketDocuments: [String: GrowthBookStickyAssignmentsDocument] = [:]
+    public var changedStickyBucketDocuments: [String: GrowthBookStickyAssignmentsDocument] {
+        scratch?.fields.changedStickyBucketDocuments ?? [:]
+    }
     /// Every experiment that put the user in a variation by hashing, in order (`trackingCallback`).
     /// Each read builds the array: read it once, not once per element.
     public var exposures: [(experiment: GrowthBookExperiment, result: GrowthBookExperimentResult)] {
         guard let firstExposure else { return [] }
-        return [firstExposure] + laterExposures
+        return [firstExposure] + (scratch?.fields.laterExposures ?? [])
     }
     /// ``exposures``: the first held inline (most evaluations expose the user to one experiment at
-    /// most, and an array would be allocated for it), the others in order after it.
+    /// most, and an array would be allocated for it), the others in ``Scratch/laterExposures``.
     private var firstExposure: (experiment: GrowthBookExperiment, result: GrowthBookExperimentResult)?
-    private var laterExposures: [(experiment: GrowthBookExperiment, result: GrowthBookExperimentResult)] = []
-    /// Features being evaluated on the current prerequisite path (cycle guard): a few at most,
-    /// and none for a feature without prerequisites (nothing to allocate then).
-    private var stack: [String] = []
-    /// Prerequisites already decided in this evaluation, by key: a feature named as a parent along
-    /// many paths is decided once (a payload of 20 levels, each naming the next twice, took seconds).
-    /// Only results that no cycle or depth limit cut short are kept: those do not depend on the path.
-    private var decidedPrerequisites: [String: GrowthBookFeatureResult] = [:]
+    /// What only prerequisites, sticky bucketing and a second exposure need, made by the first of
+    /// them: most evaluations need none of it, and each field held inline was a retain when the
+    /// evaluator was made and a release when it went (a tenth of `GrowthBook.Evaluate`'s time).
+    private var scratch: CopyOnWrite<Scratch>?
+
+    private struct Scratch: Sendable {
+        var changedStickyBucketDocuments: [String: GrowthBookStickyAssignmentsDocument] = [:]
+        var laterExposures: [(experiment: GrowthBookExperiment, result: GrowthBookExperimentResult)] = []
+        /// Features being evaluated on the current prerequisite path (cycle guard): a few at most.
+        var stack: [String] = []
+        /// Prerequisites already decided in this evaluation, by key: a feature named as a parent
+        /// along many paths is decided once (a payload of 20 levels, each naming the next twice,
+        /// took seconds). Only results that no cycle or depth limit cut short are kept: those do
+        /// not depend on the path.
+        var decidedPrerequisites: [String: GrowthBookFeatureResult] = [:]
+    }
+
+    /// Changes the scratch fields, making them first when there are none.
+    private mutating func withScratch<Result>(_ change: (inout Scratch) -> Result) -> Result {
+        var box = scratch ?? CopyOnWrite(Scratch())
+        scratch = nil  // the box is then the only reference: changed in place, not copied
+        defer { scratch = box }
+        return change(&box.fields)
+    }
+
+    /// How many features are on the current prerequisite path.
+    private var stackDepth: Int { scratch?.fields.stack.count ?? 0 }
+
+    /// Takes the prerequisite path back to its first `depth` features.
+    private mutating func truncateStack(to depth: Int) {
+        guard stackDepth > depth else { return }
+        withScratch { $0.stack.removeLast($0.stack.count - depth) }
+    }
+
     /// How many results a cycle or the depth limit decided: when it has not moved while a feature
     /// was decided, that feature's result holds on any path.
     private var pathDependentResults = 0
@@ -70,18 +98,19 @@ public struct GrowthBookEvaluator: Sendable {
     public static let maximumPrerequisiteDepth = GrowthBookPrerequisiteGraph.maximumDepth
 
     private mutating func startEvaluation() {
-        stack = []
         conditions.regexTimeLeft = ConditionEvaluator.regexBudget
-        if !decidedPrerequisites.isEmpty { decidedPrerequisites = [:] }
+        if scratch?.fields.stack.isEmpty == false || scratch?.fields.decidedPrerequisites.isEmpty == false {
+            withScratch { $0.stack = []; $0.decidedPrerequisites = [:] }
+        }
     }
 
     private mutating func feature(_ key: String) -> GrowthBookFeatureResult {
         guard let feature = payload.feature(key) else { return GrowthBookFeatureResult(value: .null, source: .unknownFeature) }
-        if stack.contains(key) {
+        if scratch?.fields.stack.contains(key) == true {
             pathDependentResults &+= 1
             return GrowthBookFeatureResult(value: .null, source: .cyclicPrerequisite)
         }
-        if stack.count >= Self.maximumPrerequisiteDepth {
+        if stackDepth >= Self.maximumPrerequisiteDepth {
             pathDependentResults &+= 1
             return GrowthBookFeatureResult(value: .null, source: .prerequisiteTooDeep)
         }
@@ -91,12 +120,11 @@ public struct GrowthBookEvaluator: Sendable {
         // Each rule is shared, not copied (a rule is large; a copy per rule showed up as a sixth
         // of an evaluation's time).
         if feature.hasParentConditions {
-            stack.append(key)
-            let evaluated = stack
+            withScratch { $0.stack.append(key) }
+            let depth = stackDepth
             for rule in feature.sharedRules {
-                // Only prerequisites push onto the stack, always above `evaluated`: the same count
-                // is the same stack (no array assigned for a rule without them).
-                if stack.count != evaluated.count { stack = evaluated }
+                // Only prerequisites push onto the stack, always above this feature's place on it.
+                truncateStack(to: depth)
                 if let result = apply(rule, featureKey: key, asBuilt: asBuilt) { return result }
             }
         } else {
@@ -151,19 +179,19 @@ public struct GrowthBookEvaluator: Sendable {
     private enum PrerequisiteOutcome { case pass, fail, gate, cyclic, tooDeep }
 
     private mutating func prerequisites(_ parents: [GrowthBookParentCondition]) -> PrerequisiteOutcome {
-        let evaluated = stack
+        let depth = stackDepth
         for parent in parents {
-            stack = evaluated
+            truncateStack(to: depth)
             let result: GrowthBookFeatureResult
             // Kept by key only when the key is the feature's own bytes: a canonically equivalent
             // spelling finds the same feature in the dictionary but hashes to other buckets.
             let memorable = payload.feature(parent.id).map { Self.sameBytes($0.key, parent.id) } ?? true
-            if memorable, let decided = decidedPrerequisites[parent.id] {
+            if memorable, let decided = scratch?.fields.decidedPrerequisites[parent.id] {
                 result = decided
             } else {
                 let before = pathDependentResults
                 result = feature(parent.id)
-                if memorable, pathDependentResults == before { decidedPrerequisites[parent.id] = result }
+                if memorable, pathDependentResults == before { withScratch { $0.decidedPrerequisites[parent.id] = result } }
             }
             if result.source == .cyclicPrerequisite { return .cyclic }
             if result.source == .prerequisiteTooDeep { return .tooDeep }
@@ -287,7 +315,7 @@ public struct GrowthBookEvaluator: Sendable {
         if firstExposure == nil {
             firstExposure = (experiment, outcome)
         } else {
-            laterExposures.append((experiment, outcome))
+            withScratch { $0.laterExposures.append((experiment, outcome)) }
         }
         return outcome
     }
@@ -333,7 +361,7 @@ public struct GrowthBookEvaluator: Sendable {
 
     mutating func setStickyDocument(_ document: GrowthBookStickyAssignmentsDocument) {
         user.stickyBucketAssignmentDocs?[document.key] = document
-        changedStickyBucketDocuments[document.key] = document
+        withScratch { $0.changedStickyBucketDocuments[document.key] = document }
     }
 
     // MARK: Targeting helpers
@@ -407,14 +435,8 @@ public struct GrowthBookEvaluator: Sendable {
 
     /// Whether `a` and `b` are the same UTF-8 bytes (not only canonically equivalent).
     static func sameBytes(_ a: String, _ b: String) -> Bool {
-        guard a.utf8.count == b.utf8.count else { return false }
-        var a = a, b = b
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
-                guard let left = x.baseAddress, let right = y.baseAddress else { return true }  // both empty
-                return memcmp(left, right, x.count) == 0
-            }
-        }
+        // Byte by byte through the views: `withUTF8` needs a mutable copy of each (four retains).
+        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
     }
 
     static func isHashable(_ value: GrowthBookValue) -> Bool {
