@@ -4,7 +4,7 @@ import Crypto
 #error("TweakKitFirebase needs the package trait Firebase: .package(url: …, traits: [\"Firebase\"])")
 #endif
 import Foundation
-import TweakKit
+@_spi(TweakKitEngines) import TweakKit
 import TweakKitEngineSupport
 
 /// Evaluates conditions for one context exactly as firebase-admin-node's `ConditionEvaluator`.

@@ -1,5 +1,5 @@
 public import Foundation
-public import TweakKit
+@_spi(TweakKitEngines) public import TweakKit
 
 extension FlagdDefinitions {
     /// Evaluates one flag for `context`, as flagd's in-process evaluator does. Never throws.

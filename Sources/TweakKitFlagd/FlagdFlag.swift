@@ -1,5 +1,5 @@
 import Foundation
-public import TweakKit
+@_spi(TweakKitEngines) public import TweakKit
 
 /// One flag of a flagd flag definition file.
 ///

@@ -1,5 +1,5 @@
 public import Foundation
-package import TweakKit
+@_spi(TweakKitEngines) package import TweakKit
 public import TweakKitEngineSupport
 
 /// The SDK payload GrowthBook serves at `/api/features/{clientKey}`: features, saved groups and
@@ -43,16 +43,7 @@ public struct GrowthBookPayload: Sendable, CustomReflectable {
     /// The feature named `key`, read in place (``features`` would return a copy of the dictionary);
     /// among a few features by comparing keys, which is cheaper than hashing the key.
     func feature(_ key: String) -> GrowthBookFeature? {
-        // Written out rather than through the core's `FewKeys`: the optimizer left that call
-        // generic here (witness-table calls and retains in `GrowthBook.Evaluate`'s profile).
-        let features = storage.fields.features
-        guard features.count <= 8 else { return features[key] }
-        var index = features.startIndex
-        while index != features.endIndex {
-            if features.keys[index] == key { return features.values[index] }
-            features.formIndex(after: &index)
-        }
-        return nil
+        FewKeys.value(in: storage.fields.features, forKey: key)
     }
 
     /// The fields, behind one reference: every evaluator holds the payload, and creating one is

@@ -1,5 +1,5 @@
 import Foundation
-import TweakKit
+@_spi(TweakKitEngines) import TweakKit
 import TweakKitEngineSupport
 
 /// One audience condition on a user attribute: `{"type": "custom_attribute", "name": "age",

@@ -1,4 +1,4 @@
-import TweakKit
+@_spi(TweakKitEngines) import TweakKit
 
 extension OptimizelyDatafile {
     /// How a rule chose the variation.

@@ -1,4 +1,4 @@
-public import TweakKit
+@_spi(TweakKitEngines) public import TweakKit
 
 /// Who Optimizely decides for: a user id and attributes that audiences read.
 ///

@@ -1,4 +1,4 @@
-import TweakKit
+@_spi(TweakKitEngines) import TweakKit
 
 extension CompiledCheck {
     /// Whether the check holds for the decision's input (inverted when the constraint says so).

@@ -1,5 +1,5 @@
 import Testing
-import TweakKit
+@_spi(TweakKitEngines) import TweakKit
 
 @Suite("EvaluationContext")
 struct EvaluationContextTests {

@@ -1,5 +1,9 @@
 /// Finding a value among a dictionary's few keys.
-package enum FewKeys {
+// Public as SPI, not `package`: the engines call it on every evaluation, and a `package` generic is
+// not specialized in another module (each call ran the generic through witness tables, with its
+// retains; `GrowthBook.Evaluate` and `Flagd.Evaluate` in `Benchmarks/run` show the difference).
+// An engine imports it with `@_spi(TweakKitEngines) import TweakKit`; apps never see it.
+@_spi(TweakKitEngines) public enum FewKeys {
     /// The value for `key` in `dictionary`, found by comparing names one by one when there are
     /// few entries (up to 8), and by hashing otherwise.
     ///
@@ -9,10 +13,12 @@ package enum FewKeys {
     /// UTF-8 is longer), so the answer is the subscript's.
     ///
     /// ```swift
+    /// @_spi(TweakKitEngines) import TweakKit
+    ///
     /// FewKeys.value(in: context.attributes, forKey: "country") // == context.attributes["country"]
     /// ```
     @inlinable
-    package static func value<Value>(in dictionary: [String: Value], forKey key: String) -> Value? {
+    public static func value<Value>(in dictionary: [String: Value], forKey key: String) -> Value? {
         guard dictionary.count <= 8 else { return dictionary[key] }
         var index = dictionary.startIndex
         while index != dictionary.endIndex {

@@ -1,4 +1,4 @@
-import TweakKit
+@_spi(TweakKitEngines) import TweakKit
 
 /// What a rule's `var` reads: a flag evaluation's context, read in place, or a JSON value (the
 /// data a caller passes, or the element `some`, `map` and the like visit).
