@@ -9,7 +9,7 @@ dir=Sources/TweakKitServer/Editor
 if ! command -v node >/dev/null; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nodejs
 fi
-node --check "$dir/editor.js"
+for script in "$dir"/*.js; do node --check "$script"; done
 
 python3 - "$dir" <<'PY'
 import sys
@@ -40,7 +40,7 @@ if checker.open:
 for placeholder in ("{{nonce}}", "{{style}}", "{{script}}"):
     if placeholder not in html:
         sys.exit(f"{directory}/editor.html: the placeholder {placeholder} is missing")
-for name in ("editor.html", "editor.css", "editor.js"):
+for name in ("editor.html", "editor.css", "editor.js", "flags.js"):
     text = open(f"{directory}/{name}", encoding="utf-8").read()
     for external in ("http://", "https://", "@import", "innerHTML"):
         if external in text:

@@ -39,7 +39,8 @@ enum EditorPage {
         var description: String
     }
 
-    /// `editor.html` with `editor.css` and `editor.js` put in; `{{nonce}}` is left for each answer.
+    /// `editor.html` with `editor.css`, `editor.js` and `flags.js` (the Flags view) put in;
+    /// `{{nonce}}` is left for each answer.
     static let template: Result<String, Missing> = Result { () throws(Missing) -> String in
         let directory = try resourceDirectory()
         func read(_ name: String) throws(Missing) -> String {
@@ -51,7 +52,7 @@ enum EditorPage {
         }
         return try read("editor.html")
             .replacingOccurrences(of: "{{style}}", with: try read("editor.css"))
-            .replacingOccurrences(of: "{{script}}", with: try read("editor.js"))
+            .replacingOccurrences(of: "{{script}}", with: try read("editor.js") + "\n" + read("flags.js"))
     }
 
     static let bundleName = "TweakKit_TweakKitServer"

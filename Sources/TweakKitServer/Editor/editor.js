@@ -199,7 +199,10 @@ document.getElementById("reset-all").addEventListener("click", async () => {
 let pending = null;
 function live() {
   const events = new EventSource(base + "api/events");
-  events.addEventListener("change", () => { clearTimeout(pending); pending = setTimeout(load, 50); });
+  events.addEventListener("change", () => {
+    clearTimeout(pending);
+    pending = setTimeout(() => { load(); if (!flagsView.hidden) loadFlags(); }, 50);
+  });
   events.onerror = () => { statusLine.textContent = "Reconnecting…"; };
   events.onopen = () => load();
 }
