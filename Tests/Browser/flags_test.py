@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""Drives the editor's Flags view in real headless Chromium.
+
+Starts `tweak serve` on a fresh SQLite store, then, through the page only: creates a flag, sets a
+30/70 split, adds a rule, tries a context, refuses an invalid JSON definition, flips the kill
+switch, opens the history and reverts to the version before the kill switch. After each step it
+checks what the page shows and what the API answers. Saves screenshots for people to look at.
+
+Usage: Tests/Browser/flags_test.py [path/to/tweak] [artifact-dir]
+"""
+import os
+import sys
+import tempfile
+import traceback
+import urllib.error
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from editor_test import ARTIFACTS, TOKEN, act, api, eventually, start_serve  # noqa: E402
+
+KEY = "new-checkout"
+SPLIT = {"fractional": [["on", 30], ["off", 70]]}
+RULE = {"ends_with": [{"var": "email"}, "@example.com"]}
+
+
+def card(driver):
+    return driver.find_element(By.CSS_SELECTOR, f'[data-flag="{KEY}"]')
+
+
+def flag(base):
+    return api(base, f"/api/flags/{KEY}")
+
+
+def in_card(driver, selector):
+    return card(driver).find_element(By.CSS_SELECTOR, selector)
+
+
+def click(driver, selector, what):
+    def press():
+        element = in_card(driver, selector)
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+        element.click()
+    act(press, what)
+
+
+def main():
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    work = tempfile.mkdtemp(prefix="tweak-flags-")
+    server, base = start_serve(["--store", "sqlite:" + os.path.join(work, "store.sqlite")])
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,1800"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    passed, failed = 0, 0
+
+    def step(name, body):
+        nonlocal passed, failed
+        try:
+            body()
+            passed += 1
+            print(f"ok   {name}")
+        except Exception:
+            failed += 1
+            print(f"FAIL {name}")
+            traceback.print_exc()
+            driver.save_screenshot(os.path.join(ARTIFACTS, "flags-failure.png"))
+
+    try:
+        driver.get(f"{base}/#token={TOKEN}&flags")
+        eventually(lambda: driver.find_element(By.ID, "flags").is_displayed(), "the Flags view")
+
+        def create():
+            field = driver.find_element(By.ID, "new-flag-key")
+            field.send_keys(KEY, Keys.ENTER)  # the keyboard alone creates it
+            eventually(lambda: card(driver), "the new flag's card")
+            definition = flag(base)
+            assert definition["state"] == "ENABLED" and definition["defaultVariant"] == "off", definition
+            assert definition["variants"] == {"on": True, "off": False}, definition
+            assert in_card(driver, "input.kill-switch").is_selected()
+            assert in_card(driver, "select.default-variant").get_attribute("value") == "off"
+        step("a flag is created from the page", create)
+
+        def split():
+            def set_on_weight():
+                weight = in_card(driver, 'input.weight[data-variant="on"]')
+                driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", weight)
+                weight.clear()
+                weight.send_keys("30", Keys.TAB)
+            act(set_on_weight, "the weight of on")
+            eventually(lambda: in_card(driver, 'input.weight[data-variant="off"]').get_attribute("value") == "70",
+                       "the other weight to follow (70)")
+            assert "Total 100 %" in in_card(driver, ".sum").text, in_card(driver, ".sum").text
+            click(driver, "button.apply-rollout", "Start rollout")
+            eventually(lambda: flag(base).get("targeting") == SPLIT, "the 30/70 split to be stored")
+            eventually(lambda: in_card(driver, "button.apply-rollout").text == "Save rollout", "the page to show the rollout")
+            assert in_card(driver, 'input.weight[data-variant="on"]').get_attribute("value") == "30"
+            assert in_card(driver, "input.bucket-by").get_attribute("value") == "targetingKey"
+        step("a 30/70 split is set and kept summing to 100", split)
+
+        def rule():
+            def fill():
+                in_card(driver, "input.rule-attribute").send_keys("email")
+                in_card(driver, "select.rule-operator").send_keys("ends with")
+                in_card(driver, "input.rule-value").send_keys("@example.com")
+                in_card(driver, "select.rule-variant").send_keys("on")
+            act(fill, "the new rule's fields")
+            click(driver, "button.add-rule", "Add rule")
+            expected = {"if": [RULE, "on", SPLIT]}
+            eventually(lambda: flag(base).get("targeting") == expected, "the rule to be stored before the split")
+            rules = eventually(lambda: card(driver).find_elements(By.CSS_SELECTOR, ".rule-list li"), "the rule on the page")
+            assert "email ends with @example.com → on" in rules[0].text, rules[0].text
+        step("a rule is added and written as JsonLogic", rule)
+
+        def try_context():
+            click(driver, "details.try summary", "Try a context")
+            field = in_card(driver, "textarea.try-context")
+            field.clear()
+            field.send_keys('{"targetingKey": "user-1", "email": "ada@example.com"}')
+            click(driver, "button.try-run", "Evaluate")
+            text = eventually(lambda: in_card(driver, "output.try-result").text or None, "the evaluation")
+            assert "variant on" in text and "TARGETING_MATCH" in text and "value true" in text, text
+        step("try a context shows value, variant and reason", try_context)
+
+        def invalid_json():
+            before = flag(base)
+            click(driver, "details.json-view summary", "the JSON view")
+            text = in_card(driver, "textarea.flag-json")
+            driver.execute_script("arguments[0].value = arguments[1]", text,
+                                  '{"state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on", "targeting": {"if": [{"==": [1]}, "nowhere"]}}')
+            click(driver, "button.save-json", "Save JSON")
+            error = eventually(lambda: in_card(driver, ".error").text or None, "the validation error inline")
+            assert "targeting" in error, error
+            after = flag(base)
+            assert after["targeting"] == before["targeting"] and after["variants"] == before["variants"], after
+        step("an invalid definition is refused inline and nothing changes", invalid_json)
+
+        def kill_switch():
+            driver.refresh()
+            eventually(lambda: card(driver), "the card after a reload")
+            click(driver, "input.kill-switch", "the kill switch")
+            eventually(lambda: flag(base)["state"] == "DISABLED", "the flag to be disabled")
+            eventually(lambda: not in_card(driver, "input.kill-switch").is_selected(), "the switch to show off")
+            assert "kill switch on" in card(driver).text, card(driver).text
+            assert flag(base)["targeting"] == {"if": [RULE, "on", SPLIT]}, "the kill switch must keep the targeting"
+        step("the kill switch disables the flag and keeps its targeting", kill_switch)
+
+        def history_and_revert():
+            click(driver, "button.history-toggle", "History")
+            items = eventually(lambda: (lambda found: found if len(found) == 4 else None)(
+                card(driver).find_elements(By.CSS_SELECTOR, "ol.history li")), "four versions in the history")
+            assert "state ENABLED → DISABLED" in items[0].text, items[0].text
+            assert "created" in items[-1].text, items[-1].text
+            revert = items[1].find_element(By.CSS_SELECTOR, "button.revert")
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", revert)
+            revert.click()
+            eventually(lambda: flag(base)["state"] == "ENABLED", "the revert to enable the flag again")
+            assert flag(base)["targeting"] == {"if": [RULE, "on", SPLIT]}
+            eventually(lambda: in_card(driver, "input.kill-switch").is_selected(), "the switch to show on")
+            history = api(base, f"/api/flags/{KEY}/history")
+            versions = history if isinstance(history, list) else history.get("history") or history.get("versions")
+            assert len(versions) == 5, versions
+            assert all(change["by"] for change in versions), versions
+            driver.save_screenshot(os.path.join(ARTIFACTS, "flags-history.png"))
+        step("the history lists each change and a revert restores the earlier version", history_and_revert)
+
+        def read_only_ofrep():
+            try:
+                api(base, f"/ofrep/v1/evaluate/flags/{KEY}", "POST", {"context": {"targetingKey": "user-1", "email": "ada@example.com"}})
+            except urllib.error.HTTPError as error:
+                raise AssertionError(f"OFREP answered {error.code}")
+            answer = api(base, f"/ofrep/v1/evaluate/flags/{KEY}", "POST", {"context": {"targetingKey": "user-1", "email": "ada@example.com"}})
+            assert answer["value"] is True and answer["variant"] == "on", answer
+        step("OFREP answers from the same flag", read_only_ofrep)
+        driver.save_screenshot(os.path.join(ARTIFACTS, "flags.png"))
+    finally:
+        driver.quit()
+        server.terminate()
+        server.wait(timeout=20)
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
