@@ -241,7 +241,7 @@ let package = Package(
         .testTarget(
             name: "TweakKitStoreTests",
             dependencies: [
-                "TweakKitStore", "TweakKitStorePostgres", "TweakKitPostgresTestSupport", "TweakKit",
+                "TweakKitStore", "TweakKitStorePostgres", "TweakKitPostgresTestSupport", "TweakKit", "TweakKitFlagd",
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
