@@ -127,7 +127,8 @@ let package = Package(
         .target(
             name: "TweakKitServer",
             dependencies: [
-                "TweakKit",
+                // /api/flags checks and evaluates flag definitions with the flagd engine (pure Swift, no other package).
+                "TweakKit", "TweakKitFlagd",
                 .product("Hummingbird", from: "hummingbird", when: "Server"),
                 .product("HummingbirdCore", from: "hummingbird", when: "Server"),
                 .product("NIOCore", from: "swift-nio", when: "Server"),
@@ -171,7 +172,8 @@ let package = Package(
         .target(
             name: "TweakKitStore",
             dependencies: [
-                "TweakKit", .product("SQLiteNIO", from: "sqlite-nio", when: "Store"),
+                // Flag definitions kept in the store are served through the flagd engine (pure Swift, no other package).
+                "TweakKit", "TweakKitFlagd", .product("SQLiteNIO", from: "sqlite-nio", when: "Store"),
                 .product("NIOPosix", from: "swift-nio", when: "Store"),
             ]
         ),
@@ -239,7 +241,7 @@ let package = Package(
         .testTarget(
             name: "TweakKitStoreTests",
             dependencies: [
-                "TweakKitStore", "TweakKitStorePostgres", "TweakKitPostgresTestSupport", "TweakKit",
+                "TweakKitStore", "TweakKitStorePostgres", "TweakKitPostgresTestSupport", "TweakKit", "TweakKitFlagd",
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

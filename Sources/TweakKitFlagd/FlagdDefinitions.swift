@@ -84,12 +84,12 @@ public struct FlagdDefinitions: Sendable {
         root["flags"]?.members != nil
     }
 
-    private struct FlagProblem: Error {
+    struct FlagProblem: Error {
         var message: String
         var location: SourceLocation?
     }
 
-    private static func flag(_ key: String, _ node: JSONNode, compiler: inout LogicCompiler) throws(FlagProblem) -> FlagdFlag {
+    static func flag(_ key: String, _ node: JSONNode, compiler: inout LogicCompiler) throws(FlagProblem) -> FlagdFlag {
         guard node.members != nil else {
             throw FlagProblem(message: "a flag must be an object, found \(node.kindDescription)", location: node.location)
         }
@@ -137,7 +137,7 @@ public struct FlagdDefinitions: Sendable {
                 do {
                     targeting = try compiler.compile(LogicValue(targetingNode))
                 } catch {
-                    throw FlagProblem(message: "targeting: \(error.message)", location: targetingNode.location)
+                    throw FlagProblem(message: "targeting\(error.path): \(error.message)", location: targetingNode.location)
                 }
             }
         }

@@ -21,6 +21,8 @@ public final class FlagdTweakProvider: DocumentBackedTweakProvider {
     /// Tells the manager when new definitions are served.
     public let changeNotifier = TweakChangeNotifier()
     private let definitions: Mutex<FlagdDefinitions>
+    /// The generation of the definitions ``update(_:generation:)`` installed last.
+    private let installedGeneration = Mutex<UInt64>(0)
 
     /// Loads a flag definition file; problems of single flags are in ``problems``.
     public convenience init(contentsOf url: URL, name: String? = nil) throws(TweakFileError) {
@@ -40,6 +42,25 @@ public final class FlagdTweakProvider: DocumentBackedTweakProvider {
     public func update(_ newDefinitions: FlagdDefinitions) {
         definitions.withLock { $0 = newDefinitions }
         changeNotifier.post(.reloaded, from: self)
+    }
+
+    /// Replaces the definitions and tells the manager, unless definitions of a later `generation`
+    /// are in service already: for updaters that build definitions concurrently (a store's
+    /// follower and its writers), so an older build finishing last never replaces a newer one.
+    /// Returns whether it replaced them.
+    /// The generation of the definitions in service (see ``update(_:generation:)``).
+    package var generation: UInt64 { installedGeneration.withLock { $0 } }
+
+    @discardableResult
+    package func update(_ newDefinitions: FlagdDefinitions, generation: UInt64) -> Bool {
+        let replaced = installedGeneration.withLock { installed -> Bool in
+            guard generation > installed else { return false }
+            installed = generation
+            definitions.withLock { $0 = newDefinitions }
+            return true
+        }
+        if replaced { changeNotifier.post(.reloaded, from: self) }
+        return replaced
     }
 
     /// The definitions in service: every valid flag listed with the value it gives when no

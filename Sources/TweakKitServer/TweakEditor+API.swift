@@ -53,7 +53,7 @@ extension TweakEditor {
     }
 
     /// `PUT {"value": …}`: the value must fit the tweak's type.
-    func update(_ id: TweakID, body: ByteBuffer, expectedVersion: Int64?) async throws -> Response {
+    func update(_ id: TweakID, body: ByteBuffer, expectedVersion: Int64?, author: String) async throws -> Response {
         let resolved = manager.resolvedTweak(feature: id.feature, variable: id.variable)
         guard let current = resolved.tweak else { throw EditorError(.notFound, "tweak \(id) not found") }
         let parsed: TweakContent
@@ -71,7 +71,7 @@ extension TweakEditor {
         }
         let checked = try Self.check(value, against: current.content.kind, id: id)
         if let sharedStore {
-            try await write(id, value: checked, expectedVersion: expectedVersion, to: sharedStore)
+            try await write(id, value: checked, expectedVersion: expectedVersion, to: sharedStore, author: author)
             return try tweakResponse(id)
         }
         guard manager.mutableTweakProvider != nil else {
@@ -100,9 +100,9 @@ extension TweakEditor {
         throw EditorError(.badRequest, "\(id) is \(kind.article) \(kind); \(value.jsonTextOrDescription) is not")
     }
 
-    func reset(_ id: TweakID, expectedVersion: Int64?) async throws -> Response {
+    func reset(_ id: TweakID, expectedVersion: Int64?, author: String) async throws -> Response {
         if let sharedStore {
-            try await write(id, value: nil, expectedVersion: expectedVersion, to: sharedStore)
+            try await write(id, value: nil, expectedVersion: expectedVersion, to: sharedStore, author: author)
         } else {
             guard manager.mutableTweakProvider != nil else {
                 throw EditorError(.conflict, "the stack has no mutable provider to reset")
@@ -122,7 +122,7 @@ extension TweakEditor {
     /// `DELETE /api/overrides`. On a shared store it removes the stored values of the tweaks this
     /// editor's stack defines elsewhere too (its overrides), in one transaction; a tweak only the
     /// store holds (another service's, on a fleet's database) is left alone.
-    func resetAll() async throws -> Response {
+    func resetAll(author: String) async throws -> Response {
         if let sharedStore {
             let removals = sharedStore.versionedTweakIDs.filter { stored in
                 manager.resolvedTweak(feature: stored.feature, variable: stored.variable).sources.contains { $0 != sharedStore.name }

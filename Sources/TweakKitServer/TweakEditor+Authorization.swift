@@ -3,35 +3,56 @@ import Hummingbird
 import HTTPTypes
 
 extension TweakEditor {
-    /// Reads are open unless ``readsRequireToken``; cross-site reads are refused either way.
-    func authorizeRead(_ request: Request) throws {
-        try checkOrigin(request)
-        if readsRequireToken { try checkToken(request) }
+    /// Who sent a request: a token's name and role.
+    struct Caller: Sendable {
+        var name: String
+        var role: EditorToken.Role
     }
 
-    /// Writes need the token, a same-origin request, and a JSON body when they have one.
+    /// Reads are open unless ``readsRequireToken`` (then any known token may read); cross-site
+    /// reads are refused either way.
+    func authorizeRead(_ request: Request) throws {
+        try checkOrigin(request)
+        if readsRequireToken { _ = try caller(request) }
+    }
+
+    /// Writes need a token whose role is at least `role` (`edit` for flags and tweaks, `admin`
+    /// for resetting every override), a same-origin request, and a JSON body when they have one.
+    /// Returns who wrote, for the history.
     ///
     /// Cross-site request forgery cannot pass: a browser does not add an `Authorization` header
     /// to another site's request, a JSON `PUT` or any `DELETE` from another origin needs a CORS
     /// preflight the editor never grants, and a request whose `Origin` is not the editor's is refused.
-    func authorizeWrite(_ request: Request) throws {
+    @discardableResult
+    func authorizeWrite(_ request: Request, role: EditorToken.Role = .edit) throws -> Caller {
         try checkOrigin(request)
-        try checkToken(request)
+        let caller = try caller(request)
+        guard caller.role >= role else {
+            throw EditorError(.forbidden, "the token \"\(caller.name)\" has the role \(caller.role.rawValue); this needs \(role.rawValue)")
+        }
         if request.method == .put {
             let type = request.headers[.contentType]?.lowercased() ?? ""
             guard type.hasPrefix("application/json") else {
                 throw EditorError(.unsupportedMediaType, "send the value as JSON (Content-Type: application/json)")
             }
         }
+        return caller
     }
 
-    private func checkToken(_ request: Request) throws {
+    /// The token's name and role: ``token`` is an `admin` recorded as ``author``, ``tokens``
+    /// their own. Every known token is compared, in constant time, whichever matches.
+    private func caller(_ request: Request) throws -> Caller {
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
             throw EditorError(.unauthorized, "missing token: send Authorization: Bearer <token>")
         }
-        guard Self.constantTimeEquals(String(header.dropFirst("Bearer ".count)), token) else {
-            throw EditorError(.unauthorized, "wrong token")
+        let sent = String(header.dropFirst("Bearer ".count))
+        var found: Caller?
+        if Self.constantTimeEquals(sent, token) { found = Caller(name: author, role: .admin) }
+        for known in tokens where Self.constantTimeEquals(sent, known.token) && found == nil {
+            found = Caller(name: known.name, role: known.role)
         }
+        guard let found else { throw EditorError(.unauthorized, "wrong token") }
+        return found
     }
 
     private func checkOrigin(_ request: Request) throws {

@@ -28,7 +28,7 @@ extension TweakEditor {
 
     /// Writes one tweak to the shared store as one transaction, answering `412` with the current
     /// version when `expectedVersion` is stale.
-    func write(_ id: TweakID, value: TweakContent?, expectedVersion: Int64?, to sharedStore: any VersionedTweakProvider) async throws {
+    func write(_ id: TweakID, value: TweakContent?, expectedVersion: Int64?, to sharedStore: any VersionedTweakProvider, author: String) async throws {
         do {
             try await sharedStore.commit(
                 [TweakWrite(feature: id.feature, variable: id.variable, value: value, expectedVersion: expectedVersion)],

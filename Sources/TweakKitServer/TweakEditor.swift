@@ -3,6 +3,7 @@ import Foundation
 import HummingbirdCore
 import NIOCore
 public import TweakKit
+public import TweakKitFlagd
 
 /// A web editor for a `TweakManager`: a page and a JSON API to see every tweak, where its value
 /// comes from, and to change, reset and follow it live.
@@ -78,8 +79,27 @@ public struct TweakEditor: Sendable {
     /// editor.sharedStore = provider
     /// ```
     public var sharedStore: (any VersionedTweakProvider)?
-    /// The author the history records for the editor's writes.
+    /// The author the history records for writes made with ``token``.
     public var author: String = "editor"
+    /// More tokens, each with a name (recorded as the author of its changes) and a role: `read`
+    /// tokens may read (also when ``readsRequireToken``) but not write (`403`), `edit` tokens may
+    /// change flags and tweaks, `admin` tokens everything, including `DELETE /api/overrides`.
+    /// ``token`` is one more `admin`.
+    ///
+    /// ```swift
+    /// editor.tokens = [EditorToken(name: "ada", token: adasToken, role: .edit)]
+    /// ```
+    public var tokens: [EditorToken] = []
+    /// The flag definitions `/api/flags` reads and writes: a shared store's `StoreTweakProvider`,
+    /// whose `flags` provider should be in the manager's stack so that OFREP and lookups answer
+    /// from them. Without it, `/api/flags` answers `404`.
+    ///
+    /// ```swift
+    /// let manager = TweakManager(tweakProviders: [provider, provider.flags, defaults])
+    /// editor.sharedStore = provider
+    /// editor.flagStore = provider
+    /// ```
+    public var flagStore: (any FlagDefinitionStore)?
 
     /// - Parameters:
     ///   - manager: the manager the editor shows and writes through.
@@ -116,19 +136,21 @@ public struct TweakEditor: Sendable {
             return try self.tweakResponse(try Self.id(context.parameters))
         }
         routes.put("api/tweaks/:feature/:variable") { request, context in
-            try self.authorizeWrite(request)
+            let caller = try self.authorizeWrite(request)
             let body = try await Self.collect(request, limit: maximumBodySize)
-            return try await self.update(try Self.id(context.parameters), body: body, expectedVersion: try Self.expectedVersion(request))
+            return try await self.update(
+                try Self.id(context.parameters), body: body, expectedVersion: try Self.expectedVersion(request), author: caller.name)
         }
         routes.delete("api/tweaks/:feature/:variable") { request, context in
-            try self.authorizeWrite(request)
-            return try await self.reset(try Self.id(context.parameters), expectedVersion: try Self.expectedVersion(request))
+            let caller = try self.authorizeWrite(request)
+            return try await self.reset(try Self.id(context.parameters), expectedVersion: try Self.expectedVersion(request), author: caller.name)
         }
         routes.get("api/history") { request, _ in try self.authorizeRead(request); return try await self.historyResponse(request) }
         routes.delete("api/overrides") { request, _ in
-            try self.authorizeWrite(request)
-            return try await self.resetAll()
+            let caller = try self.authorizeWrite(request, role: .admin)
+            return try await self.resetAll(author: caller.name)
         }
+        addFlagRoutes(to: routes)
         routes.get("api/events") { request, _ in try self.authorizeRead(request); return self.events() }
         return routes
     }

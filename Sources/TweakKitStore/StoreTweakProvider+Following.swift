@@ -55,8 +55,10 @@ extension StoreTweakProvider {
             state.sequence = snapshot.sequence
             state.lastError = nil
             state.consecutiveFailures = 0
+            state.flagGeneration += 1
         }
         changeNotifier.post(.reloaded, from: self)
+        refreshFlags()
     }
 
     /// Waits for signals and catches up after each, until cancelled or the store closes.
@@ -93,17 +95,18 @@ extension StoreTweakProvider {
         guard let after = state.withLock({ $0.sequence }), !changes.isEmpty, Self.isContiguous(changes, after: after) else {
             return false
         }
-        let posts = applyChanges(changes, after: after)
-        guard !posts.isEmpty else { return false }   // another update moved the sequence meanwhile
+        guard let posts = applyChanges(changes, after: after) else { return false }   // another update moved the sequence meanwhile
         recordSuccess()
         deliver(posts, changes: changes)
         return true
     }
 
     /// Tells observers of applied changes, and `onChangesApplied`.
-    private func deliver(_ posts: [TweakChange], changes: [StoredTweakChange]) {
+    private func deliver(_ posts: [TweakChange]?, changes: [StoredTweakChange]) {
+        guard let posts else { return }
         post(posts)
-        if !posts.isEmpty, let onChangesApplied {
+        refreshFlags()
+        if let onChangesApplied {
             onChangesApplied(StoreChangesApplied(source: name, changes: changes, appliedAt: Date()))
         }
     }
@@ -163,11 +166,12 @@ extension StoreTweakProvider {
         return true
     }
 
-    /// Applies `changes` to the tweaks held; returns what to tell observers. Changes that
-    /// another update already applied (the sequence moved on meanwhile) are skipped.
-    private func applyChanges(_ changes: [StoredTweakChange], after: Int64) -> [TweakChange] {
-        state.withLock { state -> [TweakChange] in
-            guard state.sequence == after, let last = changes.last else { return [] }
+    /// Applies `changes` to the tweaks held; returns what to tell observers (flag definitions are
+    /// told through ``flags``). Changes that another update already applied (the sequence moved on
+    /// meanwhile) are skipped: `nil` then.
+    private func applyChanges(_ changes: [StoredTweakChange], after: Int64) -> [TweakChange]? {
+        state.withLock { state -> [TweakChange]? in
+            guard state.sequence == after, let last = changes.last else { return nil }
             var posts: [TweakChange] = []
             // In place: copying the dictionary first made every change copy every tweak the store
             // holds (copy on write still does when a reader holds the dictionary at that moment).
@@ -178,10 +182,10 @@ extension StoreTweakProvider {
                         updatedAt: change.at, author: change.author
                     )
                     state.tweaks[change.id] = stored
-                    posts.append(.set(tweak(stored)))
+                    if Self.isFlag(change.id) { state.flagGeneration += 1 } else { posts.append(.set(tweak(stored))) }
                 } else {
                     state.tweaks.removeValue(forKey: change.id)
-                    posts.append(.deleted(change.id))
+                    if Self.isFlag(change.id) { state.flagGeneration += 1 } else { posts.append(.deleted(change.id)) }
                 }
             }
             state.sequence = last.sequence

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 public import TweakKit
+public import TweakKitFlagd
 
 /// The values of a ``SharedTweakStore`` as a TweakKit provider: apps read them, and the manager,
 /// the editor and JustTweak's `set` write through it.
@@ -34,6 +35,14 @@ public final class StoreTweakProvider: MutableTweakProvider, PlainTweakProvider,
     public let author: String
     /// Tells the manager about changes.
     public let changeNotifier = TweakChangeNotifier()
+    /// The flag definitions kept in the store (see ``FlagDefinitionStore``), served as flagd flags:
+    /// put it in the manager's stack, right below the provider, to evaluate them. It follows the
+    /// store as the provider does, within the same latency.
+    ///
+    /// ```swift
+    /// let manager = TweakManager(tweakProviders: [provider, provider.flags, fileFlags, defaults])
+    /// ```
+    public let flags: FlagdTweakProvider
 
     struct State {
         /// Changed in place, under the lock; a reader takes a copy under the lock (copy on write
@@ -43,6 +52,8 @@ public final class StoreTweakProvider: MutableTweakProvider, PlainTweakProvider,
         var sequence: Int64?
         var lastError: (any Error)?
         var consecutiveFailures = 0
+        /// Grows whenever the flag definitions held change; ``flags`` serves the generation it was built from.
+        var flagGeneration: UInt64 = 0
     }
 
     let state = Mutex(State())
@@ -78,6 +89,7 @@ public final class StoreTweakProvider: MutableTweakProvider, PlainTweakProvider,
         self.sleep = sleep
         self.onChangesApplied = onChangesApplied
         self.writer = StoreWriteQueue()
+        self.flags = FlagdTweakProvider(definitions: FlagdDefinitions(emptyFile: name), name: "\(name) flags")
     }
 
     deinit {
@@ -93,11 +105,12 @@ public final class StoreTweakProvider: MutableTweakProvider, PlainTweakProvider,
 
     /// Every stored tweak the provider serves, with versions.
     public var storedTweaks: [StoredTweak] {
-        state.withLock { $0.tweaks }.values.sorted { $0.id < $1.id }
+        state.withLock { $0.tweaks }.values.filter { !Self.isFlag($0.id) }.sorted { $0.id < $1.id }
     }
 
     /// One stored tweak, with its version; `nil` when the store has no value for it.
     public func storedTweak(feature: String, variable: String) -> StoredTweak? {
+        guard feature != Self.flagFeature else { return nil }
         let tweaks = state.withLock { $0.tweaks }
         return tweaks[TweakID(feature: feature, variable: variable)]
     }
@@ -106,7 +119,7 @@ public final class StoreTweakProvider: MutableTweakProvider, PlainTweakProvider,
 
     public func allTweaks() -> [Tweak] {
         let tweaks = state.withLock { $0.tweaks }
-        return tweaks.values.map(tweak)
+        return tweaks.values.compactMap { Self.isFlag($0.id) ? nil : tweak($0) }
     }
 
     public func tweakWith(feature: String, variable: String) throws -> Tweak {
@@ -135,7 +148,7 @@ public final class StoreTweakProvider: MutableTweakProvider, PlainTweakProvider,
     }
 
     public func deleteAll() throws {
-        let ids = state.withLock { $0.tweaks }.keys.sorted()
+        let ids = state.withLock { $0.tweaks }.keys.filter { !Self.isFlag($0) }.sorted()
         guard !ids.isEmpty else { return }
         enqueue(ids.map { TweakWrite(feature: $0.feature, variable: $0.variable, value: nil) })
     }
@@ -170,6 +183,7 @@ public final class StoreTweakProvider: MutableTweakProvider, PlainTweakProvider,
     private func enqueue(_ writes: [TweakWrite]) {
         var posts: [TweakChange] = []
         state.withLock { state in
+            if writes.contains(where: { $0.feature == Self.flagFeature }) { state.flagGeneration += 1 }
             // In place: copying the dictionary first made every change copy every tweak (copy on
             // write still does when a reader holds the dictionary at that moment).
             for write in writes {
@@ -178,8 +192,8 @@ public final class StoreTweakProvider: MutableTweakProvider, PlainTweakProvider,
                     let version = state.tweaks[id]?.version ?? 0
                     let stored = StoredTweak(feature: id.feature, variable: id.variable, value: value, version: version, updatedAt: Date(), author: author)
                     state.tweaks[id] = stored
-                    posts.append(.set(tweak(stored)))
-                } else if state.tweaks.removeValue(forKey: id) != nil {
+                    if !Self.isFlag(id) { posts.append(.set(tweak(stored))) }
+                } else if state.tweaks.removeValue(forKey: id) != nil, !Self.isFlag(id) {
                     posts.append(.deleted(id))
                 }
             }
@@ -187,6 +201,7 @@ public final class StoreTweakProvider: MutableTweakProvider, PlainTweakProvider,
         writer.start { [weak self] writes in await self?.commit(writes) }
         writer.enqueue(writes)
         post(posts)
+        refreshFlags()
     }
 
     /// Commits queued writes (the write queue calls it, one batch at a time).

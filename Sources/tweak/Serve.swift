@@ -8,7 +8,7 @@ import TweakKitStore
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve the tweak editor: a web page and JSON API over the provider stack, with /metrics (Prometheus) and /health.",
-        discussion: "Overrides go to the shared store .tweak/store.sqlite unless --store URL or --overrides FILE says otherwise; several tweak serve on one store are editors of the same tweaks and see each other's changes live. Without any --defaults or flag file it serves Examples/LocalTweaks_example.json. Writes need the token (given with --token, or generated and printed at start); the printed URL carries it. Reads are open on loopback (answering only requests for 127.0.0.1, localhost, [::1] and --allow-host names) and need the token on any other address. Idle connections close after 30 s, a request (head and body) must arrive within 10 s of its first byte, and at most 256 connections are open. OFREP evaluations run on threads of their own, so a slow one never holds up other requests; one that takes longer than --evaluation-budget is answered 503."
+        discussion: "Overrides go to the shared store .tweak/store.sqlite unless --store URL or --overrides FILE says otherwise; several tweak serve on one store are editors of the same tweaks and see each other's changes live. Without any --defaults or flag file it serves Examples/LocalTweaks_example.json. Writes need the token (given with --token, or generated and printed at start); the printed URL carries it. Named tokens with roles come from --tokens FILE or the variable TWEAK_SERVE_TOKENS (the same JSON, for containers): {\"tokens\": [{\"name\": \"ada\", \"token\": \"…\", \"role\": \"edit\"}]}; read may see pages, flags and evaluations, edit may also change flags and tweaks, admin everything including resetting all overrides; the history records the token's name, and --token is one more admin. Flags: /api/flags keeps flagd flag definitions in the shared store, versioned like tweaks and followed live by every tweak serve on it. On start, each flag of a --flags file that the store has never held (no history under its key) is copied into the store (author \"seed\"); after that the store's definition wins and edits of the file do not overwrite it, a flag removed through the API stays removed, and the file's flags stay served below the store's, so a flag the store lacks (one using $ref, or when the store cannot be written) still answers from the file. Reads are open on loopback (answering only requests for 127.0.0.1, localhost, [::1] and --allow-host names) and need the token on any other address. Idle connections close after 30 s, a request (head and body) must arrive within 10 s of its first byte, and at most 256 connections are open. OFREP evaluations run on threads of their own, so a slow one never holds up other requests; one that takes longer than --evaluation-budget is answered 503."
     )
 
     static let exampleDefaults = "Examples/LocalTweaks_example.json"
@@ -30,6 +30,11 @@ struct Serve: AsyncParsableCommand {
         "A Host name answered besides 127.0.0.1, localhost and [::1] while reads are open (repeatable); other names are refused against DNS rebinding.",
         valueName: "name"))
     var allowedHosts: [String] = []
+
+    @Option(help: ArgumentHelp(
+        "A JSON file of named tokens with roles, {\"tokens\": [{\"name\": \"ada\", \"token\": \"…\", \"role\": \"read|edit|admin\"}]}; or the same JSON in \(Self.tokensVariable).",
+        valueName: "file"), completion: .file(extensions: ["json"]))
+    var tokens: URL?
 
     @Option(help: ArgumentHelp("An API key OFREP requests must carry in X-API-Key.", valueName: "key"))
     var apiKey: String?
@@ -66,12 +71,19 @@ struct Serve: AsyncParsableCommand {
     private func serve(_ manager: TweakManager, observability: ServeObservability) async throws {
         observability.instrument(manager)
         let token = self.token ?? Self.makeToken()
+        let namedTokens = try Self.namedTokens(file: tokens, environment: ProcessInfo.processInfo.environment)
         let loopback = ["127.0.0.1", "localhost", "::1"].contains(host)
         var editor = TweakEditor(manager: manager, token: token, readsRequireToken: !loopback, allowedHosts: Swift.Set(allowedHosts))
-        editor.sharedStore = manager.mutableTweakProvider as? StoreTweakProvider
+        let shared = manager.mutableTweakProvider as? StoreTweakProvider
+        editor.sharedStore = shared
+        editor.flagStore = shared
+        editor.tokens = namedTokens
         editor.author = "editor (\(StackOptions.cliUser))"
-        editor.ofrep = OFREPRoutes(
+        var ofrep = OFREPRoutes(
             manager: manager, requiredToken: loopback ? nil : token, apiKey: apiKey, evaluationBudget: .milliseconds(Int64(evaluationBudget * 1000)))
+        if !loopback { ofrep.acceptedTokens = namedTokens.map(\.token) }
+        editor.ofrep = ofrep
+        if let shared { await Self.seedFlags(from: stack.flagFiles.flagd.map(\.url), into: shared) }
         editor.additionalRoutes = { routes in observability.addRoutes(to: routes, manager: manager) }
         let host = self.host
         do {

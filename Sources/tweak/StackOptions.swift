@@ -91,7 +91,8 @@ struct StackOptions: ParsableArguments {
                 throw error
             }
             if !pollOverrides { provider.stop() }
-            providers.append(provider)
+            // The flags kept in the store, right below its values and above every file: stored flags win.
+            providers += [provider, provider.flags]
             shared = provider
         }
         do {

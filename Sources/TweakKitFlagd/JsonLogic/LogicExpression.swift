@@ -1,3 +1,5 @@
+import TweakKit
+
 /// A JsonLogic rule compiled once, at load: operators are checked and `$ref`s resolved then,
 /// so evaluation only walks the tree.
 indirect enum LogicExpression: Sendable {
@@ -64,6 +66,8 @@ enum LogicOperator: String, Sendable, CaseIterable {
 /// wrong arguments compiles, and evaluates to `null`, as in flagd.)
 struct LogicCompileError: Error, Sendable, CustomStringConvertible {
     var message: String
+    /// Where in the rule the fault is, relative to the rule: `.if[1]`, `[0].in`; empty at the rule itself.
+    var path = ""
     var description: String { message }
 }
 
@@ -92,6 +96,13 @@ struct LogicCompiler {
     }
     private var compiledEvaluators: [String: Compiled] = [:]
     private var resolving: [String] = []
+    /// The steps from the rule being compiled to the part being compiled now. Left as it is when
+    /// compiling throws, so the error can say where; reset by each ``compile(_:)``.
+    private var path: [PathStep] = []
+
+    private enum PathStep {
+        case key(String), index(Int)
+    }
 
     /// Nodes the file's rule programs may still hold (see ``LogicProgram/program(_:budget:)``).
     var nodeBudget = LogicProgram.maximumNodesPerFile
@@ -105,7 +116,28 @@ struct LogicCompiler {
     }
 
     mutating func compile(_ value: LogicValue) throws(LogicCompileError) -> LogicExpression {
-        try compile(value, depth: 1).expression
+        path.removeAll(keepingCapacity: true)
+        do {
+            return try compile(value, depth: 1).expression
+        } catch {
+            var located = error
+            located.path = Self.text(of: path)
+            throw located
+        }
+    }
+
+    /// A path as the messages show it: `.if[1]`, `["odd key"][0]`.
+    private static func text(of path: [PathStep]) -> String {
+        var text = ""
+        for step in path {
+            switch step {
+            case .index(let index): text += "[\(index)]"
+            case .key(let key):
+                let plain = !key.isEmpty && key.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || "_$-".unicodeScalars.contains($0)) }
+                text += plain ? ".\(key)" : "[" + ((try? TweakContent.string(key).jsonText()) ?? "?") + "]"
+            }
+        }
+        return text
     }
 
     private mutating func compile(_ value: LogicValue, depth: Int) throws(LogicCompileError) -> Compiled {
@@ -119,8 +151,10 @@ struct LogicCompiler {
             var literals: [LogicValue]? = specializes ? [] : nil
             var height = 0
             var size = 1
-            for element in elements {
+            for (index, element) in elements.enumerated() {
+                path.append(.index(index))
                 let part = try compile(element, depth: depth + 1)
+                path.removeLast()
                 compiled.append(part.expression)
                 if case .literal(let value) = part.expression { literals?.append(value) } else { literals = nil }
                 height = max(height, part.height)
@@ -142,13 +176,18 @@ struct LogicCompiler {
             var height = 0
             var size = 1
             let elements: [LogicValue]
-            if case .array(let list) = argument { elements = list } else { elements = [argument] }
-            for element in elements {
+            let isList: Bool
+            if case .array(let list) = argument { (elements, isList) = (list, true) } else { (elements, isList) = ([argument], false) }
+            path.append(.key(key))
+            for (index, element) in elements.enumerated() {
+                if isList { path.append(.index(index)) }
                 let part = try compile(element, depth: depth + 1)
+                if isList { path.removeLast() }
                 arguments.append(part.expression)
                 height = max(height, part.height)
                 size = try Self.add(size, part.size)
             }
+            path.removeLast()
             let expression: LogicExpression = specializes ? .specialized(op, arguments) : .operation(op, arguments)
             return Compiled(expression: expression, height: height + 1, size: size)
         default:

@@ -5,13 +5,16 @@ import TweakKit
 extension OFREPRoutes {
     /// `nil` when the request may read; otherwise the `401` to answer.
     func authorize(_ request: Request) -> Response? {
-        if let requiredToken {
+        let tokens = (requiredToken.map { [$0] } ?? []) + acceptedTokens
+        if !tokens.isEmpty {
             guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
                 return Self.unauthorized("missing token: send Authorization: Bearer <token>")
             }
-            guard Self.constantTimeEquals(String(header.dropFirst("Bearer ".count)), requiredToken) else {
-                return Self.unauthorized("wrong token")
-            }
+            let sent = String(header.dropFirst("Bearer ".count))
+            // Every token is compared, in constant time, whichever matches.
+            var matched = false
+            for token in tokens where Self.constantTimeEquals(sent, token) { matched = true }
+            guard matched else { return Self.unauthorized("wrong token") }
         }
         if let apiKey {
             guard let name = HTTPField.Name(apiKeyHeader), let sent = request.headers[name] else {

@@ -46,6 +46,9 @@ public struct OFREPRoutes: Sendable {
     /// When set, every request must carry `Authorization: Bearer <token>` (the editor's rule: give
     /// it when listening beyond loopback).
     public var requiredToken: String?
+    /// More bearer tokens accepted where ``requiredToken`` is asked for (the editor's named
+    /// tokens: any role may read). With only these, a request must carry one of them.
+    public var acceptedTokens: [String] = []
     /// When set, every request must carry it in ``apiKeyHeader`` (OFREP's `ApiKeyAuth`).
     public var apiKey: String?
     /// The header carrying ``apiKey``; `X-API-Key` as the OpenAPI document names it.
