@@ -94,14 +94,24 @@ struct Serve: AsyncParsableCommand {
     }
 
     private func serve(_ editor: TweakEditor, host: String) async throws {
-        let token = editor.token
+        // A token given with --token (or --tokens) is never printed: whoever gave it has it. A
+        // generated one is printed once, on standard output, as the only way to learn it.
+        let generated = self.token == nil ? editor.token : nil
         try await editor.run(host: host, port: port) { port in
             let shownHost = host.contains(":") ? "[\(host)]" : host
-            let lines = """
-                TweakKit editor: http://\(shownHost):\(port)/#token=\(token)
-                token for changes: \(token)
+            let lines = if let generated {
+                """
+                TweakKit editor: http://\(shownHost):\(port)/#token=\(generated)
+                token for changes (generated; give your own with --token or --tokens): \(generated)
 
                 """
+            } else {
+                """
+                TweakKit editor: http://\(shownHost):\(port)/
+                token for changes: the one given with --token
+
+                """
+            }
             FileHandle.standardOutput.write(Data(lines.utf8))
         }
     }

@@ -94,7 +94,7 @@ def start_serve(arguments):
     server = subprocess.Popen([TWEAK, "serve", "--port", "0", "--token", TOKEN] + arguments,
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     for _ in range(200):
-        match = re.search(r"TweakKit editor: (http://[^/]+)/#token=", server.stdout.readline())
+        match = re.search(r"TweakKit editor: (http://[^/\s]+)/", server.stdout.readline())
         if match:
             return server, match.group(1)
     server.kill()
@@ -156,7 +156,7 @@ def main():
     base = None
     for _ in range(200):
         line = server.stdout.readline()
-        match = re.search(r"TweakKit editor: (http://[^/]+)/#token=", line)
+        match = re.search(r"TweakKit editor: (http://[^/\s]+)/", line)
         if match:
             base = match.group(1)
             break
