@@ -325,7 +325,7 @@ function describeChange(old, next) {
 }
 
 function flagCard(key, entry) {
-  const card = el("section", { class: "flag tweak", "data-flag": key, "aria-label": "Flag " + key });
+  const card = el("section", { class: "flag card", "data-flag": key, "aria-label": "Flag " + key });
   const head = el("div", { class: "flag-head" });
   head.appendChild(el("h2", { class: "title" }, key));
   const enabled = entry.state !== "DISABLED";
