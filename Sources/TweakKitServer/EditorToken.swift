@@ -47,7 +47,9 @@ public struct EditorToken: Sendable, Hashable {
     /// Reads `{"tokens": [{"name": "ada", "token": "…", "role": "read"|"edit"|"admin"}, …]}`.
     ///
     /// ```swift
-    /// let tokens = try EditorToken.list(json: Data(environment["TWEAK_SERVE_TOKENS"]!.utf8), source: "TWEAK_SERVE_TOKENS")
+    /// if let text = ProcessInfo.processInfo.environment["TWEAK_SERVE_TOKENS"] {
+    ///     editor.tokens = try EditorToken.list(json: Data(text.utf8), source: "TWEAK_SERVE_TOKENS")
+    /// }
     /// ```
     ///
     /// - Parameters:
