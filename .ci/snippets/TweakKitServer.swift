@@ -3,3 +3,7 @@ import Foundation
 import TweakKitServer
 
 nonisolated(unsafe) var editor = TweakEditor(manager: manager, token: "s3cret")
+import TweakKitStore
+
+var provider: StoreTweakProvider { fatalError("compiled, never run") }
+let adasToken = "a long random secret"

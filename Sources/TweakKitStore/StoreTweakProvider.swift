@@ -40,7 +40,7 @@ public final class StoreTweakProvider: MutableTweakProvider, PlainTweakProvider,
     /// store as the provider does, within the same latency.
     ///
     /// ```swift
-    /// let manager = TweakManager(tweakProviders: [provider, provider.flags, fileFlags, defaults])
+    /// let manager = TweakManager(tweakProviders: [provider, provider.flags, defaults])
     /// ```
     public let flags: FlagdTweakProvider
 
