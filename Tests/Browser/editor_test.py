@@ -89,6 +89,39 @@ def type_into(driver, tweak, text, end):
     act(enter, tweak)
 
 
+def chromium(window_size):
+    """Debian's headless Chromium through chromedriver, with a window of `window_size` ("W,H")."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", f"--window-size={window_size}"):
+        options.add_argument(argument)
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+class Steps:
+    """Runs each named step, prints ok or FAIL with the traceback, and counts them; `on_failure`
+    (if given) runs after a failed step, for example to save a screenshot."""
+
+    def __init__(self, on_failure=None):
+        self.passed, self.failed, self.on_failure = 0, 0, on_failure
+
+    def __call__(self, name, body):
+        try:
+            body()
+            self.passed += 1
+            print(f"ok   {name}")
+        except Exception:
+            self.failed += 1
+            print(f"FAIL {name}")
+            traceback.print_exc()
+            if self.on_failure:
+                self.on_failure()
+
+    def report(self):
+        print(f"{self.passed} passed, {self.failed} failed")
+        return 1 if self.failed else 0
+
+
 def start_serve(arguments):
     """Starts `tweak serve` on a free port; returns the process and its base URL."""
     server = subprocess.Popen([TWEAK, "serve", "--port", "0", "--token", TOKEN] + arguments,
@@ -164,23 +197,8 @@ def main():
         server.kill()
         raise SystemExit("tweak serve did not start")
 
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,1600"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    passed, failed = 0, 0
-
-    def step(name, body):
-        nonlocal passed, failed
-        try:
-            body()
-            passed += 1
-            print(f"ok   {name}")
-        except Exception:
-            failed += 1
-            print(f"FAIL {name}")
-            traceback.print_exc()
+    driver = chromium("1200,1600")
+    step = Steps()
 
     try:
         driver.get(f"{base}/#token={TOKEN}")
@@ -305,10 +323,9 @@ def main():
         except subprocess.TimeoutExpired:
             server.kill()
             print("FAIL tweak serve did not stop on SIGTERM")
-            failed += 1
+            step.failed += 1
     print(f"screenshots: {ARTIFACTS}")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return step.report()
 
 
 if __name__ == "__main__":

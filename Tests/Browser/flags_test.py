@@ -11,16 +11,13 @@ Usage: Tests/Browser/flags_test.py [path/to/tweak] [artifact-dir]
 import os
 import sys
 import tempfile
-import traceback
 import urllib.error
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from editor_test import ARTIFACTS, TOKEN, act, api, eventually, start_serve  # noqa: E402
+from editor_test import ARTIFACTS, TOKEN, Steps, act, api, chromium, eventually, start_serve  # noqa: E402
 
 KEY = "new-checkout"
 SPLIT = {"on": 30, "off": 70}
@@ -66,24 +63,8 @@ def main():
     os.makedirs(ARTIFACTS, exist_ok=True)
     work = tempfile.mkdtemp(prefix="tweak-flags-")
     server, base = start_serve(["--store", "sqlite:" + os.path.join(work, "store.sqlite")])
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,1800"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    passed, failed = 0, 0
-
-    def step(name, body):
-        nonlocal passed, failed
-        try:
-            body()
-            passed += 1
-            print(f"ok   {name}")
-        except Exception:
-            failed += 1
-            print(f"FAIL {name}")
-            traceback.print_exc()
-            driver.save_screenshot(os.path.join(ARTIFACTS, "flags-failure.png"))
+    driver = chromium("1200,1800")
+    step = Steps(on_failure=lambda: driver.save_screenshot(os.path.join(ARTIFACTS, "flags-failure.png")))
 
     try:
         driver.get(f"{base}/#token={TOKEN}&flags")
@@ -126,8 +107,7 @@ def main():
             act(fill, "the new rule's fields")
             click(driver, "button.add-rule", "Add rule")
             eventually(lambda: ruled(flag(base).get("targeting")), "the rule to be stored before the split")
-            rules = eventually(lambda: card(driver).find_elements(By.CSS_SELECTOR, ".rule-list li"), "the rule on the page")
-            assert "email ends with @example.com → on" in rules[0].text, rules[0].text
+            eventually(lambda: "If email ends with @example.com → on" in in_card(driver, ".rule-list li").text, "the rule on the page")
         step("a rule is added and written as JsonLogic", rule)
 
         def try_context():
@@ -159,19 +139,22 @@ def main():
             click(driver, "input.kill-switch", "the kill switch")
             eventually(lambda: flag(base)["state"] == "DISABLED", "the flag to be disabled")
             eventually(lambda: not in_card(driver, "input.kill-switch").is_selected(), "the switch to show off")
-            assert "kill switch on" in card(driver).text, card(driver).text
+            eventually(lambda: "kill switch on" in card(driver).text, "the card to say the kill switch is on")
             assert ruled(flag(base)["targeting"]), "the kill switch must keep the targeting"
         step("the kill switch disables the flag and keeps its targeting", kill_switch)
 
         def history_and_revert():
             click(driver, "button.history-toggle", "History")
-            items = eventually(lambda: (lambda found: found if len(found) == 4 else None)(
-                card(driver).find_elements(By.CSS_SELECTOR, "ol.history li")), "four versions in the history")
-            assert "state ENABLED → DISABLED" in items[0].text, items[0].text
-            assert "created" in items[-1].text, items[-1].text
-            revert = items[1].find_element(By.CSS_SELECTOR, "button.revert")
-            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", revert)
-            revert.click()
+            texts = eventually(lambda: (lambda found: found if len(found) == 4 else None)(
+                [item.text for item in card(driver).find_elements(By.CSS_SELECTOR, "ol.history li")]), "four versions in the history")
+            assert "state ENABLED → DISABLED" in texts[0], texts
+            assert "created" in texts[-1], texts
+
+            def revert_to_the_rule():
+                revert = card(driver).find_elements(By.CSS_SELECTOR, "ol.history li")[1].find_element(By.CSS_SELECTOR, "button.revert")
+                driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", revert)
+                revert.click()
+            act(revert_to_the_rule, "Revert to this")
             eventually(lambda: flag(base)["state"] == "ENABLED", "the revert to enable the flag again")
             assert ruled(flag(base)["targeting"]), flag(base)
             eventually(lambda: in_card(driver, "input.kill-switch").is_selected(), "the switch to show on")
@@ -195,8 +178,7 @@ def main():
         driver.quit()
         server.terminate()
         server.wait(timeout=20)
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return step.report()
 
 
 if __name__ == "__main__":

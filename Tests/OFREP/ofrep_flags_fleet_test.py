@@ -12,7 +12,6 @@ Usage: ofrep_flags_fleet_test.py PATH/TO/tweak
 import http.client
 import json
 import os
-import re
 import shutil
 import socket
 import subprocess
@@ -21,6 +20,7 @@ import tempfile
 import time
 import urllib.request
 
+import tweak_serve
 from openfeature import api
 from openfeature.contrib.provider.ofrep import OFREPProvider
 from openfeature.evaluation_context import EvaluationContext
@@ -57,18 +57,7 @@ def start_postgres():
 
 
 def start_server(store):
-    process = subprocess.Popen([TWEAK, "serve", "--store", store, "--port", "0", "--token", TOKEN],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        line = process.stdout.readline()
-        match = re.search(r"http://127\.0\.0\.1:(\d+)/", line or "")
-        if match:
-            return process, f"http://127.0.0.1:{match.group(1)}"
-        if process.poll() is not None:
-            break
-    process.kill()
-    raise SystemExit(f"tweak serve did not start: {process.stderr.read()}")
+    return tweak_serve.start(TWEAK, ["--store", store, "--token", TOKEN])
 
 
 def put_flag(base, key, definition):

@@ -9,7 +9,6 @@ Usage: ofrep_sdk_test.py PATH/TO/tweak FLAGS.json
 """
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -17,6 +16,7 @@ import time
 import urllib.error
 import urllib.request
 
+import tweak_serve
 from openfeature import api
 from openfeature.contrib.provider.ofrep import OFREPProvider
 from openfeature.evaluation_context import EvaluationContext
@@ -48,19 +48,7 @@ CASES.append(("layout", "integer", 7, {"targetingKey": "u9"}))  # type mismatch
 
 
 def start_server(overrides):
-    process = subprocess.Popen(
-        [TWEAK, "serve", "--flags", FLAGS, "--overrides", overrides, "--port", "0", "--token", TOKEN, "--api-key", API_KEY],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        line = process.stdout.readline()
-        match = re.search(r"http://127\.0\.0\.1:(\d+)/", line or "")
-        if match:
-            return process, f"http://127.0.0.1:{match.group(1)}"
-        if process.poll() is not None:
-            break
-    process.kill()
-    raise SystemExit(f"tweak serve did not start: {process.stderr.read()}")
+    return tweak_serve.start(TWEAK, ["--flags", FLAGS, "--overrides", overrides, "--token", TOKEN, "--api-key", API_KEY])
 
 
 def sdk_result(client, key, kind, default, context):
