@@ -381,8 +381,8 @@ function renderFlags() {
   }
 }
 
-// A new flag: a Boolean flag (on/off, default off) or string variants, created disabled-safe
-// (its default variant is served until a rule or rollout says otherwise).
+// A new flag: a Boolean flag (on/off, default off) or string variants (default control). It serves
+// its default variant until a rule or a rollout says otherwise: a new on/off flag answers false.
 document.getElementById("new-flag").addEventListener("submit", async event => {
   event.preventDefault();
   const keyField = document.getElementById("new-flag-key");
@@ -395,7 +395,7 @@ document.getElementById("new-flag").addEventListener("submit", async event => {
     ? { state: "ENABLED", variants: { on: true, off: false }, defaultVariant: "off" }
     : { state: "ENABLED", variants: { control: "control", treatment: "treatment" }, defaultVariant: "control" };
   try {
-    await request(flagPath(key), { method: "PUT", headers: { "Content-Type": "application/json", "If-None-Match": "*" }, body: JSON.stringify(definition) });
+    await request(flagPath(key), { method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify(definition) });
     line.textContent = "";
     keyField.value = "";
     await loadFlags();
