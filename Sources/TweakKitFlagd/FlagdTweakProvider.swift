@@ -44,13 +44,13 @@ public final class FlagdTweakProvider: DocumentBackedTweakProvider {
         changeNotifier.post(.reloaded, from: self)
     }
 
+    /// The generation of the definitions in service (see ``update(_:generation:)``).
+    package var generation: UInt64 { installedGeneration.withLock { $0 } }
+
     /// Replaces the definitions and tells the manager, unless definitions of a later `generation`
     /// are in service already: for updaters that build definitions concurrently (a store's
     /// follower and its writers), so an older build finishing last never replaces a newer one.
     /// Returns whether it replaced them.
-    /// The generation of the definitions in service (see ``update(_:generation:)``).
-    package var generation: UInt64 { installedGeneration.withLock { $0 } }
-
     @discardableResult
     package func update(_ newDefinitions: FlagdDefinitions, generation: UInt64) -> Bool {
         let replaced = installedGeneration.withLock { installed -> Bool in

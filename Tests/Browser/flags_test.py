@@ -11,7 +11,6 @@ Usage: Tests/Browser/flags_test.py [path/to/tweak] [artifact-dir]
 import os
 import sys
 import tempfile
-import urllib.error
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -165,14 +164,10 @@ def main():
             driver.save_screenshot(os.path.join(ARTIFACTS, "flags-history.png"))
         step("the history lists each change and a revert restores the earlier version", history_and_revert)
 
-        def read_only_ofrep():
-            try:
-                api(base, f"/ofrep/v1/evaluate/flags/{KEY}", "POST", {"context": {"targetingKey": "user-1", "email": "ada@example.com"}})
-            except urllib.error.HTTPError as error:
-                raise AssertionError(f"OFREP answered {error.code}")
+        def ofrep_answers():
             answer = api(base, f"/ofrep/v1/evaluate/flags/{KEY}", "POST", {"context": {"targetingKey": "user-1", "email": "ada@example.com"}})
             assert answer["value"] is True and answer["variant"] == "on", answer
-        step("OFREP answers from the same flag", read_only_ofrep)
+        step("OFREP answers from the same flag", ofrep_answers)
         driver.save_screenshot(os.path.join(ARTIFACTS, "flags.png"))
     finally:
         driver.quit()

@@ -1,7 +1,8 @@
 // The editor page's Flags view: flagd flag definitions kept by the server (GET/PUT/DELETE
 // api/flags/KEY), each with its kill switch, default variant, a rollout editor for fractional
 // splits, a rule builder for common conditions, a JSON view, "try a context", history and revert.
-// Inlined after editor.js (it uses `el`, `request`, `base` and `token` from there).
+// Inlined after editor.js (it uses `el`, `request`, `showError`, `versionHeaders`, `search`, `hash`
+// and `base` from there).
 "use strict";
 const flagsView = document.getElementById("flags");
 const tweaksView = document.getElementById("groups");
@@ -28,9 +29,6 @@ function definitionOf(entry) {
     if (entry[name] !== undefined) definition[name] = entry[name];
   }
   return definition;
-}
-function flagVersionHeaders(entry) {
-  return entry.version === undefined ? {} : { "If-Match": '"' + entry.version + '"' };
 }
 
 // --- Reading targeting into the builder's model, and writing it back ---------------------------
@@ -137,7 +135,7 @@ async function saveFlag(key, entry, definition, card) {
   try {
     await request(flagPath(key), {
       method: "PUT",
-      headers: Object.assign({ "Content-Type": "application/json" }, flagVersionHeaders(entry)),
+      headers: Object.assign({ "Content-Type": "application/json" }, versionHeaders(entry)),
       body: JSON.stringify(definition),
     });
     await loadFlags();
@@ -358,7 +356,7 @@ function flagCard(key, entry) {
   const remove = el("button", { type: "button", class: "delete-flag", "aria-label": "Delete " + key }, "Delete");
   remove.addEventListener("click", async () => {
     if (!confirm("Delete the flag " + key + "?")) return;
-    try { await request(flagPath(key), { method: "DELETE", headers: flagVersionHeaders(entry) }); await loadFlags(); } catch (error) { showError(card, error.message); }
+    try { await request(flagPath(key), { method: "DELETE", headers: versionHeaders(entry) }); await loadFlags(); } catch (error) { showError(card, error.message); }
   });
   actions.appendChild(remove);
   card.appendChild(actions);
