@@ -43,7 +43,11 @@ extension TweakEditor {
     }
 
     func listResponse() -> Response {
-        Self.jsonResponse(.array(manager.allResolvedTweaks().compactMap(json)))
+        // Read before the list: the list includes every change up to it (and perhaps later ones).
+        let sequence = changeLog?.sequence
+        var response = Self.jsonResponse(.array(manager.allResolvedTweaks().compactMap(json)))
+        if let sequence, let name = Self.sequenceHeader { response.headers[name] = String(sequence) }
+        return response
     }
 
     func tweakResponse(_ id: TweakID) throws -> Response {
@@ -147,8 +151,10 @@ extension TweakEditor {
     }
 
     /// Server-sent events: a `change` event with the tweak's JSON after every change, and a
-    /// comment every 15 seconds to keep the connection open.
-    func events() -> Response {
+    /// comment every 15 seconds to keep the connection open. On a store that numbers its changes,
+    /// the stream resumes (see ``sequencedEvents(_:lastEventID:)``).
+    func events(_ request: Request) throws -> Response {
+        if let changeLog { return sequencedEvents(changeLog, lastEventID: try Self.lastEventID(request)) }
         let changes = manager.changes()
         let manager = self.manager
         let body = ResponseBody { writer in

@@ -151,7 +151,7 @@ public struct TweakEditor: Sendable {
             return try await self.resetAll(author: caller.name)
         }
         addFlagRoutes(to: routes)
-        routes.get("api/events") { request, _ in try self.authorizeRead(request); return self.events() }
+        routes.get("api/events") { request, _ in try self.authorizeRead(request); return try self.events(request) }
         return routes
     }
 

@@ -59,6 +59,7 @@ extension StoreTweakProvider {
         }
         changeNotifier.post(.reloaded, from: self)
         refreshFlags()
+        sequenceSignals.signal()
     }
 
     /// Waits for signals and catches up after each, until cancelled or the store closes.
@@ -106,6 +107,7 @@ extension StoreTweakProvider {
         guard let posts else { return }
         post(posts)
         refreshFlags()
+        sequenceSignals.signal()
         if let onChangesApplied {
             onChangesApplied(StoreChangesApplied(source: name, changes: changes, appliedAt: Date()))
         }

@@ -63,6 +63,8 @@ public final class StoreTweakProvider: MutableTweakProvider, PlainTweakProvider,
     let maximumBackoff: Duration
     let sleep: @Sendable (Duration) async throws -> Void
     let onChangesApplied: (@Sendable (StoreChangesApplied) -> Void)?
+    /// Wakes ``sequenceUpdates()``'s readers after each reload and each applied batch.
+    let sequenceSignals = ChangeSignalBroadcaster()
 
     /// - Parameters:
     ///   - store: the store to read and write.
@@ -95,6 +97,7 @@ public final class StoreTweakProvider: MutableTweakProvider, PlainTweakProvider,
     deinit {
         following.withLock { $0?.cancel() }
         writer.finish()
+        sequenceSignals.finish()
     }
 
     /// The last failure to read or write the store; `nil` once it works again.

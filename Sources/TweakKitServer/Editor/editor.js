@@ -199,10 +199,13 @@ document.getElementById("reset-all").addEventListener("click", async () => {
 let pending = null;
 function live() {
   const events = new EventSource(base + "api/events");
-  events.addEventListener("change", () => {
-    clearTimeout(pending);
-    pending = setTimeout(() => { load(); if (!flagsView.hidden) loadFlags(); }, 50);
-  });
+  // A tweak changed, a flag changed, or (after a long disconnection) everything must be read again.
+  for (const name of ["change", "flag", "resync"]) {
+    events.addEventListener(name, () => {
+      clearTimeout(pending);
+      pending = setTimeout(() => { load(); if (!flagsView.hidden) loadFlags(); }, 50);
+    });
+  }
   events.onerror = () => { statusLine.textContent = "Reconnecting…"; };
   events.onopen = () => load();
 }

@@ -1,0 +1,26 @@
+public import TweakKit
+
+/// The store's change log for a change stream that resumes: `tweak serve` sends each change with
+/// its sequence as the event's id (see ``SequencedTweakProvider``).
+///
+/// ```swift
+/// let provider = StoreTweakProvider(store: try await SQLiteTweakStore.open(path: ".tweak/store.sqlite"))
+/// try await provider.start()
+/// for await _ in provider.sequenceUpdates() {
+///     print("serving up to change", provider.sequence ?? 0)
+/// }
+/// ```
+extension StoreTweakProvider: SequencedTweakProvider {
+    /// The store's changes after `sequence` up to the one the provider serves, oldest first, flag
+    /// definitions (feature ``flagFeature``) among them.
+    public func changes(after sequence: Int64, limit: Int) async throws -> [StoredTweakChange] {
+        guard let served = self.sequence, sequence < served, limit > 0 else { return [] }
+        let changes = try await store.changes(after: sequence, limit: limit)
+        guard let last = changes.last, last.sequence > served else { return changes }
+        return changes.filter { $0.sequence <= served }
+    }
+
+    public func sequenceUpdates() -> AsyncStream<Int64> {
+        sequenceSignals.subscribe()
+    }
+}
