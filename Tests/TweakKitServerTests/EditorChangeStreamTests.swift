@@ -30,7 +30,7 @@ struct EditorChangeStreamTests {
             #expect(await reader.waitForEvents(count: 2))
             try await write(setup, "four")
             let events = try await reader.events()
-            #expect(events.map(\.id) == [2, 3, 4])
+            #expect(events.map(\.id) == ["2", "3", "4"])
             #expect(events.map(\.name) == ["change", "change", "change"])
             #expect(events.map { $0.data.contains(#""sequence":\#($0.id)"#) } == [true, true, true])
             // Each change carries its own new value, in order; `value` is the tweak as it resolves now.
@@ -49,7 +49,7 @@ struct EditorChangeStreamTests {
             let reader = EventReader(port: port, headers: []) { $0.contains("event: sequence") }
             let events = try await reader.events()
             #expect(events.first?.name == "sequence")
-            #expect(events.first?.id == 2)
+            #expect(events.first?.id == "2")
             try await client.execute(uri: "/api/tweaks", method: .get) { (response: TestResponse) async throws in
                 #expect(response.headers[try #require(HTTPField.Name("Tweak-Sequence"))] == "2")
             }
@@ -66,7 +66,7 @@ struct EditorChangeStreamTests {
             let reader = EventReader(port: port, headers: ["Last-Event-ID: 999"]) { $0.contains("event: resync") }
             let events = try await reader.events()
             #expect(events.map(\.name) == ["resync"])
-            #expect(events.first?.id == 1)
+            #expect(events.first?.id == "1")
             #expect(events.first?.data.contains(#""lastEventId":999"#) == true)
         }
         await setup.stop()
@@ -84,7 +84,7 @@ struct EditorChangeStreamTests {
             )
             let events = try await reader.events()
             #expect(events.map(\.name) == ["flag"])
-            #expect(events.first?.id == 1)
+            #expect(events.first?.id == "1")
             #expect(events.first?.data.contains(#""key":"new-checkout""#) == true)
         }
         await setup.stop()
@@ -105,12 +105,12 @@ struct EditorChangeStreamTests {
 
 /// One server-sent event as received.
 struct ReceivedEvent: Equatable {
-    var id: Int64
+    var id: String
     var name: String
     var data: String
 }
 
-/// Reads `/api/events` over a plain socket on a thread of its own (the read blocks) until `done`
+/// Reads an event stream (`/api/events` unless `path` says) over a plain socket on a thread of its own (the read blocks) until `done`
 /// holds for the text received, or 20 seconds pass.
 final class EventReader: Sendable {
     /// What has arrived so far.
@@ -121,7 +121,7 @@ final class EventReader: Sendable {
     private let received = Received()
     private let task: Task<String, any Error>
 
-    init(port: Int, headers: [String], done: @escaping @Sendable (String) -> Bool) {
+    init(port: Int, path: String = "/api/events", headers: [String], done: @escaping @Sendable (String) -> Bool) {
         let received = self.received
         task = Task {
             try await withCheckedThrowingContinuation { continuation in
@@ -129,7 +129,7 @@ final class EventReader: Sendable {
                     continuation.resume(with: Result {
                         let socket = try RawSocket(port: port)
                         let extra = headers.map { "\($0)\r\n" }.joined()
-                        socket.sendText("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n\(extra)\r\n")
+                        socket.sendText("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n\(extra)\r\n")
                         var buffer = [UInt8](repeating: 0, count: 4_096)
                         let deadline = Date().addingTimeInterval(20)
                         while Date() < deadline {
@@ -147,6 +147,9 @@ final class EventReader: Sendable {
             }
         }
     }
+
+    /// Whether the stream has answered (its `: connected` comment arrived).
+    var hasConnected: Bool { received.text.withLock { $0.contains(": connected") } }
 
     /// Waits up to 10 seconds until `count` events have arrived.
     func waitForEvents(count: Int) async -> Bool {
@@ -167,11 +170,11 @@ final class EventReader: Sendable {
     static func parse(_ text: String) -> [ReceivedEvent] {
         var events: [ReceivedEvent] = []
         for block in text.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n\n") {
-            var id: Int64?
+            var id: String?
             var name = "message"
             var data = ""
             for line in block.split(separator: "\n", omittingEmptySubsequences: true) {
-                if line.hasPrefix("id: ") { id = Int64(line.dropFirst(4)) }
+                if line.hasPrefix("id: ") { id = String(line.dropFirst(4)) }
                 if line.hasPrefix("event: ") { name = String(line.dropFirst(7)) }
                 if line.hasPrefix("data: ") { data = String(line.dropFirst(6)) }
             }

@@ -7,19 +7,57 @@ import TweakKit
 /// changes whenever a flag's value or definition changes (a reloaded file, a new override, a
 /// remote update), even when this context's answer happens to stay the same, and after a restart.
 final class OFREPChangeCounter: Sendable {
-    private let state = Mutex<UInt64>(0)
+    private struct State {
+        var generation: UInt64 = 0
+        var nextSubscriber = 0
+        var subscribers: [Int: AsyncStream<UInt64>.Continuation] = [:]
+    }
+
+    private let state = Mutex(State())
     private let instance = UInt64.random(in: .min ... .max)
     private let observations: Mutex<[TweakObservation]> = Mutex([])
 
     init(providers: [any TweakProvider]) {
         let registered = providers.map { provider in
-            provider.observeChanges { [weak self] _ in self?.state.withLock { $0 &+= 1 } }
+            provider.observeChanges { [weak self] _ in self?.changed() }
         }
         observations.withLock { $0 = registered }
     }
 
+    deinit {
+        for subscriber in state.withLock({ Array($0.subscribers.values) }) { subscriber.finish() }
+    }
+
     /// How many provider changes were seen.
-    var generation: UInt64 { state.withLock { $0 } }
+    var generation: UInt64 { state.withLock { $0.generation } }
+
+    /// The configuration's version for event streams: this run's number and the change count, so
+    /// that a restarted server never repeats an id.
+    func configurationTag(_ generation: UInt64) -> String {
+        hex(instance) + "-" + String(generation)
+    }
+
+    /// A stream of generations, holding the newest only: a burst of changes is one wake-up.
+    func subscribe() -> AsyncStream<UInt64> {
+        let (stream, continuation) = AsyncStream.makeStream(of: UInt64.self, bufferingPolicy: .bufferingNewest(1))
+        let id = state.withLock { state in
+            defer { state.nextSubscriber += 1 }
+            state.subscribers[state.nextSubscriber] = continuation
+            return state.nextSubscriber
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    private func changed() {
+        let (generation, subscribers) = state.withLock { state in
+            state.generation &+= 1
+            return (state.generation, Array(state.subscribers.values))
+        }
+        for subscriber in subscribers { subscriber.yield(generation) }
+    }
 
     /// A strong entity tag for the bulk answer `text` at `generation`.
     func entityTag(for text: String, generation: UInt64) -> String {

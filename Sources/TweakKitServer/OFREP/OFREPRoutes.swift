@@ -23,7 +23,8 @@ public import TweakKit
 /// ```
 ///
 /// Routes: `POST /ofrep/v1/evaluate/flags/{key}` (one flag), `POST /ofrep/v1/evaluate/flags`
-/// (every flag, with an `ETag`; `If-None-Match` with the current one answers `304`) and
+/// (every flag, with an `ETag`; `If-None-Match` with the current one answers `304`; the answer's
+/// `eventStreams` names `GET /ofrep/v1/events`, a stream of change notifications), and
 /// `GET /ofrep/v1/configuration`. `If-None-Match: *` on the bulk `POST` answers
 /// `412 Precondition Failed` (RFC 9110: a failed `If-None-Match` is `304` only for `GET` and
 /// `HEAD`; a listing always exists, so `*` always fails). Flag keys name tweaks as ``OFREPRoutes`` documents below:
@@ -90,6 +91,7 @@ public struct OFREPRoutes: Sendable {
             return await self.single(request, key: key)
         }
         routes.post("ofrep/v1/evaluate/flags") { request, _ in await self.bulk(request) }
+        routes.get(RouterPath(Self.eventStreamPath)) { request, _ in self.eventStream(request) }
         routes.get("ofrep/v1/configuration") { request, _ in
             if let refusal = self.authorize(request) { return refusal }
             return Self.response(Self.configuration)
@@ -139,8 +141,11 @@ public struct OFREPRoutes: Sendable {
         // The generation is read before evaluating: a change during evaluation gives the next request a new tag.
         let generation = changes.generation
         let manager = self.manager
+        let eventStreams = Self.eventStreams(for: request)
         let evaluated = await pool.run(budget: evaluationBudget) { expired -> String? in
-            OFREPEvaluation.evaluateAll(manager: manager, context: context, expired: expired).map { Self.text(.object(["flags": .array($0)])) }
+            OFREPEvaluation.evaluateAll(manager: manager, context: context, expired: expired).map {
+                Self.text(.object(["flags": .array($0), "eventStreams": eventStreams]))
+            }
         }
         guard let evaluated, let text = evaluated else { return overBudget(key: nil) }
         let tag = changes.entityTag(for: text, generation: generation)

@@ -1,0 +1,95 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import NIOCore
+import ServiceLifecycle
+import TweakKit
+
+/// OFREP's change notifications (the protocol's ADR-0008): the bulk answer announces
+/// `GET /ofrep/v1/events` in `eventStreams`, and the stream sends a `refetchEvaluation` message
+/// after each change to the flags, so a provider re-fetches when something changed instead of
+/// polling.
+///
+/// ```text
+/// id: 5f0c2a9e1b7d3c48-12
+/// event: message
+/// data: {"type": "refetchEvaluation", "etag": "\"5f0c2a9e1b7d3c48-12\"", "lastModified": 1796010000}
+/// ```
+///
+/// Messages are notifications only: a burst of changes is one message, and a client that
+/// reconnects with a `Last-Event-ID` other than the latest receives one message at once. A comment
+/// every 15 seconds keeps idle connections open through proxies. Clients that ignore
+/// `eventStreams` (and poll with `If-None-Match`) work as before.
+extension OFREPRoutes {
+    /// The stream's path below the routes' prefix.
+    static let eventStreamPath = "ofrep/v1/events"
+
+    /// The `eventStreams` entry for a bulk answer to `request`: the stream's path on the same
+    /// origin, below the same prefix the routes are mounted at.
+    static func eventStreams(for request: Request) -> TweakContent {
+        let path = request.uri.path
+        let suffix = "/ofrep/v1/evaluate/flags"
+        let prefix = path.hasSuffix(suffix) ? String(path.dropLast(suffix.count)) : ""
+        return .array([.object([
+            "type": .string("sse"), "endpoint": .object(["requestUri": .string(prefix + "/" + eventStreamPath)]),
+            "inactivityDelaySec": .int(120),
+        ])])
+    }
+
+    /// `GET /ofrep/v1/events`: a `refetchEvaluation` message after each change.
+    func eventStream(_ request: Request) -> Response {
+        if let refusal = authorize(request) { return refusal }
+        let changes = self.changes
+        let updates = changes.subscribe()
+        let lastEventID = OFREPRoutes.lastEventIDHeader.flatMap { request.headers[$0] }
+        let body = ResponseBody { writer in
+            let (lines, continuation) = AsyncStream.makeStream(of: String.self)
+            let producer = Task {
+                await cancelWhenGracefulShutdown {
+                    await withTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            // A client that missed messages while away re-fetches once, at once.
+                            let current = changes.generation
+                            if let lastEventID, lastEventID != changes.configurationTag(current) {
+                                continuation.yield(Self.refetchMessage(changes, generation: current))
+                            }
+                            for await generation in updates {
+                                guard !Task.isCancelled else { return }
+                                continuation.yield(Self.refetchMessage(changes, generation: generation))
+                            }
+                        }
+                        group.addTask {
+                            while !Task.isCancelled {
+                                try? await Task.sleep(for: .seconds(15))
+                                continuation.yield(": keep-alive\n\n")
+                            }
+                        }
+                        await group.next()
+                        group.cancelAll()
+                    }
+                }
+                continuation.finish()
+            }
+            defer { producer.cancel() }
+            try await writer.write(ByteBuffer(string: ": connected\n\n"))
+            for await line in lines {
+                try await writer.write(ByteBuffer(string: line))
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: body)
+    }
+
+    static let lastEventIDHeader = HTTPField.Name("Last-Event-ID")
+
+    /// One `refetchEvaluation` message for `generation`.
+    static func refetchMessage(_ changes: OFREPChangeCounter, generation: UInt64) -> String {
+        let tag = changes.configurationTag(generation)
+        let data: TweakContent = .object([
+            "type": .string("refetchEvaluation"), "etag": .string("\"" + tag + "\""),
+            "lastModified": .int(Int(Date().timeIntervalSince1970)),
+        ])
+        return "id: \(tag)\nevent: message\ndata: \(text(data))\n\n"
+    }
+}
