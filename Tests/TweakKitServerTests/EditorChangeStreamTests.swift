@@ -151,6 +151,9 @@ final class EventReader: Sendable {
     /// Whether the stream has answered (its `: connected` comment arrived).
     var hasConnected: Bool { received.text.withLock { $0.contains(": connected") } }
 
+    /// Whether `text` has arrived.
+    func hasReceived(_ text: String) -> Bool { received.text.withLock { $0.contains(text) } }
+
     /// Waits up to 10 seconds until `count` events have arrived.
     func waitForEvents(count: Int) async -> Bool {
         for _ in 0..<1_000 {

@@ -30,8 +30,13 @@ public struct OFREPConfiguration: Sendable {
     /// The context bulk mode evaluates for until a lookup brings another.
     public var context = EvaluationContext(targetingKey: nil)
     /// How often bulk mode asks again (`If-None-Match` makes an unchanged answer a 304). `nil`
-    /// polls never.
+    /// polls never. While the server's announced event stream is followed, the provider does not
+    /// poll (see ``followsEventStreams``).
     public var pollInterval: Duration? = .seconds(30)
+    /// Whether bulk mode follows the event stream a bulk answer announces (OFREP's `eventStreams`):
+    /// it re-fetches when the stream says the flags changed, instead of polling, and merges
+    /// messages that arrive together into one re-fetch. On by default.
+    public var followsEventStreams = true
     /// The first wait after a failure; it doubles with each failure in a row.
     public var initialBackoff: Duration = .seconds(1)
     /// The longest wait after failures.

@@ -49,6 +49,13 @@ public final class OFREPTweakProvider: ContextualTweakProvider {
         var lastError: RemoteError?
         var consecutiveFailures = 0
         var fetchAttempts = 0
+        /// The event streams the last bulk answer announced.
+        var eventStreams: [URL] = []
+        /// What the event stream's last message said, for the re-fetch it asks for (OFREP's
+        /// `flagConfigEtag` and `flagConfigLastModified`).
+        var refetchMetadata: [URLQueryItem]?
+        /// The id of the last event-stream message, sent as `Last-Event-ID` on reconnection.
+        var lastEventID: String?
     }
 
     let state: Mutex<State>
@@ -138,12 +145,30 @@ public final class OFREPTweakProvider: ContextualTweakProvider {
         running?.cancel()
     }
 
-    /// Polls until the calling task is cancelled (bulk mode; single mode has nothing to poll).
+    /// Follows the server's event stream, or polls, until the calling task is cancelled (bulk
+    /// mode; single mode has nothing to poll).
+    ///
+    /// While the last bulk answer announces an event stream (and ``OFREPConfiguration/followsEventStreams``),
+    /// the provider re-fetches when the stream says so and does not poll; when the stream ends or
+    /// fails it waits (backing off while it fails), re-fetches at once, and connects again.
     public func run() async {
         guard configuration.mode == .bulk else { return }
         _ = try? await refresh()
-        guard configuration.pollInterval != nil else { return }
+        var streamFailures = 0
         while !Task.isCancelled {
+            if configuration.followsEventStreams, let stream = state.withLock({ $0.eventStreams.first }) {
+                let connected = await followEventStream(stream)
+                streamFailures = connected ? 0 : streamFailures + 1
+                do {
+                    try await sleep(streamFailures == 0 ? configuration.initialBackoff : backoff(afterFailures: streamFailures))
+                } catch {
+                    return
+                }
+                // Messages may have been missed while away: the protocol asks for a full re-fetch.
+                _ = try? await refresh()
+                continue
+            }
+            guard configuration.pollInterval != nil else { return }
             do {
                 try await sleep(nextPollDelay())
             } catch {
@@ -153,16 +178,19 @@ public final class OFREPTweakProvider: ContextualTweakProvider {
         }
     }
 
+    /// The wait after `failures` failures in a row: the first backoff, doubled per failure, at most the longest.
+    func backoff(afterFailures failures: Int) -> Duration {
+        var delay = configuration.initialBackoff
+        for _ in 1..<min(max(failures, 1), 40) where delay < configuration.maximumBackoff { delay = delay * 2 }
+        return min(delay, configuration.maximumBackoff)
+    }
+
     /// The wait before the next poll: the interval, the backoff after failures, and never before
     /// a `Retry-After` date.
     func nextPollDelay() -> Duration {
         let (failures, retryAfter) = state.withLock { ($0.consecutiveFailures, $0.retryAfter) }
         var delay = configuration.pollInterval ?? .seconds(30)
-        if failures > 0 {
-            delay = configuration.initialBackoff
-            for _ in 1..<min(failures, 40) where delay < configuration.maximumBackoff { delay = delay * 2 }
-            delay = min(delay, configuration.maximumBackoff)
-        }
+        if failures > 0 { delay = backoff(afterFailures: failures) }
         if let retryAfter {
             let wait = retryAfter.timeIntervalSince(now())
             if wait > 0 { delay = max(delay, .milliseconds(Int64((wait * 1000).rounded(.up)))) }
@@ -195,12 +223,15 @@ public final class OFREPTweakProvider: ContextualTweakProvider {
 
     private func fetchBulk() async throws(RemoteError) -> Bool {
         try checkRetryAfter()
-        let (context, etag) = state.withLock { state in
-            (state.wantedContext, state.fetchedContext == state.wantedContext ? state.etag : nil)
+        let (context, etag, metadata) = state.withLock { state in
+            defer { state.refetchMetadata = nil }
+            return (state.wantedContext, state.fetchedContext == state.wantedContext ? state.etag : nil, state.refetchMetadata)
         }
         var headers = RemoteHTTPHeaders()
         if let etag { headers["If-None-Match"] = etag }
-        let (status, responseHeaders, data) = try await post(configuration.bulkURL, context: context, extraHeaders: headers)
+        var url = configuration.bulkURL
+        if let metadata, !metadata.isEmpty { url.append(queryItems: metadata) }
+        let (status, responseHeaders, data) = try await post(url, context: context, extraHeaders: headers)
         if status == 304 {
             return state.withLock { state in
                 defer { state.fetchedContext = context }
@@ -210,19 +241,21 @@ public final class OFREPTweakProvider: ContextualTweakProvider {
         guard status == 200 else {
             throw RemoteError(.httpStatus(status), "\(name): the bulk evaluation answered \(status) \(Self.details(data))")
         }
-        let flags = try OFREPWire.bulk(data, source: name)
+        let (flags, eventStreams) = try OFREPWire.bulk(data, source: name, baseURL: configuration.baseURL)
         let newTag = responseHeaders["ETag"]
         return state.withLock { state in
             let changed = state.flags != flags || state.fetchedContext != context
             state.flags = flags
+            state.eventStreams = eventStreams
             state.fetchedContext = context
             state.etag = newTag
             return changed
         }
     }
 
-    /// Fetches for a context a lookup brought, in the background, one request at a time.
-    private func queueFetch() {
+    /// Fetches for a context a lookup brought (or a change the event stream told of), in the
+    /// background, one request at a time: requests that arrive while one runs make one more.
+    func queueFetch() {
         let start = state.withLock { state in
             state.fetchQueued = true
             guard !state.fetchRunning else { return false }

@@ -39,7 +39,7 @@ enum OFREPWire {
     ///
     /// - Throws: ``RemoteError`` `.invalidPayload` when the answer is not JSON, has no `flags`
     ///   array, or a flag has no string `key`.
-    static func bulk(_ data: Data, source: String) throws(RemoteError) -> [String: TweakEvaluation] {
+    static func bulk(_ data: Data, source: String, baseURL: URL) throws(RemoteError) -> (flags: [String: TweakEvaluation], eventStreams: [URL]) {
         guard case .object(let root) = try object(data, source: source), case .array(let flags)? = root["flags"] else {
             throw RemoteError(.invalidPayload, #"\#(source): a bulk evaluation must be {"flags": [...]}"#)
         }
@@ -50,7 +50,36 @@ enum OFREPWire {
             }
             evaluations[key] = evaluation(fields)
         }
-        return evaluations
+        return (evaluations, eventStreams(root["eventStreams"], baseURL: baseURL))
+    }
+
+    /// The server-sent event streams a bulk answer announces (OFREP's `eventStreams`): entries of
+    /// type `sse` with a `url`, or an `endpoint` whose `requestUri` is joined to its `origin` (the
+    /// base URL's when absent). Other types and malformed entries are skipped; at most 8 are kept.
+    static func eventStreams(_ value: TweakContent?, baseURL: URL) -> [URL] {
+        guard case .array(let entries)? = value else { return [] }
+        var urls: [URL] = []
+        for entry in entries.prefix(64) where urls.count < 8 {
+            guard case .object(let fields) = entry, fields["type"]?.stringValueIfString == "sse" else { continue }
+            if let text = fields["url"]?.stringValueIfString, let url = URL(string: text), url.scheme == "http" || url.scheme == "https" {
+                urls.append(url)
+            } else if case .object(let endpoint)? = fields["endpoint"], let requestURI = endpoint["requestUri"]?.stringValueIfString,
+                requestURI.hasPrefix("/")
+            {
+                let origin = endpoint["origin"]?.stringValueIfString ?? origin(of: baseURL)
+                if let url = URL(string: origin + requestURI), url.scheme == "http" || url.scheme == "https" { urls.append(url) }
+            }
+        }
+        return urls
+    }
+
+    /// `scheme://host[:port]` of `url`.
+    static func origin(of url: URL) -> String {
+        var components = URLComponents()
+        components.scheme = url.scheme
+        components.host = url.host
+        components.port = url.port
+        return components.string ?? ""
     }
 
     /// Parses an answer's JSON; `null` members of objects are left out (an absent field).

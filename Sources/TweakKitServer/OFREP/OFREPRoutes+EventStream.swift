@@ -18,21 +18,24 @@ import TweakKit
 /// ```
 ///
 /// Messages are notifications only: a burst of changes is one message, and a client that
-/// reconnects with a `Last-Event-ID` other than the latest receives one message at once. A comment
+/// connects with a `Last-Event-ID` (or the announced URL's `since`) other than the latest
+/// receives one message at once, so nothing changed between its bulk answer and its connection
+/// goes untold. A comment
 /// every 15 seconds keeps idle connections open through proxies. Clients that ignore
 /// `eventStreams` (and poll with `If-None-Match`) work as before.
 extension OFREPRoutes {
     /// The stream's path below the routes' prefix.
     static let eventStreamPath = "ofrep/v1/events"
 
-    /// The `eventStreams` entry for a bulk answer to `request`: the stream's path on the same
-    /// origin, below the same prefix the routes are mounted at.
-    static func eventStreams(for request: Request) -> TweakContent {
+    /// The `eventStreams` entry for a bulk answer to `request` evaluated at `tag`: the stream's
+    /// path on the same origin, below the same prefix the routes are mounted at, with `since=tag`
+    /// so that a change made before the client connects is told to it at once.
+    static func eventStreams(for request: Request, tag: String) -> TweakContent {
         let path = request.uri.path
         let suffix = "/ofrep/v1/evaluate/flags"
         let prefix = path.hasSuffix(suffix) ? String(path.dropLast(suffix.count)) : ""
         return .array([.object([
-            "type": .string("sse"), "endpoint": .object(["requestUri": .string(prefix + "/" + eventStreamPath)]),
+            "type": .string("sse"), "endpoint": .object(["requestUri": .string(prefix + "/" + eventStreamPath + "?since=" + tag)]),
             "inactivityDelaySec": .int(120),
         ])])
     }
@@ -42,7 +45,8 @@ extension OFREPRoutes {
         if let refusal = authorize(request) { return refusal }
         let changes = self.changes
         let updates = changes.subscribe()
-        let lastEventID = OFREPRoutes.lastEventIDHeader.flatMap { request.headers[$0] }
+        // The last message a client saw, or the configuration its bulk answer was evaluated at.
+        let lastEventID = OFREPRoutes.lastEventIDHeader.flatMap { request.headers[$0] } ?? request.uri.queryParameters["since"].map(String.init)
         let body = ResponseBody { writer in
             let (lines, continuation) = AsyncStream.makeStream(of: String.self)
             let producer = Task {

@@ -141,7 +141,7 @@ public struct OFREPRoutes: Sendable {
         // The generation is read before evaluating: a change during evaluation gives the next request a new tag.
         let generation = changes.generation
         let manager = self.manager
-        let eventStreams = Self.eventStreams(for: request)
+        let eventStreams = Self.eventStreams(for: request, tag: changes.configurationTag(generation))
         let evaluated = await pool.run(budget: evaluationBudget) { expired -> String? in
             OFREPEvaluation.evaluateAll(manager: manager, context: context, expired: expired).map {
                 Self.text(.object(["flags": .array($0), "eventStreams": eventStreams]))
