@@ -104,6 +104,8 @@ extension TweakEditor {
     /// resolves now (the change itself under `change`).
     func event(for change: StoredTweakChange) -> String {
         let sequence = TweakContent.int(Int(change.sequence))
+        // A store keeps flag definitions under the reserved feature `$flagd` (TweakKitStore's
+        // `StoreTweakProvider.flagFeature`; the server does not depend on the store).
         if change.feature == "$flagd" {
             return Self.event("flag", id: change.sequence, data: .object([
                 "key": .string(change.variable), "sequence": sequence, "change": Self.json(change),
