@@ -73,5 +73,7 @@ struct CompiledFeatureState: Sendable {
 /// context's order.
 struct CompiledFeature: Sendable {
     var state: CompiledFeatureState
+    /// The state when segments are left out (an environment document's flags without an identity).
+    var untargeted: CompiledFeatureState
     var overrides: [(segment: Int, state: CompiledFeatureState)]
 }

@@ -11,6 +11,9 @@ struct FlagsmithDefinitions: Sendable {
     var segments: [SegmentDefinition] = []
     /// The identity the context file carries, if any.
     var identity: FlagsmithIdentity?
+    /// Whether flags without an identity leave segments out, as SDKs do with an environment
+    /// document; an evaluation context's segments apply to every evaluation.
+    var segmentsNeedIdentity = false
 }
 
 struct FeatureDefinition: Sendable {

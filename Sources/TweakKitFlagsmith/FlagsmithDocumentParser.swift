@@ -29,6 +29,7 @@ struct FlagsmithDocumentParser {
         for (index, segment) in try reader.array(try reader.required(project, "segments", "project"), "project.segments").enumerated() {
             definitions.segments.append(try self.segment(segment, "project.segments[\(index)]"))
         }
+        definitions.segmentsNeedIdentity = true
         definitions.segments += try identityOverrides(reader.optionalArray(root, "identity_overrides", "environment document"))
         return definitions
     }
@@ -145,7 +146,27 @@ struct FlagsmithDocumentParser {
     }
 
     private static func same(_ a: [FeatureDefinition], _ b: [FeatureDefinition]) -> Bool {
-        a.count == b.count && zip(a, b).allSatisfy { $0.name == $1.name && $0.enabled == $1.enabled && $0.value == $1.value && $0.metadata == $1.metadata }
+        a.count == b.count && zip(a, b).allSatisfy {
+            CodePointOrder.equal($0.name, $1.name) && $0.enabled == $1.enabled && pythonEqual($0.value, $1.value)
+                && pythonEqual($0.metadata?["id"] ?? .null, $1.metadata?["id"] ?? .null)
+        }
+    }
+
+    /// Python's `==` of two scalars as the SDK groups identities by them: numbers and Bools by value.
+    private static func pythonEqual(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        func number(_ value: JSONValue) -> Double? {
+            switch value {
+            case .bool(let flag): flag ? 1 : 0
+            case .int(let number): Double(number)
+            case .double(let number): number
+            default: nil
+            }
+        }
+        if let x = number(a), let y = number(b) {
+            if case .int(let i) = a, case .int(let j) = b { return i == j }
+            return x == y
+        }
+        return a == b
     }
 
     /// `str(value)` of a truthy id.

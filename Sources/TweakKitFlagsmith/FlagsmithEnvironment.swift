@@ -44,6 +44,8 @@ public struct FlagsmithEnvironment: Sendable {
     let segmentMetadata: [JSONValue?]
     /// Per segment, its overrides in the written order.
     let segmentOverrides: [[CompiledFeatureState]]
+    /// An environment document's flags without an identity leave segments out, as SDKs do.
+    let segmentsNeedIdentity: Bool
 
     /// Reads an environment document (`/api/v1/environment-document/`); throws a
     /// `TweakFileError` naming the place and the problem.
@@ -120,19 +122,21 @@ public struct FlagsmithEnvironment: Sendable {
                     candidates.append((index, override))
                 }
             }
-            features[definition.name] = CompiledFeature(state: state, overrides: candidates)
+            let untargeted = CompiledFeatureState(definition, reason: fallbackReason == .alwaysDefault ? "DEFAULT" : "STATIC")
+            features[definition.name] = CompiledFeature(state: state, untargeted: untargeted, overrides: candidates)
         }
         self.features = features
         self.segments = segments
         self.segmentOverrides = overrides
+        segmentsNeedIdentity = definitions.segmentsNeedIdentity
         segmentMetadata = definitions.segments.map { $0.metadata.flatMap { $0.members?.isEmpty == true ? nil : $0 } }
     }
 
     /// Whether the document has the feature `name`.
     public func contains(_ name: String) -> Bool { features[name] != nil }
 
-    /// The flag `name` for `identity` (`nil`: the environment's flags); `nil` for a feature the
-    /// document does not have.
+    /// The flag `name` for `identity` (`nil`: the environment's flags, which for an environment
+    /// document leave segments out, as SDKs do); `nil` for a feature the document does not have.
     ///
     /// ```swift
     /// environment.flag("new-checkout", for: FlagsmithIdentity(identifier: "user-1"))?.enabled
@@ -140,6 +144,7 @@ public struct FlagsmithEnvironment: Sendable {
     public func flag(_ name: String, for identity: FlagsmithIdentity?) -> FlagsmithFlag? {
         guard let feature = features[name] else { return nil }
         let input = EvaluationInput(identity: identity, environmentKey: environmentKey)
+        if identity == nil && segmentsNeedIdentity { return feature.untargeted.flag(input) }
         var winner: CompiledFeatureState?
         var checked = -1
         var matched = false
@@ -164,6 +169,11 @@ public struct FlagsmithEnvironment: Sendable {
         let input = EvaluationInput(identity: identity, environmentKey: environmentKey)
         var matchedSegments: [FlagsmithSegment] = []
         var winners: [String: CompiledFeatureState] = [:]
+        if identity == nil && segmentsNeedIdentity {
+            var flags: [String: FlagsmithFlag] = [:]
+            for name in featureNames { flags[name] = features[name]?.untargeted.flag(input) }
+            return FlagsmithEvaluation(flags: flags, segments: [])
+        }
         for (index, segment) in segments.enumerated() where segment.matches(input) {
             matchedSegments.append(FlagsmithSegment(name: segment.name, metadata: segmentMetadata[index]))
             for override in segmentOverrides[index] {
