@@ -1,3 +1,4 @@
+public import TweakKit
 public import TweakKitEngineSupport
 
 /// A Flagsmith identity: its identifier and traits, what segment conditions read.
@@ -31,6 +32,17 @@ public struct FlagsmithIdentity: Sendable {
         self.key = key
         self.traits = traits
         self.readTraits = Self.read(traits)
+    }
+
+    /// The identity of a TweakKit evaluation context: the targeting key is the identifier, the
+    /// attributes are the traits; `nil` without a targeting key (the environment's flags).
+    ///
+    /// ```swift
+    /// FlagsmithIdentity(EvaluationContext(targetingKey: "user-1", attributes: ["plan": "pro"]))?.traits["plan"]   // "pro"
+    /// ```
+    public init?(_ context: EvaluationContext) {
+        guard let identifier = context.targetingKey else { return nil }
+        self.init(identifier: identifier, traits: context.attributes.mapValues { JSONValue($0) })
     }
 
     private static func read(_ traits: [String: FlagsmithValue]) -> [String: ContextValue?] {

@@ -101,9 +101,7 @@ public struct FlagsmithDocument: TweakDocument {
 
     /// The flag for the context's identity; `nil` for features and variables the document lacks.
     public func evaluate(_ id: TweakID, context: EvaluationContext) -> TweakEvaluation? {
-        let identity = context.targetingKey.map { key in
-            FlagsmithIdentity(identifier: key, traits: context.attributes.mapValues { JSONValue($0) })
-        }
+        let identity = FlagsmithIdentity(context)
         guard let flag = environment.flag(id.feature, for: identity) else { return nil }
         let reason: EvaluationReason = flag.reason.hasPrefix("SPLIT") ? .split : flag.reason.hasPrefix("TARGETING_MATCH") ? .targetingMatch : flag.reason == "STATIC" ? .static : .default
         let metadata: [String: TweakContent] = ["featureName": .string(flag.name), "flagsmithReason": .string(flag.reason)]
