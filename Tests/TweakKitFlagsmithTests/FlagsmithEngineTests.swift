@@ -92,6 +92,14 @@ struct FlagsmithEngineTests {
         #expect(ContextValue.map("42") == .int(42) && ContextValue.map("4.5") == .double(4.5) && ContextValue.map("4.") == .string("4."))
         let a = FlagsmithSemanticVersion("1.2.3-alpha.1"), b = FlagsmithSemanticVersion("1.2.3")
         #expect(a != nil && b != nil && a.map { $0.compare(b!) } == -1)
-        #expect(FlagsmithSemanticVersion("01.2.3") == nil)
+        #expect(FlagsmithSemanticVersion("01.2.3") == nil && FlagsmithSemanticVersion("1.2.3-01") == nil && FlagsmithSemanticVersion("1.2.3-") == nil)
+        func order(_ x: String, _ y: String) -> Int? {
+            guard let a = FlagsmithSemanticVersion(x), let b = FlagsmithSemanticVersion(y) else { return nil }
+            return a.compare(b)
+        }
+        #expect(order("1.0.0-alpha", "1.0.0-alpha.1") == -1 && order("1.0.0-alpha.beta", "1.0.0-beta") == -1)
+        #expect(order("1.0.0-beta.2", "1.0.0-beta.11") == -1 && order("1.0.0-rc.1", "1.0.0") == -1 && order("1.10.0", "1.9.0") == 1)
+        #expect(order("1.0.0+build.1", "1.0.0+build.2") == 0 && order("1.0.0-1", "1.0.0-a") == -1)
+        #expect(FlagsmithSemanticVersion("1.2.3-beta+exp.1")?.containsPart("exp.1") == true)
     }
 }
