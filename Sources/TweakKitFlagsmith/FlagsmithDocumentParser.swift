@@ -16,11 +16,14 @@ struct FlagsmithDocumentParser {
             environmentKey: key, environmentName: name,
             document: ["environment": ["key": .string(key), "name": .string(name)]]
         )
+        // A later state of the same feature replaces the earlier, in its place (the SDK builds a dict).
+        var positions: [String: Int] = [:]
         for (index, state) in try reader.array(try reader.required(root, "feature_states", "environment document"), "feature_states").enumerated() {
             let feature = try featureState(state, "feature_states[\(index)]")
-            if let existing = definitions.features.firstIndex(where: { $0.name == feature.name }) {
+            if let existing = positions[feature.name] {
                 definitions.features[existing] = feature
             } else {
+                positions[feature.name] = definitions.features.count
                 definitions.features.append(feature)
             }
         }
@@ -113,6 +116,7 @@ struct FlagsmithDocumentParser {
     private func identityOverrides(_ nodes: [JSONNode]) throws(TweakFileError) -> [SegmentDefinition] {
         var groups: [[FeatureDefinition]] = []
         var identifiers: [[JSONValue]] = []
+        var groupIndex: [String: Int] = [:]
         for (index, node) in nodes.enumerated() {
             let path = "identity_overrides[\(index)]"
             _ = try reader.object(node, path)
@@ -127,9 +131,11 @@ struct FlagsmithDocumentParser {
             }
             if features.isEmpty { continue }
             features.sort { CodePointOrder.compare($0.name, $1.name) < 0 }
-            if let group = groups.firstIndex(where: { Self.same($0, features) }) {
+            let key = Self.groupKey(features)
+            if let group = groupIndex[key] {
                 identifiers[group].append(.string(identifier))
             } else {
+                groupIndex[key] = groups.count
                 groups.append(features)
                 identifiers.append([.string(identifier)])
             }
@@ -145,28 +151,27 @@ struct FlagsmithDocumentParser {
         }
     }
 
-    private static func same(_ a: [FeatureDefinition], _ b: [FeatureDefinition]) -> Bool {
-        a.count == b.count && zip(a, b).allSatisfy {
-            CodePointOrder.equal($0.name, $1.name) && $0.enabled == $1.enabled && pythonEqual($0.value, $1.value)
-                && pythonEqual($0.metadata?["id"] ?? .null, $1.metadata?["id"] ?? .null)
+    /// The identities' overrides as the SDK groups them: by feature id, name, enabled and value,
+    /// compared as Python compares them (numbers and Bools by value: `1`, `1.0` and `true` are one).
+    private static func groupKey(_ features: [FeatureDefinition]) -> String {
+        var key = ""
+        for feature in features {
+            key += pythonKey(feature.metadata?["id"] ?? .null) + "\u{0}" + pythonKey(.string(feature.name)) + "\u{0}"
+            key += (feature.enabled ? "1" : "0") + "\u{0}" + pythonKey(feature.value) + "\u{1}"
         }
+        return key
     }
 
-    /// Python's `==` of two scalars as the SDK groups identities by them: numbers and Bools by value.
-    private static func pythonEqual(_ a: JSONValue, _ b: JSONValue) -> Bool {
-        func number(_ value: JSONValue) -> Double? {
-            switch value {
-            case .bool(let flag): flag ? 1 : 0
-            case .int(let number): Double(number)
-            case .double(let number): number
-            default: nil
-            }
+    private static func pythonKey(_ value: JSONValue) -> String {
+        switch value {
+        case .bool(let flag): return flag ? "n1" : "n0"
+        case .int(let number): return "n\(number)"
+        case .double(let number):
+            if number == number.rounded(), abs(number) < 9.2e18 { return "n\(Int(number))" }
+            return "n\(number)"
+        case .string(let text): return "s" + String(decoding: text.utf8, as: UTF8.self).utf8.map { String($0, radix: 16) }.joined(separator: ".")
+        default: return "j" + value.jsonText
         }
-        if let x = number(a), let y = number(b) {
-            if case .int(let i) = a, case .int(let j) = b { return i == j }
-            return x == y
-        }
-        return a == b
     }
 
     /// `str(value)` of a truthy id.

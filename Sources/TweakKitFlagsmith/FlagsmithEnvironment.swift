@@ -113,15 +113,15 @@ public struct FlagsmithEnvironment: Sendable {
             })
             for override in definition.overrides { targeted.insert(override.name) }
         }
+        // Each feature's candidate overrides, in segment order: one pass over every override.
+        var candidatesByName: [String: [(segment: Int, state: CompiledFeatureState)]] = [:]
+        for (index, segmentOverrides) in overrides.enumerated() {
+            for override in segmentOverrides { candidatesByName[override.name, default: []].append((index, override)) }
+        }
         var features: [String: CompiledFeature] = [:]
         for definition in definitions.features {
             let state = CompiledFeatureState(definition, reason: targeted.contains(definition.name) || fallbackReason == .alwaysDefault ? "DEFAULT" : "STATIC")
-            var candidates: [(segment: Int, state: CompiledFeatureState)] = []
-            for (index, segmentOverrides) in overrides.enumerated() {
-                for override in segmentOverrides where override.name == definition.name {
-                    candidates.append((index, override))
-                }
-            }
+            let candidates = candidatesByName[definition.name] ?? []
             let untargeted = CompiledFeatureState(definition, reason: fallbackReason == .alwaysDefault ? "DEFAULT" : "STATIC")
             features[definition.name] = CompiledFeature(state: state, untargeted: untargeted, overrides: candidates)
         }
