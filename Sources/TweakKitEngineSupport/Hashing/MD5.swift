@@ -57,13 +57,28 @@ package struct MD5: Sendable {
         if index == 63 { compress() }
     }
 
-    /// Adds the UTF-8 bytes of `text`.
+    /// Adds the UTF-8 bytes of `text`, a block's worth at a time.
     package mutating func update(_ text: String) {
         var text = text
-        let done: Void? = text.withUTF8 { buffer in
-            for byte in buffer { update(byte) }
+        text.withUTF8 { update(buffer: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Adds the bytes of `buffer`.
+    package mutating func update(buffer: UnsafeRawBufferPointer) {
+        guard let base = buffer.baseAddress else { return }
+        var offset = 0
+        while offset < buffer.count {
+            let index = Int(count & 63)
+            let take = min(64 - index, buffer.count - offset)
+            withUnsafeMutableBytes(of: &block) { destination in
+                if let target = destination.baseAddress {
+                    (target + index).copyMemory(from: base + offset, byteCount: take)
+                }
+            }
+            count &+= UInt64(take)
+            offset += take
+            if index + take == 64 { compress() }
         }
-        _ = done
     }
 
     /// Adds `bytes`.
@@ -93,9 +108,6 @@ package struct MD5: Sendable {
     /// The lower-case hexadecimal digest of `text`'s UTF-8 bytes.
     package static func hex(of text: String) -> String { digest(of: text).hex }
 
-    private static let shifts: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
-        (7, 12, 17, 22, 5, 9, 14, 20, 4, 11, 16, 23, 6, 10, 15, 21)
-
     /// `floor(abs(sin(i + 1)) * 2^32)`, RFC 1321's table T.
     private static let constants: [UInt32] = [
         0xd76a_a478, 0xe8c7_b756, 0x2420_70db, 0xc1bd_ceee, 0xf57c_0faf, 0x4787_c62a, 0xa830_4613, 0xfd46_9501,
@@ -108,31 +120,46 @@ package struct MD5: Sendable {
         0x6fa8_7e4f, 0xfe2c_e6e0, 0xa301_4314, 0x4e08_11a1, 0xf753_7e82, 0xbd3a_f235, 0x2ad7_d2bb, 0xeb86_d391,
     ]
 
+    /// One of a round's four rotations, by the step's position in the round.
+    @inline(__always)
+    private static func shift(_ i: Int, _ s0: UInt32, _ s1: UInt32, _ s2: UInt32, _ s3: UInt32) -> UInt32 {
+        switch i & 3 {
+        case 0: s0
+        case 1: s1
+        case 2: s2
+        default: s3
+        }
+    }
+
     private mutating func compress() {
         var a = a0, b = b0, c = c0, d = d0
-        let k = Self.constants
         withUnsafeBytes(of: block) { raw in
             @inline(__always) func word(_ index: Int) -> UInt32 {
-                raw.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self).littleEndian
+                raw.loadUnaligned(fromByteOffset: index &* 4, as: UInt32.self).littleEndian
             }
-            withUnsafeBytes(of: Self.shifts) { shiftBytes in
-                let s = shiftBytes.bindMemory(to: UInt32.self)
-                for i in 0..<64 {
-                    var f: UInt32
-                    let g: Int
-                    let round = i >> 4
-                    switch round {
-                    case 0: f = (b & c) | (~b & d); g = i
-                    case 1: f = (d & b) | (~d & c); g = (5 &* i &+ 1) & 15
-                    case 2: f = b ^ c ^ d; g = (3 &* i &+ 5) & 15
-                    default: f = c ^ (b | ~d); g = (7 &* i) & 15
-                    }
-                    f = f &+ a &+ k[i] &+ word(g)
+            Self.constants.withUnsafeBufferPointer { k in
+                @inline(__always) func step(_ f: UInt32, _ i: Int, _ g: Int, _ shift: UInt32) {
+                    let sum = f &+ a &+ k[i] &+ word(g)
                     a = d
                     d = c
                     c = b
-                    let shift = s[round &* 4 &+ (i & 3)]
-                    b = b &+ ((f << shift) | (f >> (32 &- shift)))
+                    b = b &+ ((sum << shift) | (sum >> (32 &- shift)))
+                }
+                for i in 0..<16 {
+                    let shift: UInt32 = Self.shift(i, 7, 12, 17, 22)
+                    step((b & c) | (~b & d), i, i, shift)
+                }
+                for i in 16..<32 {
+                    let shift: UInt32 = Self.shift(i, 5, 9, 14, 20)
+                    step((d & b) | (~d & c), i, (5 &* i &+ 1) & 15, shift)
+                }
+                for i in 32..<48 {
+                    let shift: UInt32 = Self.shift(i, 4, 11, 16, 23)
+                    step(b ^ c ^ d, i, (3 &* i &+ 5) & 15, shift)
+                }
+                for i in 48..<64 {
+                    let shift: UInt32 = Self.shift(i, 6, 10, 15, 21)
+                    step(c ^ (b | ~d), i, (7 &* i) & 15, shift)
                 }
             }
         }
