@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "TweakKitFirebase", targets: ["TweakKitFirebase"]),
         .library(name: "TweakKitUnleash", targets: ["TweakKitUnleash"]),
         .library(name: "TweakKitGrowthBook", targets: ["TweakKitGrowthBook"]),
+        .library(name: "TweakKitFlagsmith", targets: ["TweakKitFlagsmith"]),
         .library(name: "TweakKitConfiguration", targets: ["TweakKitConfiguration"]),
         .library(name: "TweakKitMetrics", targets: ["TweakKitMetrics"]),
         .library(name: "TweakKitTracing", targets: ["TweakKitTracing"]),
@@ -123,6 +124,8 @@ let package = Package(
                 .product("_CryptoExtras", from: "swift-crypto", when: "GrowthBook"),
             ]
         ),
+        // Flagsmith flags decided locally from the environment document or an evaluation context (MD5 in the support target).
+        .target(name: "TweakKitFlagsmith", dependencies: ["TweakKit", "TweakKitEngineSupport"]),
         // The web editor and JSON API (Hummingbird 2).
         .target(
             name: "TweakKitServer",
@@ -205,6 +208,7 @@ let package = Package(
                 "TweakKit", "TweakCodegenCommands", "TweakKitFlagd", "TweakKitRemote", "TweakKitServer", "TweakKitStore",
                 "TweakKitStorePostgres", "TweakKitOptimizely", "TweakKitFirebase", "TweakKitUnleash", "TweakKitGrowthBook",
                 "TweakKitMetrics",
+                "TweakKitFlagsmith",
                 .product("ArgumentParser", from: "swift-argument-parser", when: "CLI"),
                 .product("Prometheus", from: "swift-prometheus", when: "CLI"),
                 .product("CoreMetrics", from: "swift-metrics", when: "CLI"),
@@ -319,6 +323,10 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
+        ),
+        .testTarget(
+            name: "TweakKitFlagsmithTests",
+            dependencies: ["TweakKitFlagsmith", "TweakKitEngineSupport", "TweakKit", "TweakKitTesting"]
         ),
         // A real HTTP server for the package's own tests (not a product).
         .target(

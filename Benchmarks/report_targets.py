@@ -60,7 +60,7 @@ def load(results_dir):
 
 def ops_per_iteration(name):
     kind, *rest = name.split(".")
-    if kind in ("Lookup", "Store", "Flagd", "Optimizely", "Unleash", "GrowthBook", "Firebase"):
+    if kind in ("Lookup", "Store", "Flagd", "Optimizely", "Unleash", "GrowthBook", "Firebase", "Flagsmith"):
         return LOOKUPS_PER_BATCH
     if kind == "Threads":
         return LOOKUPS_PER_THREAD * int(rest[-1])
@@ -171,7 +171,9 @@ class Report:
                            ("Optimizely.ManagerFeatureEnabled", "Optimizely isFeatureEnabled through TweakManager"),
                            ("Unleash.IsEnabled", "Unleash isEnabled (3 strategies, 3 constraints + a segment)"),
                            ("Unleash.Variant", "Unleash getVariant (the same toggle, 3 weighted variants)"),
-                           ("Unleash.ManagerFeatureEnabled", "Unleash isFeatureEnabled through TweakManager")):
+                           ("Unleash.ManagerFeatureEnabled", "Unleash isFeatureEnabled through TweakManager"),
+                           ("Flagsmith.Flag", "Flagsmith flag (3 segment overrides, nested rules, IN, percentage split, 3-way split)"),
+                           ("Flagsmith.ManagerFeatureEnabled", "Flagsmith isFeatureEnabled through TweakManager")):
             decision = self.time_per_op(name)
             if decision:
                 relative = f" (time per decision {decision / flagd:.2f}x a flagd evaluation's)" if flagd else ""
@@ -309,6 +311,7 @@ class Report:
         for name, label in (("Flagd.Evaluate", "flagd evaluations/s, one core (3 conditions + fractional split)"),
                             ("Optimizely.Decide", "Optimizely decisions/s, one core (1 experiment + 3-rule rollout)"),
                             ("Unleash.IsEnabled", "Unleash isEnabled/s, one core"),
+                            ("Flagsmith.Flag", "Flagsmith flags/s, one core"),
                             ("GrowthBook.Evaluate", "GrowthBook feature evaluations/s, one core")):
             goal = 2e6 if name.startswith("Flagd") else 1e6
             rate = self.rate(name)

@@ -31,6 +31,10 @@ let package = Package(
         .executableTarget(name: "FuzzUnleash", dependencies: [
             "FuzzSupport", .product(name: "TweakKit", package: "TweakKit"), .product(name: "TweakKitUnleash", package: "TweakKit"),
         ]),
+        // Flagsmith environment documents and evaluation contexts, every flag decided for fuzzed identities.
+        .executableTarget(name: "FuzzFlagsmith", dependencies: [
+            "FuzzSupport", .product(name: "TweakKit", package: "TweakKit"), .product(name: "TweakKitFlagsmith", package: "TweakKit"),
+        ]),
         // GrowthBook SDK payloads (plain and encrypted), every feature evaluated for fuzzed contexts.
         .executableTarget(name: "FuzzGrowthBook", dependencies: [
             "FuzzSupport", .product(name: "TweakKit", package: "TweakKit"), .product(name: "TweakKitGrowthBook", package: "TweakKit"),

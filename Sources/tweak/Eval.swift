@@ -12,6 +12,7 @@ struct Eval: ParsableCommand {
         --optimizely-datafile: Optimizely's decision: enabled, variationKey, ruleKey, variables and reasons; targetingKey in --context is the user id, the other keys are attributes.
         --firebase-template: the parameter's value, source (static, default, remote), asBool and asNumber; targetingKey in --context is the randomization id, the other keys are custom signals (--in-app-default gives the in-app default).
         --unleash-features: enabled and the variant; targetingKey in --context is userId (as tweak serve's OFREP maps it), the other keys are Unleash's context fields.
+        --flagsmith-environment (--context {"identifier", "traits"}) and --flagsmith-context: enabled, value, reason, variant and isDefault, as Flagsmith's engine decides.
         --growthbook-features: GrowthBook's feature result; --context is the SDK context (attributes, forcedVariations, qaMode, …) and its targetingKey is the id attribute unless attributes has one (as tweak serve's OFREP maps it).
         With --contexts, for every format: the file holds one JSON context a line; one compact JSON result is printed a line, in order, so that many contexts cost one load. A context the format refuses stops the run with its file and line.
         A number JSON cannot hold (inf, NaN) is printed as null, with a warning: the decision is never lost.
@@ -42,6 +43,10 @@ struct Eval: ParsableCommand {
     @OptionGroup(title: "GrowthBook")
     var growthBook: GrowthBookEvaluation
 
+    // Flagsmith: its own files and output (FlagsmithEvaluation.swift).
+    @OptionGroup(title: "Flagsmith")
+    var flagsmith: FlagsmithEvalOptions
+
     /// Every format `tweak eval` evaluates, each with its options as given.
     private var evaluations: [any FormatEvaluation] {
         [flagd, optimizely, firebase, UnleashEvaluation(), growthBook]
@@ -58,6 +63,9 @@ struct Eval: ParsableCommand {
     }
 
     func validate() throws {
+        if flagsmith.isGiven {
+            return try flagsmith.validate(otherFiles: flagFile.files.count, contexts: contexts, contextGiven: context != nil)
+        }
         let (file, _) = try chosen()
         let misplaced = evaluations.filter { type(of: $0).source.option != file.source.option }.flatMap(\.givenOptions).sorted()
         if let name = misplaced.first {
@@ -67,6 +75,7 @@ struct Eval: ParsableCommand {
     }
 
     func run() throws {
+        if flagsmith.isGiven { return try flagsmith.run(feature: flagKey, contextText: context) }
         let (file, evaluation) = try chosen()
         let document = try evaluation.documentFormat.document(from: TweakFileError.contents(of: file.url), source: file.url.relativePath)
         // Each context with the place errors name: the file and line, or nothing for --context.

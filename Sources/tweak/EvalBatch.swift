@@ -33,6 +33,10 @@ struct EvalBatch: ParsableCommand {
     @Option(name: .customLong("source"), help: .hidden, transform: SourceFile.legacy)
     var legacy: [SourceFile] = []
 
+    // Flagsmith: each line a whole evaluation context or environment document (FlagsmithEvaluation.swift).
+    @Flag(name: .customLong("flagsmith"), help: "Each line is {\"context\": EVALUATION_CONTEXT} or {\"environment\": DOCUMENT, \"identifier\", \"traits\"}; prints Flagsmith's whole result.")
+    var flagsmith = false
+
     /// The one flag file, if given.
     private var source: [SourceFile] { flags + legacy }
 
@@ -43,6 +47,7 @@ struct EvalBatch: ParsableCommand {
     }
 
     func run() throws {
+        if flagsmith { return FlagsmithBatch.run() }
         let shared = try source.first.map { file in try FlagdDefinitions(contentsOf: file.url) }
         var number = 0
         while let line = readLine(strippingNewline: true) {
