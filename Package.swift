@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "TweakKitFirebase", targets: ["TweakKitFirebase"]),
         .library(name: "TweakKitUnleash", targets: ["TweakKitUnleash"]),
         .library(name: "TweakKitGrowthBook", targets: ["TweakKitGrowthBook"]),
+        .library(name: "TweakKitLaunchDarkly", targets: ["TweakKitLaunchDarkly"]),
         .library(name: "TweakKitConfiguration", targets: ["TweakKitConfiguration"]),
         .library(name: "TweakKitMetrics", targets: ["TweakKitMetrics"]),
         .library(name: "TweakKitTracing", targets: ["TweakKitTracing"]),
@@ -123,6 +124,9 @@ let package = Package(
                 .product("_CryptoExtras", from: "swift-crypto", when: "GrowthBook"),
             ]
         ),
+        // LaunchDarkly flags and segments decided locally from the server-side SDK data (SHA-1 in the support target).
+        .target(name: "TweakKitLaunchDarkly", dependencies: ["TweakKit", "TweakKitEngineSupport"]),
+        .testTarget(name: "TweakKitLaunchDarklyTests", dependencies: ["TweakKitLaunchDarkly", "TweakKitEngineSupport", "TweakKit"]),
         // The web editor and JSON API (Hummingbird 2).
         .target(
             name: "TweakKitServer",
@@ -205,6 +209,7 @@ let package = Package(
                 "TweakKit", "TweakCodegenCommands", "TweakKitFlagd", "TweakKitRemote", "TweakKitServer", "TweakKitStore",
                 "TweakKitStorePostgres", "TweakKitOptimizely", "TweakKitFirebase", "TweakKitUnleash", "TweakKitGrowthBook",
                 "TweakKitMetrics",
+                "TweakKitLaunchDarkly",
                 .product("ArgumentParser", from: "swift-argument-parser", when: "CLI"),
                 .product("Prometheus", from: "swift-prometheus", when: "CLI"),
                 .product("CoreMetrics", from: "swift-metrics", when: "CLI"),

@@ -60,7 +60,7 @@ def load(results_dir):
 
 def ops_per_iteration(name):
     kind, *rest = name.split(".")
-    if kind in ("Lookup", "Store", "Flagd", "Optimizely", "Unleash", "GrowthBook", "Firebase"):
+    if kind in ("Lookup", "Store", "Flagd", "Optimizely", "Unleash", "GrowthBook", "Firebase", "LaunchDarkly"):
         return LOOKUPS_PER_BATCH
     if kind == "Threads":
         return LOOKUPS_PER_THREAD * int(rest[-1])
@@ -171,7 +171,9 @@ class Report:
                            ("Optimizely.ManagerFeatureEnabled", "Optimizely isFeatureEnabled through TweakManager"),
                            ("Unleash.IsEnabled", "Unleash isEnabled (3 strategies, 3 constraints + a segment)"),
                            ("Unleash.Variant", "Unleash getVariant (the same toggle, 3 weighted variants)"),
-                           ("Unleash.ManagerFeatureEnabled", "Unleash isFeatureEnabled through TweakManager")):
+                           ("Unleash.ManagerFeatureEnabled", "Unleash isFeatureEnabled through TweakManager"),
+                           ("LaunchDarkly.Evaluate", "LaunchDarkly variationDetail (targets, 3-clause rule, segment rule, seeded rollout)"),
+                           ("LaunchDarkly.ManagerFeatureEnabled", "LaunchDarkly isFeatureEnabled through TweakManager")):
             decision = self.time_per_op(name)
             if decision:
                 relative = f" (time per decision {decision / flagd:.2f}x a flagd evaluation's)" if flagd else ""
@@ -309,7 +311,8 @@ class Report:
         for name, label in (("Flagd.Evaluate", "flagd evaluations/s, one core (3 conditions + fractional split)"),
                             ("Optimizely.Decide", "Optimizely decisions/s, one core (1 experiment + 3-rule rollout)"),
                             ("Unleash.IsEnabled", "Unleash isEnabled/s, one core"),
-                            ("GrowthBook.Evaluate", "GrowthBook feature evaluations/s, one core")):
+                            ("GrowthBook.Evaluate", "GrowthBook feature evaluations/s, one core"),
+                            ("LaunchDarkly.Evaluate", "LaunchDarkly decisions/s, one core")):
             goal = 2e6 if name.startswith("Flagd") else 1e6
             rate = self.rate(name)
             self.target(label, None if rate is None else round(rate), f">= {goal:,.0f}/s", lambda r, g=goal: r >= g,

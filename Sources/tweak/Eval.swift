@@ -42,6 +42,10 @@ struct Eval: ParsableCommand {
     @OptionGroup(title: "GrowthBook")
     var growthBook: GrowthBookEvaluation
 
+    // LaunchDarkly: its own option, decided before the stack formats (--default is shared).
+    @OptionGroup(title: "LaunchDarkly")
+    var launchDarkly: LaunchDarklyEvaluation
+
     /// Every format `tweak eval` evaluates, each with its options as given.
     private var evaluations: [any FormatEvaluation] {
         [flagd, optimizely, firebase, UnleashEvaluation(), growthBook]
@@ -58,6 +62,10 @@ struct Eval: ParsableCommand {
     }
 
     func validate() throws {
+        if launchDarkly.file != nil {
+            guard flagFile.files.isEmpty else { throw ValidationError("give --launchdarkly-flags alone, without another flag file") }
+            return
+        }
         let (file, _) = try chosen()
         let misplaced = evaluations.filter { type(of: $0).source.option != file.source.option }.flatMap(\.givenOptions).sorted()
         if let name = misplaced.first {
@@ -67,6 +75,11 @@ struct Eval: ParsableCommand {
     }
 
     func run() throws {
+        if launchDarkly.file != nil {
+            let texts = try contexts.map { try Self.readContexts($0).map(\.text) } ?? [context ?? "{}"]
+            try launchDarkly.run(flagKey: flagKey, contexts: texts, defaultText: flagd.defaultValue)
+            return
+        }
         let (file, evaluation) = try chosen()
         let document = try evaluation.documentFormat.document(from: TweakFileError.contents(of: file.url), source: file.url.relativePath)
         // Each context with the place errors name: the file and line, or nothing for --context.

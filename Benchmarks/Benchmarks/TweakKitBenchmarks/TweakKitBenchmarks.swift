@@ -29,6 +29,7 @@ let benchmarks: @Sendable () -> Void = {
     registerFlagdBenchmarks()
     registerOptimizelyBenchmarks()
     registerUnleashBenchmarks()
+    registerLaunchDarklyBenchmarks()
     registerGrowthBookBenchmarks()
     registerFirebaseBenchmarks()
     registerMemoryBenchmarks()
