@@ -28,6 +28,18 @@ import yaml
 PLACEHOLDER = re.compile(r"<([A-Za-z0-9_]+)>")
 
 
+class Yaml12Loader(yaml.SafeLoader):
+    """PyYAML's safe loader with YAML 1.2's Booleans (as the harness's Go YAML reads the files):
+    only true and false, so that a flag's `on:` key stays the string "on"."""
+
+
+Yaml12Loader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:bool"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+Yaml12Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
+
+
 def substitute(node, values):
     """The node with every <NAME> of `values` replaced (walked with a stack, keys too)."""
     def text(value):
@@ -115,7 +127,7 @@ def main():
     files = sorted(f for f in os.listdir(args.specs) if f.endswith((".yml", ".yaml", ".json")))
     for name in files:
         with open(os.path.join(args.specs, name)) as handle:
-            document = yaml.safe_load(handle)
+            document = yaml.load(handle, Loader=Yaml12Loader)
         strongly_typed = document.get("requireCapability") == "strongly-typed"
         for parameter_set, body in expansions(document):
             data = body.get("sdkData") or {}
@@ -129,7 +141,13 @@ def main():
             lines.append(json.dumps({"data": data}))
             cases.append(None)
             for evaluation in body.get("evaluations") or []:
-                request = {"flagKey": evaluation["flagKey"], "context": evaluation.get("context"), "default": evaluation.get("default")}
+                default = evaluation.get("default")
+                if "default" not in evaluation:
+                    # No default: the harness calls the typed method of the expected value's type,
+                    # with that type's zero value as the default (false, 0, "").
+                    expected = evaluation["expect"].get("value")
+                    default = False if isinstance(expected, bool) else 0 if isinstance(expected, (int, float)) else "" if isinstance(expected, str) else None
+                request = {"flagKey": evaluation["flagKey"], "context": evaluation.get("context"), "default": default}
                 if evaluation.get("valueType") and strongly_typed:
                     request["type"] = {"bool": "bool", "int": "int", "double": "double", "string": "string", "any": "any"}[evaluation["valueType"]]
                     typed.append(f"{name}: {evaluation.get('name')} (as {request['type']})")

@@ -2,6 +2,11 @@ import TweakKitEngineSupport
 
 /// Reads `{"flags": {…}, "segments": {…}}` into compiled flags and segments, in one pass over each
 /// (keys are resolved through dictionaries built first, never by scanning).
+///
+/// A field of the wrong type is refused, with its path. A missing (or null) list — clauses,
+/// clause values, target values, rollout variations — is empty, and a clause's missing
+/// `attribute` or `op` is empty, as LaunchDarkly's own data and its Go and Java SDKs read them
+/// (the SDK test harness's data leaves them out); integers, keys and versions are required.
 struct FlagDataLoader {
     typealias Failure = LaunchDarklyDataError
     typealias R = DataReader
@@ -97,7 +102,7 @@ struct FlagDataLoader {
             let target = try R.fields(element, place)
             let kind = (try R.optionalString(target, "contextKind", place)).flatMap { $0.isEmpty ? nil : $0 }
             let variation = requireVariation ? try R.requiredInt(target, "variation", place) : 0
-            let values = try R.strings(try R.requiredArray(target, "values", place), "\(place).values")
+            let values = try R.strings(try R.optionalArray(target, "values", place), "\(place).values")
             targets.append(CompiledTarget(contextKind: kind, variation: variation, values: TargetKeys(values)))
         }
         return targets
@@ -113,7 +118,7 @@ struct FlagDataLoader {
         let isExperiment = try R.optionalString(rollout, "kind", place) == "experiment"
         let seed = try R.optionalInt(rollout, "seed", place)
         var variations: [CompiledWeightedVariation] = []
-        for (index, element) in try R.requiredArray(rollout, "variations", place).enumerated() {
+        for (index, element) in try R.optionalArray(rollout, "variations", place).enumerated() {
             let at = "\(place).variations[\(index)]"
             let weighted = try R.fields(element, at)
             variations.append(CompiledWeightedVariation(
@@ -136,7 +141,7 @@ struct FlagDataLoader {
 
     func clauses(_ fields: [String: JSONValue], _ path: String) throws(Failure) -> [CompiledClause] {
         var clauses: [CompiledClause] = []
-        for (index, element) in try R.requiredArray(fields, "clauses", path).enumerated() {
+        for (index, element) in try R.optionalArray(fields, "clauses", path).enumerated() {
             clauses.append(try clause(element, "\(path).clauses[\(index)]"))
         }
         return clauses
@@ -145,10 +150,10 @@ struct FlagDataLoader {
     func clause(_ value: JSONValue, _ path: String) throws(Failure) -> CompiledClause {
         let fields = try R.fields(value, path)
         let contextKind = try R.optionalString(fields, "contextKind", path)
-        let attribute = try R.requiredString(fields, "attribute", path)
+        let attribute = try R.optionalString(fields, "attribute", path) ?? ""
         let negate = try R.optionalBool(fields, "negate", path)
-        let opName = try R.requiredString(fields, "op", path)
-        let values = try R.requiredArray(fields, "values", path)
+        let opName = try R.optionalString(fields, "op", path) ?? ""
+        let values = try R.optionalArray(fields, "values", path)
         let op = ClauseOperator(opName)
         let prepared: PreparedValues
         switch op {
