@@ -22,8 +22,10 @@ Known differences kept out of the generators (each documented in TweakKitLaunchD
 Usage: differential.py [--tweak PATH] [--seed N] [--cases N] [-v]
 """
 import argparse
+import collections
 import copy
 import json
+import logging
 import os
 import random
 import subprocess
@@ -36,8 +38,10 @@ from ldclient.impl.events.types import EventFactory
 from ldclient.impl.model import FeatureFlag, Segment
 
 KINDS = ["user", "org", "device"]
-KEYS = ["k0", "k1", "k2", "", "é", "k:1"]
-ATTRS = ["a", "b", "name", "key", "kind", "anonymous", "/a/b", "/a~1b", "/c/0", "~0", "/", "", "a//b", "/a/", "/~2", "//", "email", "/kind"]
+KEYS = ["k0", "k1", "k2", "é", "k:1"]
+GOOD_ATTRS = ["a", "b", "name", "key", "kind", "email", "/a/b", "/a/a~1b", "anonymous"]
+BAD_ATTRS = ["/c/0", "~0", "/", "", "a//b", "/a/", "/~2", "//", "/kind"]
+ATTRS = GOOD_ATTRS * 4 + BAD_ATTRS
 STRINGS = ["k0", "k1", "abc", "ABC", "a", "", "1.2.3", "1.2", "2", "1.2.3-beta.1", "1.2.3-beta.11", "1.2.3-rc.1+b", "01.2.3", "1.2.3.4",
            "v1.2.3", "1.0.0-alpha", "1.0.0-alpha.beta", "1.2-beta",
            "2017-12-06T07:00:00Z", "2017-12-06T00:00:00.000-07:00", "2017-12-06T07:00:00.5Z", "2017-12-06", "2017-12-06T07:00:00",
@@ -70,7 +74,7 @@ def gen_clause(rng, segment_keys):
     if op == "segmentMatch":
         values = [rng.choice(segment_keys + ["missing", 3, None]) for _ in range(rng.randint(1, 2))]
     else:
-        values = [json_value(rng, 2) for _ in range(rng.randint(0, 3))]
+        values = [json_value(rng, 2) if rng.random() < 0.3 else rng.choice(STRINGS + NUMBERS + KEYS + KINDS) for _ in range(rng.randint(0, 3))]
     clause = {"attribute": rng.choice(ATTRS), "op": op, "values": values}
     maybe(rng, clause, "contextKind", rng.choice(KINDS + [""]), 0.5)
     maybe(rng, clause, "negate", rng.random() < 0.3, 0.5)
@@ -81,13 +85,13 @@ def gen_rollout(rng, n_variations):
     variations = []
     for _ in range(rng.randint(0, 3) if rng.random() < 0.2 else rng.randint(1, 3)):
         weight = rng.choice([0, 25000, 50000, 100000, 33333, -5, 150000, 1]) if rng.random() < 0.3 else rng.randint(0, 100000)
-        v = {"variation": rng.randint(-1, n_variations), "weight": weight}
+        v = {"variation": rng.randint(-1, n_variations) if rng.random() < 0.1 else rng.randint(0, max(n_variations - 1, 0)), "weight": weight}
         maybe(rng, v, "untracked", rng.random() < 0.3, 0.4)
         variations.append(v)
     rollout = {"variations": variations}
-    maybe(rng, rollout, "kind", rng.choice(["experiment", "rollout", "other"]), 0.5)
+    maybe(rng, rollout, "kind", rng.choice(["experiment", "experiment", "rollout", "other"]), 0.7)
     maybe(rng, rollout, "seed", rng.choice([0, 61, -7, 123456789]), 0.4)
-    maybe(rng, rollout, "contextKind", rng.choice(KINDS + [""]), 0.4)
+    maybe(rng, rollout, "contextKind", rng.choice(KINDS + ["", "user"]), 0.4)
     maybe(rng, rollout, "bucketBy", rng.choice(ATTRS), 0.4)
     return rollout
 
@@ -96,14 +100,14 @@ def gen_vr(rng, n_variations):
     vr = {}
     r = rng.random()
     if r < 0.5:
-        vr["variation"] = rng.randint(-1, n_variations)
-    elif r < 0.9:
+        vr["variation"] = rng.randint(-1, n_variations) if rng.random() < 0.1 else rng.randint(0, max(n_variations - 1, 0))
+    elif r < 0.97:
         vr["rollout"] = gen_rollout(rng, n_variations)
     return vr
 
 
 def gen_flag(rng, key, flag_keys, segment_keys):
-    n = rng.randint(0, 4)
+    n = rng.randint(0, 4) if rng.random() < 0.1 else rng.randint(2, 4)
     flag = {"key": key, "version": rng.randint(1, 9), "variations": [json_value(rng, 1) for _ in range(n)]}
     maybe(rng, flag, "on", rng.random() < 0.8, 0.9)
     maybe(rng, flag, "offVariation", rng.randint(-1, n), 0.6)
@@ -152,7 +156,7 @@ def gen_segment(rng, key, segment_keys):
         rules.append(rule)
     maybe(rng, segment, "rules", rules, 0.8)
     maybe(rng, segment, "salt", rng.choice(["", "s"]), 0.5)
-    if rng.random() < 0.15:
+    if rng.random() < 0.3:
         segment["unbounded"] = True
         maybe(rng, segment, "generation", rng.randint(1, 5), 0.6)
         maybe(rng, segment, "unboundedContextKind", rng.choice(KINDS), 0.5)
@@ -163,21 +167,25 @@ def gen_context(rng):
     def single(kind_field):
         c = {}
         if kind_field:
-            c["kind"] = rng.choice(KINDS) if rng.random() < 0.95 else rng.choice(["multi", "kind", "", "bad kind", 3])
-        maybe(rng, c, "key", rng.choice(KEYS) if rng.random() < 0.95 else 5, 0.95)
-        for attr in rng.sample(["a", "b", "c", "email", "name", "anonymous", ""], rng.randint(0, 4)):
+            c["kind"] = rng.choice(KINDS) if rng.random() < 0.97 else rng.choice(["multi", "kind", "", "bad kind", 3])
+        if rng.random() < 0.97:
+            c["key"] = rng.choice(KEYS)
+        else:
+            maybe(rng, c, "key", rng.choice(["", 5]), 0.5)
+        hostile = rng.random() < 0.05
+        for attr in rng.sample(["a", "b", "c", "email", "name", "anonymous"] + ([""] if hostile else []), rng.randint(0, 4)):
             if attr == "name":
-                c[attr] = rng.choice(STRINGS + [None] * 2 + [3])
+                c[attr] = rng.choice(STRINGS + [None] + ([3] if hostile else []))
             elif attr == "anonymous":
-                c[attr] = rng.choice([True, False, None, "yes"])
+                c[attr] = rng.choice([True, False] + ([None, "yes"] if hostile else []))
             else:
-                c[attr] = json_value(rng)
+                c[attr] = json_value(rng) if rng.random() < 0.4 else rng.choice(STRINGS + NUMBERS + KEYS)
         if rng.random() < 0.3:
             c["a"] = {"b": json_value(rng), "a/b": json_value(rng)}
         return c
     if rng.random() < 0.3:
         multi = {"kind": "multi"}
-        for kind in rng.sample(KINDS, rng.randint(0, 3)):
+        for kind in rng.sample(KINDS, rng.randint(0, 3) if rng.random() < 0.1 else rng.randint(1, 3)):
             inner = single(False)
             multi[kind] = inner
         return multi
@@ -219,7 +227,7 @@ def mutate(rng, data):
 
 def gen_dataset(rng):
     flag_keys = ["f%d" % i for i in range(rng.randint(1, 5))]
-    segment_keys = ["s%d" % i for i in range(rng.randint(0, 3))]
+    segment_keys = ["s%d" % i for i in range(rng.randint(0, 3) if rng.random() < 0.3 else rng.randint(1, 3))]
     flags = {k: gen_flag(rng, k, flag_keys, segment_keys) for k in flag_keys}
     segments = {k: gen_segment(rng, k, segment_keys) for k in segment_keys}
     if rng.random() < 0.2:
@@ -254,7 +262,49 @@ def gen_dataset(rng):
             data[target][rng.choice(list(data[target]))] = None
         else:
             data[target] = rng.choice([None, [], 3])
-    return data, flag_keys + ["missing-flag"]
+    return data, flag_keys
+
+
+def zero_filled(data):
+    """The data with what LaunchDarkly's data and its Go SDK read as empty when missing or null —
+    clause lists, clause attribute/op/values, target values, rollout variations — set so, for the
+    Python SDK, which requires them (TweakKit reads them as the Go SDK does)."""
+    data = copy.deepcopy(data)
+
+    def fill(obj, key, value):
+        if isinstance(obj, dict) and obj.get(key) is None:
+            obj[key] = value
+
+    def clauses(rule):
+        fill(rule, "clauses", [])
+        for clause in rule.get("clauses") if isinstance(rule.get("clauses"), list) else []:
+            for key, value in (("attribute", ""), ("op", ""), ("values", [])):
+                fill(clause, key, value)
+
+    def items(obj, key):
+        value = obj.get(key) if isinstance(obj, dict) else None
+        return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+    for flag in (data.get("flags") or {}).values() if isinstance(data.get("flags"), dict) else []:
+        if not isinstance(flag, dict):
+            continue
+        for field in ("targets", "contextTargets"):
+            for target in items(flag, field):
+                fill(target, "values", [])
+        for vr in [flag.get("fallthrough")] + items(flag, "rules"):
+            if isinstance(vr, dict) and isinstance(vr.get("rollout"), dict):
+                fill(vr["rollout"], "variations", [])
+        for rule in items(flag, "rules"):
+            clauses(rule)
+    for segment in (data.get("segments") or {}).values() if isinstance(data.get("segments"), dict) else []:
+        if not isinstance(segment, dict):
+            continue
+        for field in ("includedContexts", "excludedContexts"):
+            for target in items(segment, field):
+                fill(target, "values", [])
+        for rule in items(segment, "rules"):
+            clauses(rule)
+    return data
 
 
 class SdkSide:
@@ -315,20 +365,28 @@ def main():
     started = time.time()
     rng = random.Random(args.seed)
     sys.setrecursionlimit(10000)
+    logging.disable(logging.CRITICAL)  # the SDK's warnings ("Missing prereq flag") are expected here
 
     lines, expected = [], []
-    refused_sets = 0
-    while len([e for e in expected if e is not None]) < args.cases:
+    refused_sets = zero_filled_sets = 0
+    while sum(1 for e in expected if isinstance(e, tuple)) < args.cases:
         data, flag_keys = gen_dataset(rng)
         try:
             sdk = SdkSide(copy.deepcopy(data))
-        except Exception:
+        except Exception as error:
             sdk = None
-            refused_sets += 1
+            if "is missing" in str(error):
+                try:
+                    sdk = SdkSide(zero_filled(data))
+                    zero_filled_sets += 1
+                except Exception:
+                    pass
+            if sdk is None:
+                refused_sets += 1
         lines.append(json.dumps({"data": data}))
         expected.append(None if sdk is not None else "refused")
         for _ in range(rng.randint(5, 12)):
-            flag_key = rng.choice(flag_keys)
+            flag_key = rng.choice(flag_keys) if rng.random() < 0.95 else "missing-flag"
             context = gen_context(rng)
             default = rng.choice([None, "default", 0, False, {"d": 1}])
             lines.append(json.dumps({"flagKey": flag_key, "context": context, "default": default}))
@@ -342,11 +400,12 @@ def main():
         return 1
 
     decisions, agreed, failures = 0, 0, []
+    kinds = collections.Counter()
     for index, (expect, output) in enumerate(zip(expected, outputs)):
         answer = json.loads(output)
         if expect is None or expect == "refused":
             if (expect == "refused") != ("error" in answer):
-                failures.append(f"data: SDK {'refused' if expect else 'accepted'}, TweakKit {answer}\n    data {lines[index][:3000]}")
+                failures.append(f"data: SDK {'refused' if expect else 'accepted'}, TweakKit {answer}\n    data {lines[index][:1500]}")
             continue
         decisions += 1
         wanted, data, flag_key, context = expect
@@ -357,15 +416,19 @@ def main():
             got = {k: answer.get(k) for k in ("value", "variationIndex", "reason")}
             ok = "error" not in answer and all(same(got[k], wanted[k]) for k in got)
             wanted_text = json.dumps(wanted)
+            kinds[wanted["reason"].get("errorKind") or wanted["reason"]["kind"]] += 1
+            kinds["inExperiment"] += bool(wanted["reason"].get("inExperiment"))
+            kinds["bigSegmentsStatus"] += "bigSegmentsStatus" in wanted["reason"]
         if ok:
             agreed += 1
         else:
-            failures.append(f"{flag_key} for {json.dumps(context)}\n    SDK      {wanted_text}\n    TweakKit {output}\n    data {json.dumps(data)[:3000]}")
+            failures.append(f"{flag_key} for {json.dumps(context)}\n    SDK      {wanted_text}\n    TweakKit {output}\n    data {json.dumps(data)[:1500]}")
 
     for failure in failures[: None if args.verbose else 10]:
         print("DIFF", failure)
     print(f"LaunchDarkly differential (seed {args.seed}): {agreed}/{decisions} decisions agree, {refused_sets} data sets refused by both "
-          f"sides' loaders, {len(failures)} differences, {time.time() - started:.1f} s")
+          f"sides' loaders, {zero_filled_sets} read with missing lists as empty, {len(failures)} differences, {time.time() - started:.1f} s")
+    print("  reasons:", ", ".join(f"{kind} {count}" for kind, count in kinds.most_common()))
     return 0 if not failures else 1
 
 
