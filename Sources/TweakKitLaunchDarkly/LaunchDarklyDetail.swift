@@ -35,7 +35,7 @@ public struct LaunchDarklyDetail: Sendable, Hashable {
 /// asked for, and each prerequisite evaluated on the way).
 ///
 /// ```swift
-/// flags.evaluate("new-checkout", context: context, default: false) { event in
+/// _ = flags.evaluate("new-checkout", context: context, default: false) { event in
 ///     print(event.flagKey, event.variationIndex ?? -1, event.version)
 /// }
 /// ```

@@ -15,7 +15,7 @@ public import TweakKitEngineSupport
 ///
 /// Prerequisites and segments that refer to segments are followed with their own cycle check
 /// (a cycle is the `MALFORMED_FLAG` error, as in the SDKs) and at most ``maximumDepth`` levels.
-/// `matches` patterns run on ``BoundedRegularExpression``: a search over its budget does not
+/// `matches` patterns run on TweakKit's bounded regular expressions: a search over its budget does not
 /// match. Unbounded (big) segments have no store here: their included and excluded lists are
 /// unknown, the reason says `bigSegmentsStatus: NOT_CONFIGURED`, and only their rules are tried.
 public struct LaunchDarklyFlags: Sendable {

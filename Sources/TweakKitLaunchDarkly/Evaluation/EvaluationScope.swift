@@ -11,16 +11,15 @@ struct FlagResult {
 struct MalformedFlag: Error {}
 
 /// One evaluation: the data, the context, and the prerequisite and segment paths being followed
-/// (for cycle detection). The paths are arrays that stay empty, and allocate nothing, unless the
-/// flag has prerequisites or its segments have rules.
+/// (for cycle detection), kept inline: an evaluation allocates nothing of its own.
 struct EvaluationScope {
     let storage: LaunchDarklyFlags.Storage
     let context: LaunchDarklyContext
     let events: ((LaunchDarklyEvaluationEvent) -> Void)?
     /// The prerequisite flags being evaluated below the flag asked for.
-    var flagPath: [Int] = []
+    var flagPath = PathStack()
     /// The segments whose rules are being evaluated.
-    var segmentPath: [Int] = []
+    var segmentPath = PathStack()
     var originalFlag = -1
     var bigSegmentsConsulted = false
 
@@ -57,8 +56,8 @@ struct EvaluationScope {
 
     /// The key of the first prerequisite that fails, or `nil`.
     private mutating func checkPrerequisites(_ flag: CompiledFlag, index: Int, depth: Int) throws(MalformedFlag) -> String? {
-        if depth > 0 { flagPath.append(index) }
-        defer { if depth > 0 { flagPath.removeLast() } }
+        if depth > 0 { flagPath.push(index) }
+        defer { if depth > 0 { flagPath.pop() } }
         for prerequisite in flag.prerequisites {
             guard let target = prerequisite.flag else { return prerequisite.key }
             if target == originalFlag || flagPath.contains(target) { throw MalformedFlag() }
@@ -199,8 +198,8 @@ struct EvaluationScope {
 
     private mutating func segmentRulesMatch(_ segment: CompiledSegment, index: Int, depth: Int) throws(MalformedFlag) -> Bool {
         guard !segment.rules.isEmpty else { return false }
-        segmentPath.append(index)
-        defer { segmentPath.removeLast() }
+        segmentPath.push(index)
+        defer { segmentPath.pop() }
         for rule in segment.rules where try matchesAll(rule.clauses, depth: depth) {
             guard let weight = rule.weight else { return true }
             let bucket = try self.bucket(seed: nil, contextKind: rule.rolloutContextKind, key: segment.key, salt: segment.salt, bucketBy: rule.bucketBy)

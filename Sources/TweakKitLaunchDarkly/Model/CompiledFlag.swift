@@ -1,21 +1,42 @@
 import TweakKitEngineSupport
 
 /// A flag ready to decide: every key it refers to resolved to an index, every clause value that an
-/// operator reads as a time, version or pattern read once, when the data loads.
-struct CompiledFlag: Sendable {
-    var key: String
-    var version: Int
-    var on: Bool
-    var salt: String
-    var variations: [JSONValue]
-    var offVariation: Int?
-    var prerequisites: [CompiledPrerequisite]
-    var targets: [CompiledTarget]
-    var contextTargets: [CompiledTarget]
-    var rules: [CompiledRule]
-    var fallthroughResult: CompiledVariationOrRollout
-    var trackEvents: Bool
-    var trackEventsFallthrough: Bool
+/// operator reads as a time, version or pattern read once, when the data loads. A class: an
+/// evaluation takes it with one retain, not one for each of its arrays and strings.
+final class CompiledFlag: Sendable {
+    let key: String
+    let version: Int
+    let on: Bool
+    let salt: String
+    let variations: [JSONValue]
+    let offVariation: Int?
+    let prerequisites: [CompiledPrerequisite]
+    let targets: [CompiledTarget]
+    let contextTargets: [CompiledTarget]
+    let rules: [CompiledRule]
+    let fallthroughResult: CompiledVariationOrRollout
+    let trackEvents: Bool
+    let trackEventsFallthrough: Bool
+
+    init(
+        key: String, version: Int, on: Bool, salt: String, variations: [JSONValue], offVariation: Int?, prerequisites: [CompiledPrerequisite],
+        targets: [CompiledTarget], contextTargets: [CompiledTarget], rules: [CompiledRule], fallthroughResult: CompiledVariationOrRollout,
+        trackEvents: Bool, trackEventsFallthrough: Bool
+    ) {
+        self.key = key
+        self.version = version
+        self.on = on
+        self.salt = salt
+        self.variations = variations
+        self.offVariation = offVariation
+        self.prerequisites = prerequisites
+        self.targets = targets
+        self.contextTargets = contextTargets
+        self.rules = rules
+        self.fallthroughResult = fallthroughResult
+        self.trackEvents = trackEvents
+        self.trackEventsFallthrough = trackEventsFallthrough
+    }
 }
 
 struct CompiledPrerequisite: Sendable {
@@ -61,18 +82,36 @@ struct CompiledWeightedVariation: Sendable {
     var untracked: Bool
 }
 
-struct CompiledSegment: Sendable {
-    var key: String
-    var version: Int
-    var salt: String
-    var included: TargetKeys
-    var excluded: TargetKeys
-    var includedContexts: [CompiledTarget]
-    var excludedContexts: [CompiledTarget]
-    var rules: [CompiledSegmentRule]
-    var unbounded: Bool
-    var unboundedContextKind: String
-    var generation: Int?
+final class CompiledSegment: Sendable {
+    let key: String
+    let version: Int
+    let salt: String
+    let included: TargetKeys
+    let excluded: TargetKeys
+    let includedContexts: [CompiledTarget]
+    let excludedContexts: [CompiledTarget]
+    let rules: [CompiledSegmentRule]
+    let unbounded: Bool
+    let unboundedContextKind: String
+    let generation: Int?
+
+    init(
+        key: String, version: Int, salt: String, included: TargetKeys, excluded: TargetKeys, includedContexts: [CompiledTarget],
+        excludedContexts: [CompiledTarget], rules: [CompiledSegmentRule], unbounded: Bool, unboundedContextKind: String,
+        generation: Int?
+    ) {
+        self.key = key
+        self.version = version
+        self.salt = salt
+        self.included = included
+        self.excluded = excluded
+        self.includedContexts = includedContexts
+        self.excludedContexts = excludedContexts
+        self.rules = rules
+        self.unbounded = unbounded
+        self.unboundedContextKind = unboundedContextKind
+        self.generation = generation
+    }
 }
 
 struct CompiledSegmentRule: Sendable {
@@ -89,7 +128,9 @@ struct TargetKeys: Sendable {
     /// Keys the set could not hold beside a canonically equivalent one.
     private let equivalents: [String]
 
-    init(_ values: [String]) {
+    init(
+        _ values: [String]
+    ) {
         var keys = Set<String>()
         var equivalents: [String] = []
         keys.reserveCapacity(values.count)

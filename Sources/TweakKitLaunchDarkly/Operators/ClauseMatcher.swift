@@ -64,13 +64,18 @@ enum ClauseMatcher {
         case .startsWith: return haystack.starts(with: needle)
         case .endsWith: return haystack.count >= needle.count && haystack.reversed().starts(with: needle.reversed())
         default:
-            guard !needle.isEmpty else { return true }
-            let bytes = Array(haystack), pattern = Array(needle)
-            guard bytes.count >= pattern.count else { return false }
-            for start in 0...(bytes.count - pattern.count) where bytes[start] == pattern[0] && bytes[start..<(start + pattern.count)].elementsEqual(pattern) {
-                return true
+            // Over the strings' own UTF-8 storage: no copy per comparison.
+            var haystackText = text, needleText = candidate
+            return haystackText.withUTF8 { haystack in
+                needleText.withUTF8 { needle in
+                    guard let first = needle.first else { return true }
+                    guard haystack.count >= needle.count else { return false }
+                    for start in 0...(haystack.count - needle.count) where haystack[start] == first {
+                        if UnsafeBufferPointer(rebasing: haystack[start..<(start + needle.count)]).elementsEqual(needle) { return true }
+                    }
+                    return false
+                }
             }
-            return false
         }
     }
 }
