@@ -1,7 +1,6 @@
 import Foundation
 import FuzzSupport
 import TweakKit
-import TweakKitEngineSupport
 import TweakKitLaunchDarkly
 
 /// One fuzz input: LaunchDarkly flag data, then every flag decided for the fuzzed contexts — each
