@@ -109,8 +109,12 @@ public struct LaunchDarklyContext: Sendable {
 
     /// The context of `kind`, if present.
     func individual(_ kind: String) -> Single? {
-        for context in contexts where context.kind == kind { return context }
-        return nil
+        individualIndex(kind).map { contexts[$0] }
+    }
+
+    /// The index in ``contexts`` of the context of `kind`: read in place, with no copy of it.
+    func individualIndex(_ kind: String) -> Int? {
+        contexts.indices.first { contexts[$0].kind == kind }
     }
 
     struct Failure: Error { var message: String }

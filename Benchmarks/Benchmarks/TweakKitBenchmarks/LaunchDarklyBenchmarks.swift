@@ -38,7 +38,7 @@ struct LaunchDarklyFixture {
         let versions = ["1.9.9", "2.0.0", "2.1.0", "3.0.0-beta.1"]
         let plans = ["free", "pro", "enterprise"]
         contexts = (0..<1_000).map { index in
-            let user: JSONValue = [
+            let user: LaunchDarklyValue = [
                 "key": .string("user-\(index)"), "email": .string(index % 10 == 0 ? "qa-\(index)@example.com" : "u\(index)@example.com"),
                 "app": ["version": .string(versions[index % versions.count])], "country": .string(index % 3 == 0 ? "NL" : "US"),
             ]

@@ -77,9 +77,16 @@ package struct SHA1: Sendable {
     /// The digest of everything hashed.
     package mutating func finalize() -> Digest {
         let bits = length &* 8
-        update(byte: 0x80)
-        while pending != 56 { update(byte: 0) }
-        withUnsafeBytes(of: bits.bigEndian) { update($0) }
+        // 0x80, zeros to 56 bytes into a block, then the length: one update, not one a byte.
+        let padding = pending < 56 ? 56 - pending : 120 - pending
+        var tail: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &tail) { bytes in
+            bytes[0] = 0x80
+            withUnsafeBytes(of: bits.bigEndian) { length in
+                for index in 0..<8 { bytes[padding + index] = length[index] }
+            }
+        }
+        withUnsafeBytes(of: tail) { bytes in update(UnsafeRawBufferPointer(rebasing: bytes[0..<(padding + 8)])) }
         return Digest(h0: h0, h1: h1, h2: h2, h3: h3, h4: h4)
     }
 

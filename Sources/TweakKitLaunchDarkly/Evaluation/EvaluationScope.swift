@@ -75,20 +75,20 @@ struct EvaluationScope {
 
     private func targetMatch(_ flag: CompiledFlag) -> Int? {
         if flag.contextTargets.isEmpty {
-            guard !flag.targets.isEmpty, let user = context.individual("user") else { return nil }
-            return flag.targets.first { $0.values.contains(user.key) }?.variation
+            guard !flag.targets.isEmpty, let user = context.individualIndex("user") else { return nil }
+            return flag.targets.first { $0.values.contains(context.contexts[user].key) }?.variation
         }
         for target in flag.contextTargets {
             let kind = target.contextKind ?? "user"
-            guard let single = context.individual(kind) else { continue }
+            guard let single = context.individualIndex(kind) else { continue }
             if kind == "user" {
                 // A user target in contextTargets holds no keys: they are in `targets`, same variation.
-                if let userTarget = flag.targets.first(where: { $0.variation == target.variation }), userTarget.values.contains(single.key) {
+                if let userTarget = flag.targets.first(where: { $0.variation == target.variation }), userTarget.values.contains(context.contexts[single].key) {
                     return target.variation
                 }
                 continue
             }
-            if target.values.contains(single.key) { return target.variation }
+            if target.values.contains(context.contexts[single].key) { return target.variation }
         }
         return nil
     }
@@ -118,14 +118,14 @@ struct EvaluationScope {
     /// The context's bucket in `0..<1` for a rollout or weighted segment rule; -1 when the context
     /// has no such kind; 0 when the attribute is missing or neither a string nor an integer.
     func bucket(seed: Int?, contextKind: String, key: String, salt: String, bucketBy: AttributeReference?) throws(MalformedFlag) -> Double {
-        guard let single = context.individual(contextKind) else { return -1 }
+        guard let single = context.individualIndex(contextKind) else { return -1 }
         let value: JSONValue
         if let bucketBy {
             guard case .path(let components) = bucketBy else { throw MalformedFlag() }
-            guard let found = single.value(components) else { return 0 }
+            guard let found = context.contexts[single].value(components) else { return 0 }
             value = found
         } else {
-            value = .string(single.key)
+            value = .string(context.contexts[single].key)
         }
         var hash = SHA1()
         switch value {
@@ -149,7 +149,7 @@ struct EvaluationScope {
     }
 
     mutating func matchesAll(_ clauses: [CompiledClause], depth: Int) throws(MalformedFlag) -> Bool {
-        for clause in clauses where !(try matches(clause, depth: depth)) { return false }
+        for index in clauses.indices where !(try matches(clauses[index], depth: depth)) { return false }
         return true
     }
 
@@ -164,9 +164,9 @@ struct EvaluationScope {
             for single in context.contexts where ClauseMatcher.matchesAny(clause, .string(single.kind)) { return !clause.negate }
             return clause.negate
         }
-        guard let single = context.individual(clause.contextKind) else { return false }
+        guard let single = context.individualIndex(clause.contextKind) else { return false }
         guard case .path(let components) = clause.attribute else { throw MalformedFlag() }
-        guard let value = single.value(components) else { return false }
+        guard let value = context.contexts[single].value(components) else { return false }
         if case .array(let elements) = value {
             for element in elements where ClauseMatcher.matchesAny(clause, element) { return !clause.negate }
             return clause.negate
@@ -179,21 +179,21 @@ struct EvaluationScope {
         let segment = storage.segments[index]
         if segment.unbounded {
             guard segment.generation != nil else { bigSegmentsConsulted = true; return false }
-            guard context.individual(segment.unboundedContextKind) != nil else { return false }
+            guard context.individualIndex(segment.unboundedContextKind) != nil else { return false }
             // No big segment store: the membership is unknown, so only the rules decide.
             bigSegmentsConsulted = true
             return try segmentRulesMatch(segment, index: index, depth: depth)
         }
-        if let user = context.individual("user"), !segment.included.isEmpty, segment.included.contains(user.key) { return true }
+        if !segment.included.isEmpty, let user = context.individualIndex("user"), segment.included.contains(context.contexts[user].key) { return true }
         for target in segment.includedContexts where keyIsIn(target) { return true }
-        if let user = context.individual("user"), !segment.excluded.isEmpty, segment.excluded.contains(user.key) { return false }
+        if !segment.excluded.isEmpty, let user = context.individualIndex("user"), segment.excluded.contains(context.contexts[user].key) { return false }
         for target in segment.excludedContexts where keyIsIn(target) { return false }
         return try segmentRulesMatch(segment, index: index, depth: depth)
     }
 
     private func keyIsIn(_ target: CompiledTarget) -> Bool {
-        guard !target.values.isEmpty, let single = context.individual(target.contextKind ?? "user") else { return false }
-        return target.values.contains(single.key)
+        guard !target.values.isEmpty, let single = context.individualIndex(target.contextKind ?? "user") else { return false }
+        return target.values.contains(context.contexts[single].key)
     }
 
     private mutating func segmentRulesMatch(_ segment: CompiledSegment, index: Int, depth: Int) throws(MalformedFlag) -> Bool {
