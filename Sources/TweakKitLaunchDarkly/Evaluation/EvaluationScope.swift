@@ -38,8 +38,9 @@ struct EvaluationScope {
             return Self.off(flag, .prerequisiteFailed(failed))
         }
         if let variation = targetMatch(flag) { return Self.variation(flag, variation, .targetMatch) }
-        for (ruleIndex, rule) in flag.rules.enumerated() where try matchesAll(rule.clauses, depth: depth) {
-            return try resolve(flag, rule.result, reason: .ruleMatch(ruleIndex, id: rule.id))
+        // By index: a rule (and its clauses) is read in place, not copied.
+        for ruleIndex in flag.rules.indices where try matchesAll(flag.rules[ruleIndex].clauses, depth: depth) {
+            return try resolve(flag, flag.rules[ruleIndex].result, reason: .ruleMatch(ruleIndex, id: flag.rules[ruleIndex].id))
         }
         return try resolve(flag, flag.fallthroughResult, reason: .fallthroughReason)
     }
@@ -200,9 +201,11 @@ struct EvaluationScope {
         guard !segment.rules.isEmpty else { return false }
         segmentPath.push(index)
         defer { segmentPath.pop() }
-        for rule in segment.rules where try matchesAll(rule.clauses, depth: depth) {
-            guard let weight = rule.weight else { return true }
-            let bucket = try self.bucket(seed: nil, contextKind: rule.rolloutContextKind, key: segment.key, salt: segment.salt, bucketBy: rule.bucketBy)
+        for index in segment.rules.indices where try matchesAll(segment.rules[index].clauses, depth: depth) {
+            guard let weight = segment.rules[index].weight else { return true }
+            let bucket = try self.bucket(
+                seed: nil, contextKind: segment.rules[index].rolloutContextKind, key: segment.key, salt: segment.salt, bucketBy: segment.rules[index].bucketBy
+            )
             if bucket < Double(weight) / 100_000.0 { return true }
         }
         return false
