@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "TweakKitUnleash", targets: ["TweakKitUnleash"]),
         .library(name: "TweakKitGrowthBook", targets: ["TweakKitGrowthBook"]),
         .library(name: "TweakKitFlagsmith", targets: ["TweakKitFlagsmith"]),
+        .library(name: "TweakKitLaunchDarkly", targets: ["TweakKitLaunchDarkly"]),
         .library(name: "TweakKitConfiguration", targets: ["TweakKitConfiguration"]),
         .library(name: "TweakKitMetrics", targets: ["TweakKitMetrics"]),
         .library(name: "TweakKitTracing", targets: ["TweakKitTracing"]),
@@ -126,6 +127,9 @@ let package = Package(
         ),
         // Flagsmith flags decided locally from the environment document or an evaluation context (MD5 in the support target).
         .target(name: "TweakKitFlagsmith", dependencies: ["TweakKit", "TweakKitEngineSupport"]),
+        // LaunchDarkly flags and segments decided locally from the server-side SDK data (SHA-1 in the support target).
+        .target(name: "TweakKitLaunchDarkly", dependencies: ["TweakKit", "TweakKitEngineSupport"]),
+        .testTarget(name: "TweakKitLaunchDarklyTests", dependencies: ["TweakKitLaunchDarkly", "TweakKitEngineSupport", "TweakKit"]),
         // The web editor and JSON API (Hummingbird 2).
         .target(
             name: "TweakKitServer",
@@ -209,6 +213,7 @@ let package = Package(
                 "TweakKitStorePostgres", "TweakKitOptimizely", "TweakKitFirebase", "TweakKitUnleash", "TweakKitGrowthBook",
                 "TweakKitMetrics",
                 "TweakKitFlagsmith",
+                "TweakKitLaunchDarkly",
                 .product("ArgumentParser", from: "swift-argument-parser", when: "CLI"),
                 .product("Prometheus", from: "swift-prometheus", when: "CLI"),
                 .product("CoreMetrics", from: "swift-metrics", when: "CLI"),

@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 
 seconds="${FUZZ_SECONDS:-30}"
 jobs="${FUZZ_JOBS:-$(nproc)}"
-read -r -a harnesses <<< "${FUZZ_HARNESSES:-FuzzTweaksFile FuzzFlagd FuzzOptimizely FuzzFirebase FuzzUnleash FuzzGrowthBook FuzzRemotePayload FuzzFlagsmith}"
+read -r -a harnesses <<< "${FUZZ_HARNESSES:-FuzzTweaksFile FuzzFlagd FuzzOptimizely FuzzFirebase FuzzUnleash FuzzGrowthBook FuzzRemotePayload FuzzFlagsmith FuzzLaunchDarkly}"
 # FUZZ_CONFIGURATION=debug builds in about 60 % of release's CPU time and runs about half as many
 # inputs a second (CI's choice: a short run's coverage is close; long runs want release).
 configuration="${FUZZ_CONFIGURATION:-release}"
@@ -58,6 +58,7 @@ for harness in "${harnesses[@]}"; do
         FuzzUnleash) seed "$harness" Fuzz/Seeds/unleash; spec_seeds "$harness" unleash ;;
         FuzzGrowthBook) seed "$harness" Fuzz/Seeds/growthbook; spec_seeds "$harness" growthbook ;;
         FuzzFlagsmith) seed "$harness" Fuzz/Seeds/flagsmith ;;
+        FuzzLaunchDarkly) seed "$harness" Fuzz/Seeds/launchdarkly ;;
         FuzzRemotePayload) seed "$harness" Examples Tests/CrashInputs Fuzz/Seeds/flagd Fuzz/Seeds/tweaks ;;
         *) echo "error: unknown harness $harness" >&2; exit 2 ;;
     esac

@@ -27,6 +27,7 @@ let package = Package(
                 .product(name: "TweakKitOptimizely", package: "TweakKit"),
                 .product(name: "TweakKitUnleash", package: "TweakKit"),
                 .product(name: "TweakKitFlagsmith", package: "TweakKit"),
+                .product(name: "TweakKitLaunchDarkly", package: "TweakKit"),
                 .product(name: "TweakKitGrowthBook", package: "TweakKit"),
                 .product(name: "TweakKitFirebase", package: "TweakKit"),
                 .product(name: "TweakKitMetrics", package: "TweakKit"),

@@ -60,7 +60,7 @@ def load(results_dir):
 
 def ops_per_iteration(name):
     kind, *rest = name.split(".")
-    if kind in ("Lookup", "Store", "Flagd", "Optimizely", "Unleash", "GrowthBook", "Firebase", "Flagsmith"):
+    if kind in ("Lookup", "Store", "Flagd", "Optimizely", "Unleash", "GrowthBook", "Firebase", "Flagsmith", "LaunchDarkly"):
         return LOOKUPS_PER_BATCH
     if kind == "Threads":
         return LOOKUPS_PER_THREAD * int(rest[-1])
@@ -173,7 +173,9 @@ class Report:
                            ("Unleash.Variant", "Unleash getVariant (the same toggle, 3 weighted variants)"),
                            ("Unleash.ManagerFeatureEnabled", "Unleash isFeatureEnabled through TweakManager"),
                            ("Flagsmith.Flag", "Flagsmith flag (3 segment overrides, nested rules, IN, percentage split, 3-way split)"),
-                           ("Flagsmith.ManagerFeatureEnabled", "Flagsmith isFeatureEnabled through TweakManager")):
+                           ("Flagsmith.ManagerFeatureEnabled", "Flagsmith isFeatureEnabled through TweakManager"),
+                           ("LaunchDarkly.Evaluate", "LaunchDarkly variationDetail (targets, 3-clause rule, segment rule, seeded rollout)"),
+                           ("LaunchDarkly.ManagerFeatureEnabled", "LaunchDarkly isFeatureEnabled through TweakManager")):
             decision = self.time_per_op(name)
             if decision:
                 relative = f" (time per decision {decision / flagd:.2f}x a flagd evaluation's)" if flagd else ""
@@ -312,7 +314,8 @@ class Report:
                             ("Optimizely.Decide", "Optimizely decisions/s, one core (1 experiment + 3-rule rollout)"),
                             ("Unleash.IsEnabled", "Unleash isEnabled/s, one core"),
                             ("Flagsmith.Flag", "Flagsmith flags/s, one core"),
-                            ("GrowthBook.Evaluate", "GrowthBook feature evaluations/s, one core")):
+                            ("GrowthBook.Evaluate", "GrowthBook feature evaluations/s, one core"),
+                            ("LaunchDarkly.Evaluate", "LaunchDarkly decisions/s, one core")):
             goal = 2e6 if name.startswith("Flagd") else 1e6
             rate = self.rate(name)
             self.target(label, None if rate is None else round(rate), f">= {goal:,.0f}/s", lambda r, g=goal: r >= g,

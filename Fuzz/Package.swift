@@ -35,6 +35,10 @@ let package = Package(
         .executableTarget(name: "FuzzFlagsmith", dependencies: [
             "FuzzSupport", .product(name: "TweakKit", package: "TweakKit"), .product(name: "TweakKitFlagsmith", package: "TweakKit"),
         ]),
+        // LaunchDarkly flag data, every flag decided for fuzzed contexts (single, multi-kind, raw JSON).
+        .executableTarget(name: "FuzzLaunchDarkly", dependencies: [
+            "FuzzSupport", .product(name: "TweakKit", package: "TweakKit"), .product(name: "TweakKitLaunchDarkly", package: "TweakKit"),
+        ]),
         // GrowthBook SDK payloads (plain and encrypted), every feature evaluated for fuzzed contexts.
         .executableTarget(name: "FuzzGrowthBook", dependencies: [
             "FuzzSupport", .product(name: "TweakKit", package: "TweakKit"), .product(name: "TweakKitGrowthBook", package: "TweakKit"),

@@ -46,6 +46,9 @@ struct Eval: ParsableCommand {
     // Flagsmith: its own files and output (FlagsmithEvaluation.swift).
     @OptionGroup(title: "Flagsmith")
     var flagsmith: FlagsmithEvalOptions
+    // LaunchDarkly: its own option, decided before the stack formats (--default is shared).
+    @OptionGroup(title: "LaunchDarkly")
+    var launchDarkly: LaunchDarklyEvaluation
 
     /// Every format `tweak eval` evaluates, each with its options as given.
     private var evaluations: [any FormatEvaluation] {
@@ -63,8 +66,15 @@ struct Eval: ParsableCommand {
     }
 
     func validate() throws {
+        if flagsmith.isGiven, launchDarkly.file != nil {
+            throw ValidationError("give --launchdarkly-flags or a Flagsmith file, not both")
+        }
         if flagsmith.isGiven {
             return try flagsmith.validate(otherFiles: flagFile.files.count, contexts: contexts, contextGiven: context != nil)
+        }
+        if launchDarkly.file != nil {
+            guard flagFile.files.isEmpty else { throw ValidationError("give --launchdarkly-flags alone, without another flag file") }
+            return
         }
         let (file, _) = try chosen()
         let misplaced = evaluations.filter { type(of: $0).source.option != file.source.option }.flatMap(\.givenOptions).sorted()
@@ -76,6 +86,11 @@ struct Eval: ParsableCommand {
 
     func run() throws {
         if flagsmith.isGiven { return try flagsmith.run(feature: flagKey, contextText: context) }
+        if launchDarkly.file != nil {
+            let texts = try contexts.map { try Self.readContexts($0).map(\.text) } ?? [context ?? "{}"]
+            try launchDarkly.run(flagKey: flagKey, contexts: texts, defaultText: flagd.defaultValue)
+            return
+        }
         let (file, evaluation) = try chosen()
         let document = try evaluation.documentFormat.document(from: TweakFileError.contents(of: file.url), source: file.url.relativePath)
         // Each context with the place errors name: the file and line, or nothing for --context.

@@ -36,6 +36,11 @@ struct EvalBatch: ParsableCommand {
     // Flagsmith: each line a whole evaluation context or environment document (FlagsmithEvaluation.swift).
     @Flag(name: .customLong("flagsmith"), help: "Each line is {\"context\": EVALUATION_CONTEXT} or {\"environment\": DOCUMENT, \"identifier\", \"traits\"}; prints Flagsmith's whole result.")
     var flagsmith = false
+    // LaunchDarkly: `--launchdarkly` (each line may carry "data") or `--launchdarkly-flags FILE`.
+    @Flag(name: .customLong("launchdarkly"), help: "Lines ask for LaunchDarkly decisions (flagKey, context, default, type; \"data\" sets the flag data).")
+    var launchDarkly = false
+    @Option(name: .customLong("launchdarkly-flags"), help: ArgumentHelp("LaunchDarkly flag data for every line.", valueName: "file"), completion: .file())
+    var launchDarklyFlags: String?
 
     /// The one flag file, if given.
     private var source: [SourceFile] { flags + legacy }
@@ -48,6 +53,16 @@ struct EvalBatch: ParsableCommand {
 
     func run() throws {
         if flagsmith { return FlagsmithBatch.run() }
+        if launchDarkly || launchDarklyFlags != nil {
+            var flags = try launchDarklyFlags.map(LaunchDarklyEvaluation.load)
+            var number = 0
+            while let line = readLine(strippingNewline: true) {
+                number += 1
+                if line.allSatisfy(\.isWhitespace) { continue }
+                print(LaunchDarklyEvaluation.batchLine(line, number: number, flags: &flags))
+            }
+            return
+        }
         let shared = try source.first.map { file in try FlagdDefinitions(contentsOf: file.url) }
         var number = 0
         while let line = readLine(strippingNewline: true) {

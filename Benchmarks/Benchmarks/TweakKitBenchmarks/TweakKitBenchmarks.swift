@@ -30,6 +30,7 @@ let benchmarks: @Sendable () -> Void = {
     registerOptimizelyBenchmarks()
     registerUnleashBenchmarks()
     registerFlagsmithBenchmarks()
+    registerLaunchDarklyBenchmarks()
     registerGrowthBookBenchmarks()
     registerFirebaseBenchmarks()
     registerMemoryBenchmarks()

@@ -1,0 +1,54 @@
+import TweakKitEngineSupport
+
+/// One clause: the attribute of a context kind, an operator, values, and whether to negate.
+struct CompiledClause: Sendable {
+    var contextKind: String
+    var attribute: AttributeReference
+    var op: ClauseOperator
+    var negate: Bool
+    var values: [JSONValue]
+    /// The values as the operator reads them, one for each value.
+    var prepared: PreparedValues
+}
+
+enum ClauseOperator: Sendable {
+    case `in`, endsWith, startsWith, matches, contains
+    case lessThan, lessThanOrEqual, greaterThan, greaterThanOrEqual
+    case before, after
+    case semVerEqual, semVerLessThan, semVerGreaterThan
+    case segmentMatch
+    /// An operator this engine does not know: it never matches (the SDKs' rule).
+    case unknown
+
+    init(_ name: String) {
+        switch name {
+        case "in": self = .in
+        case "endsWith": self = .endsWith
+        case "startsWith": self = .startsWith
+        case "matches": self = .matches
+        case "contains": self = .contains
+        case "lessThan": self = .lessThan
+        case "lessThanOrEqual": self = .lessThanOrEqual
+        case "greaterThan": self = .greaterThan
+        case "greaterThanOrEqual": self = .greaterThanOrEqual
+        case "before": self = .before
+        case "after": self = .after
+        case "semVerEqual": self = .semVerEqual
+        case "semVerLessThan": self = .semVerLessThan
+        case "semVerGreaterThan": self = .semVerGreaterThan
+        case "segmentMatch": self = .segmentMatch
+        default: self = .unknown
+        }
+    }
+}
+
+/// Clause values read once for their operator; `nil` entries are values that cannot be read so
+/// (they never match).
+enum PreparedValues: Sendable {
+    case none
+    case times([Double?])
+    case versions([LaunchDarklySemanticVersion?])
+    case patterns([BoundedRegularExpression?])
+    /// Segment indices for `segmentMatch`; `nil`: no such segment (or a value that is not a key).
+    case segments([Int?])
+}
