@@ -1,6 +1,6 @@
 public import Foundation
 public import TweakKit
-public import TweakKitEngineSupport
+import TweakKitEngineSupport
 
 /// LaunchDarkly flag data as a `TweakDocumentFormat`: serve it in the tweak stack with
 /// `DocumentTweakProvider`, from a file, bytes, or data already loaded.
