@@ -76,8 +76,8 @@ def main():
             definition = flag(base)
             assert definition["state"] == "ENABLED" and definition["defaultVariant"] == "off", definition
             assert definition["variants"] == {"on": True, "off": False}, definition
-            assert in_card(driver, "input.kill-switch").is_selected()
-            assert in_card(driver, "select.default-variant").get_attribute("value") == "off"
+            eventually(lambda: in_card(driver, "input.kill-switch").is_selected(), "the kill switch on")
+            eventually(lambda: in_card(driver, "select.default-variant").get_attribute("value") == "off", "the default variant off")
         step("a flag is created from the page", create)
 
         def split():
@@ -89,12 +89,13 @@ def main():
             act(set_on_weight, "the weight of on")
             eventually(lambda: in_card(driver, 'input.weight[data-variant="off"]').get_attribute("value") == "70",
                        "the other weight to follow (70)")
-            assert "Total 100 %" in in_card(driver, ".sum").text, in_card(driver, ".sum").text
+            eventually(lambda: "Total 100 %" in in_card(driver, ".sum").text, "the total at 100 %")
             click(driver, "button.apply-rollout", "Start rollout")
             eventually(lambda: split_of(flag(base).get("targeting")) == SPLIT, "the 30/70 split to be stored")
             eventually(lambda: in_card(driver, "button.apply-rollout").text == "Save rollout", "the page to show the rollout")
-            assert in_card(driver, 'input.weight[data-variant="on"]').get_attribute("value") == "30"
-            assert in_card(driver, "input.bucket-by").get_attribute("value") == "targetingKey"
+            # The live stream re-renders the card after the save: read it again until it settles.
+            eventually(lambda: in_card(driver, 'input.weight[data-variant="on"]').get_attribute("value") == "30", "the on weight (30)")
+            eventually(lambda: in_card(driver, "input.bucket-by").get_attribute("value") == "targetingKey", "bucketing by targetingKey")
         step("a 30/70 split is set and kept summing to 100", split)
 
         def rule():

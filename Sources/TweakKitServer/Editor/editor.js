@@ -203,7 +203,7 @@ function live() {
   for (const name of ["change", "flag", "resync"]) {
     events.addEventListener(name, () => {
       clearTimeout(pending);
-      pending = setTimeout(() => { load(); if (!flagsView.hidden) loadFlags(); }, 50);
+      pending = setTimeout(() => { load(); if (!flagsView.hidden) refreshFlags(); }, 50);
     });
   }
   events.onerror = () => { statusLine.textContent = "Reconnecting…"; };

@@ -123,10 +123,27 @@ function writeTargeting(model) {
 
 // --- Loading and saving -------------------------------------------------------------------------
 
+// A change from elsewhere (the live stream) re-renders the cards; while someone has typed into a
+// card and not saved, that waits until the focus leaves the list (a save reloads anyway), so an
+// edit in progress is never replaced under their hands.
+let flagEditsUnsaved = false;
+let flagRefreshWaiting = false;
+flagList.addEventListener("input", () => { flagEditsUnsaved = true; });
+flagList.addEventListener("focusout", event => {
+  if (flagRefreshWaiting && !flagList.contains(event.relatedTarget)) { flagEditsUnsaved = false; loadFlags(); }
+});
+
+function refreshFlags() {
+  if (flagEditsUnsaved) { flagRefreshWaiting = true; return; }
+  loadFlags();
+}
+
 async function loadFlags() {
   try {
     const answer = await request(base + "api/flags");
     flags = answer.flags || {};
+    flagEditsUnsaved = false;
+    flagRefreshWaiting = false;
     renderFlags();
   } catch (error) { flagList.replaceChildren(el("p", { class: "error", role: "alert" }, "Cannot load flags: " + error.message)); }
 }
