@@ -23,6 +23,32 @@ struct HostileInputTests {
         if kind == .error { #expect(detail.reason.errorKind == .malformedFlag) }
     }
 
+    /// 60 levels of two flags (or segments) each naming both of the next level: 2^60 paths, each
+    /// flag and segment decided once.
+    @Test(.timeLimit(.minutes(1))) func diamondsAreDecidedOnce() throws {
+        let levels = 60
+        var flags: [String] = []
+        var segments: [String] = []
+        for level in 0..<levels {
+            let next = level + 1 < levels ? #"[{"key": "a\#(level + 1)", "variation": 0}, {"key": "b\#(level + 1)", "variation": 0}]"# : "[]"
+            let nextSegments = level + 1 < levels
+                ? #"[{"clauses": [{"attribute": "key", "op": "segmentMatch", "values": ["sa\#(level + 1)", "sb\#(level + 1)"]}, {"attribute": "key", "op": "segmentMatch", "values": ["sb\#(level + 1)"]}]}]"#
+                : #"[{"clauses": [{"attribute": "key", "op": "in", "values": ["u"]}]}]"#
+            for name in ["a", "b"] {
+                flags.append(#""\#(name)\#(level)": {"key": "\#(name)\#(level)", "version": 1, "on": true, "variations": [true, false], "offVariation": 1, "fallthrough": {"variation": 0}, "prerequisites": \#(next)}"#)
+                segments.append(#""s\#(name)\#(level)": {"key": "s\#(name)\#(level)", "version": 1, "rules": \#(nextSegments)}"#)
+            }
+        }
+        flags.append(#""seg": {"key": "seg", "version": 1, "on": true, "variations": [true, false], "fallthrough": {"variation": 1}, "rules": [{"variation": 0, "clauses": [{"attribute": "key", "op": "segmentMatch", "values": ["sa0"]}]}]}"#)
+        let data = try LaunchDarklyFlags(jsonText: #"{"flags": {\#(flags.joined(separator: ","))}, "segments": {\#(segments.joined(separator: ","))}}"#)
+        let chain = data.evaluate("a0", context: LaunchDarklyContext(key: "u"))
+        #expect(chain.reason.kind == .fallthrough)
+        #expect(chain.value == true)
+        let segment = data.evaluate("seg", context: LaunchDarklyContext(key: "u"))
+        #expect(segment.reason.kind == .ruleMatch)
+        #expect(segment.value == true)
+    }
+
     @Test func segmentCyclesAreMalformed() throws {
         let flags = try LaunchDarklyFlags(jsonText: #"""
         {"flags": {"f": {"key": "f", "version": 1, "on": true, "variations": [1, 2], "fallthrough": {"variation": 1},

@@ -22,6 +22,12 @@ struct EvaluationScope {
     var segmentPath = PathStack()
     var originalFlag = -1
     var bigSegmentsConsulted = false
+    /// Prerequisites already decided in this evaluation, and segments decided below another
+    /// segment: one reached along several paths (a diamond) is decided once, where deciding it
+    /// along every path doubled the work per level. Made on first use, so an evaluation without
+    /// prerequisites or nested segments allocates nothing for them.
+    var decidedFlags: [Int: FlagResult]?
+    var decidedSegments: [Int: Bool]?
 
     init(storage: LaunchDarklyFlags.Storage, context: LaunchDarklyContext, events: ((LaunchDarklyEvaluationEvent) -> Void)?) {
         self.storage = storage
@@ -62,7 +68,15 @@ struct EvaluationScope {
         for prerequisite in flag.prerequisites {
             guard let target = prerequisite.flag else { return prerequisite.key }
             if target == originalFlag || flagPath.contains(target) { throw MalformedFlag() }
-            let result = try evaluate(flag: target, depth: depth + 1)
+            // A flag decided without a cycle below it decides the same again (any cycle it reached threw).
+            let result: FlagResult
+            if let decided = decidedFlags?[target] {
+                result = decided
+            } else {
+                result = try evaluate(flag: target, depth: depth + 1)
+                decidedFlags = decidedFlags ?? [:]
+                decidedFlags?[target] = result
+            }
             let prerequisiteFlag = storage.flags[target]
             if let events {
                 let value = result.variation.map { prerequisiteFlag.variations[$0] } ?? .null
@@ -157,7 +171,7 @@ struct EvaluationScope {
     private mutating func matches(_ clause: CompiledClause, depth: Int) throws(MalformedFlag) -> Bool {
         if clause.op == .segmentMatch {
             if case .segments(let segments) = clause.prepared {
-                for case let segment? in segments where try segmentMatches(segment, depth: depth + 1) { return !clause.negate }
+                for case let segment? in segments where try decideSegment(segment, depth: depth + 1) { return !clause.negate }
             }
             return clause.negate
         }
@@ -173,6 +187,19 @@ struct EvaluationScope {
             return clause.negate
         }
         return ClauseMatcher.matchesAny(clause, value) != clause.negate
+    }
+
+    /// Whether the context is in the segment; decided once per evaluation when reached below another segment.
+    private mutating func decideSegment(_ index: Int, depth: Int) throws(MalformedFlag) -> Bool {
+        guard !segmentPath.isEmpty else { return try segmentMatches(index, depth: depth) }
+        if let decided = decidedSegments?[index] {
+            guard !segmentPath.contains(index) else { throw MalformedFlag() }
+            return decided
+        }
+        let result = try segmentMatches(index, depth: depth)
+        decidedSegments = decidedSegments ?? [:]
+        decidedSegments?[index] = result
+        return result
     }
 
     private mutating func segmentMatches(_ index: Int, depth: Int) throws(MalformedFlag) -> Bool {

@@ -5,6 +5,8 @@ struct PathStack {
     private var count = 0
     private var overflow: [Int] = []
 
+    var isEmpty: Bool { count == 0 }
+
     mutating func push(_ index: Int) {
         switch count {
         case 0: inline.0 = index
