@@ -2,7 +2,7 @@
 """LaunchDarkly's SDK test-harness evaluation data, run through TweakKit's LaunchDarkly engine.
 
 Reads the harness's server-side-eval YAML files (not kept in this repository; by default from
-/work/shared/specs/launchdarkly/server-side-eval, or --specs DIR), expands each file's `constants`
+../shared/specs/launchdarkly/server-side-eval next to the checkout, or --specs DIR), expands each file's `constants`
 and `parameters` as the harness's data_files.md describes (a list of substitution sets, or a list
 of lists whose permutations are taken; a string that is exactly "<NAME>" becomes the value, a
 string containing <NAME> gets the value as text), and runs every evaluation through ONE
@@ -117,7 +117,7 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser()
     parser.add_argument("--tweak", default=os.path.join(here, "..", "..", ".build", "debug", "tweak"))
-    parser.add_argument("--specs", default="/work/shared/specs/launchdarkly/server-side-eval")
+    parser.add_argument("--specs", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "specs", "launchdarkly", "server-side-eval"))
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
     started = time.time()
