@@ -2,7 +2,6 @@ import Foundation
 import Hummingbird
 import HTTPTypes
 import NIOCore
-import ServiceLifecycle
 import TweakKit
 
 extension TweakEditor {
@@ -157,45 +156,14 @@ extension TweakEditor {
         if let changeLog { return sequencedEvents(changeLog, lastEventID: try Self.lastEventID(request)) }
         let changes = manager.changes()
         let manager = self.manager
-        let body = ResponseBody { writer in
-            let (lines, continuation) = AsyncStream.makeStream(of: String.self)
-            // Produces the stream's lines until the client leaves or the server shuts down, so an
-            // open page never holds up a graceful stop.
-            let producer = Task {
-                await cancelWhenGracefulShutdown {
-                    await withTaskGroup(of: Void.self) { group in
-                        group.addTask {
-                            for await update in changes {
-                                let resolved = manager.resolvedTweak(feature: update.id.feature, variable: update.id.variable)
-                                let data = self.json(resolved)
-                                    ?? .object(["feature": .string(update.id.feature), "variable": .string(update.id.variable), "removed": true])
-                                continuation.yield("event: change\ndata: \((try? data.jsonText()) ?? "{}")\n\n")
-                            }
-                        }
-                        group.addTask {
-                            while !Task.isCancelled {
-                                try? await Task.sleep(for: .seconds(15))
-                                continuation.yield(": keep-alive\n\n")
-                            }
-                        }
-                        await group.next()
-                        group.cancelAll()
-                    }
-                }
-                continuation.finish()
+        return eventStreamResponse { events in
+            for await update in changes {
+                let resolved = manager.resolvedTweak(feature: update.id.feature, variable: update.id.variable)
+                let data = self.json(resolved)
+                    ?? .object(["feature": .string(update.id.feature), "variable": .string(update.id.variable), "removed": true])
+                events.yield("event: change\ndata: \((try? data.jsonText()) ?? "{}")\n\n")
             }
-            defer { producer.cancel() }
-            try await writer.write(ByteBuffer(string: ": connected\n\n"))
-            for await line in lines {
-                try await writer.write(ByteBuffer(string: line))
-            }
-            try await writer.finish(nil)
         }
-        return Response(
-            status: .ok,
-            headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
-            body: body
-        )
     }
 }
 

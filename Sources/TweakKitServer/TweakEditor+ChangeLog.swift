@@ -1,9 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdCore
-import ServiceLifecycle
-import NIOCore
 import TweakKit
 
 /// `/api/events` on a shared store (a ``TweakEditor/sharedStore`` that is a `SequencedTweakProvider`):
@@ -59,40 +56,15 @@ extension TweakEditor {
     /// The resumable stream over `log`, from `lastEventID` (or from now).
     func sequencedEvents(_ log: any SequencedTweakProvider, lastEventID: Int64?) -> Response {
         let updates = log.sequenceUpdates()
-        let body = ResponseBody { writer in
-            let (lines, continuation) = AsyncStream.makeStream(of: String.self)
-            let producer = Task {
-                await cancelWhenGracefulShutdown {
-                    await withTaskGroup(of: Void.self) { group in
-                        group.addTask {
-                            var cursor = ChangeCursor(log: log, lastEventID: lastEventID)
-                            continuation.yield(cursor.opening())
-                            await cursor.pumpRetrying(self, into: continuation)
-                            for await _ in updates {
-                                guard !Task.isCancelled else { return }
-                                await cursor.pumpRetrying(self, into: continuation)
-                            }
-                        }
-                        group.addTask {
-                            while !Task.isCancelled {
-                                try? await Task.sleep(for: .seconds(15))
-                                continuation.yield(": keep-alive\n\n")
-                            }
-                        }
-                        await group.next()
-                        group.cancelAll()
-                    }
-                }
-                continuation.finish()
+        return eventStreamResponse { events in
+            var cursor = ChangeCursor(log: log, lastEventID: lastEventID)
+            events.yield(cursor.opening())
+            await cursor.pumpRetrying(self, into: events)
+            for await _ in updates {
+                guard !Task.isCancelled else { return }
+                await cursor.pumpRetrying(self, into: events)
             }
-            defer { producer.cancel() }
-            try await writer.write(ByteBuffer(string: ": connected\n\n"))
-            for await line in lines {
-                try await writer.write(ByteBuffer(string: line))
-            }
-            try await writer.finish(nil)
         }
-        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: body)
     }
 
     /// One event's text: `id`, `event` and one `data` line (JSON text has no line breaks).

@@ -1,9 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdCore
-import NIOCore
-import ServiceLifecycle
 import TweakKit
 
 /// OFREP's change notifications (the protocol's ADR-0008): the bulk answer announces
@@ -47,42 +44,17 @@ extension OFREPRoutes {
         let updates = changes.subscribe()
         // The last message a client saw, or the configuration its bulk answer was evaluated at.
         let lastEventID = OFREPRoutes.lastEventIDHeader.flatMap { request.headers[$0] } ?? request.uri.queryParameters["since"].map(String.init)
-        let body = ResponseBody { writer in
-            let (lines, continuation) = AsyncStream.makeStream(of: String.self)
-            let producer = Task {
-                await cancelWhenGracefulShutdown {
-                    await withTaskGroup(of: Void.self) { group in
-                        group.addTask {
-                            // A client that missed messages while away re-fetches once, at once.
-                            let current = changes.generation
-                            if let lastEventID, lastEventID != changes.configurationTag(current) {
-                                continuation.yield(Self.refetchMessage(changes, generation: current))
-                            }
-                            for await generation in updates {
-                                guard !Task.isCancelled else { return }
-                                continuation.yield(Self.refetchMessage(changes, generation: generation))
-                            }
-                        }
-                        group.addTask {
-                            while !Task.isCancelled {
-                                try? await Task.sleep(for: .seconds(15))
-                                continuation.yield(": keep-alive\n\n")
-                            }
-                        }
-                        await group.next()
-                        group.cancelAll()
-                    }
-                }
-                continuation.finish()
+        return eventStreamResponse { events in
+            // A client that missed messages while away re-fetches once, at once.
+            let current = changes.generation
+            if let lastEventID, lastEventID != changes.configurationTag(current) {
+                events.yield(Self.refetchMessage(changes, generation: current))
             }
-            defer { producer.cancel() }
-            try await writer.write(ByteBuffer(string: ": connected\n\n"))
-            for await line in lines {
-                try await writer.write(ByteBuffer(string: line))
+            for await generation in updates {
+                guard !Task.isCancelled else { return }
+                events.yield(Self.refetchMessage(changes, generation: generation))
             }
-            try await writer.finish(nil)
         }
-        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: body)
     }
 
     static let lastEventIDHeader = HTTPField.Name("Last-Event-ID")
