@@ -2,7 +2,7 @@
 import Foundation
 import TweakKitLaunchDarkly
 
-let body = Data(#"{"flags": {}, "segments": {}}"#.utf8)
-let flags = try! LaunchDarklyFlags(data: body)
+// `body` (the downloaded data) is Common.swift's.
+let flags = try! LaunchDarklyFlags(data: Data(#"{"flags": {}, "segments": {}}"#.utf8))
 let context = LaunchDarklyContext(key: "user-1")
 let dataURL = URL(filePath: "all.json")

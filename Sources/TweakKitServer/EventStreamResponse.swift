@@ -7,14 +7,7 @@ import ServiceLifecycle
 /// `: connected` comment, then what `produce` yields, with a `: keep-alive` comment every 15
 /// seconds so that proxies keep an idle connection open. It ends when the client leaves, when
 /// `produce` returns, or when the server shuts down gracefully (an open page never holds up a stop).
-///
-/// ```swift
-/// routes.get("ticks") { _, _ in
-///     eventStreamResponse { events in
-///         for tick in 1...3 { events.yield("id: \(tick)\nevent: tick\ndata: {}\n\n") }
-///     }
-/// }
-/// ```
+/// `produce` yields whole events, such as `"id: 7\nevent: change\ndata: {…}\n\n"`.
 func eventStreamResponse(_ produce: @escaping @Sendable (AsyncStream<String>.Continuation) async -> Void) -> Response {
     let body = ResponseBody { writer in
         let (lines, continuation) = AsyncStream.makeStream(of: String.self)
