@@ -292,7 +292,8 @@ let package = Package(
         .testTarget(
             name: "TweakKitServerTests",
             dependencies: [
-                "TweakKitServer", "TweakKit", "TweakKitFlagd", "TweakKitStore", "TweakKitStorePostgres", "TweakKitPostgresTestSupport", "TweakKitTestSupport",
+                "TweakKitServer", "TweakKit", "TweakKitFlagd", "TweakKitRemote", "TweakKitStore", "TweakKitStorePostgres", "TweakKitPostgresTestSupport",
+                "TweakKitTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]

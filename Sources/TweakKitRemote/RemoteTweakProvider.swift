@@ -412,9 +412,10 @@ public final class RemoteTweakProvider: DocumentBackedTweakProvider {
         guard response.status == 200 else {
             throw RemoteError(.httpStatus(response.status), "\(name): the event stream answered \(response.status)")
         }
-        var parser = ServerSentEventParser()
+        // A pushed payload may be as large as a fetched one, with room for its `data:` prefixes.
+        var parser = ServerSentEventParser(maximumEventSize: configuration.maximumPayloadSize + 64 * 1024)
         for try await chunk in response.body {
-            for event in parser.feed(chunk) {
+            for event in try parser.feed(chunk) {
                 await handle(event)
             }
         }

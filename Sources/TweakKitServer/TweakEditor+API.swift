@@ -133,6 +133,8 @@ extension TweakEditor {
             guard !removals.isEmpty else { return listResponse() }
             do {
                 try await sharedStore.commit(removals, author: author, reason: nil)
+            } catch let refusal as TweakReadOnlyError {
+                throw EditorError(.methodNotAllowed, "cannot reset the overrides: \(refusal)")
             } catch {
                 throw EditorError(.serviceUnavailable, "cannot reset the overrides: \(error)")
             }

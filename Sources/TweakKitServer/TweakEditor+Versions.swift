@@ -40,6 +40,8 @@ extension TweakEditor {
                 .preconditionFailed, "\(id) is at version \(current), not \(expected): it changed since you read it",
                 details: ["feature": .string(id.feature), "variable": .string(id.variable), "currentVersion": .int(Int(current))]
             )
+        } catch let refusal as TweakReadOnlyError {
+            throw EditorError(.methodNotAllowed, "cannot write \(id): \(refusal)")
         } catch {
             throw EditorError(.serviceUnavailable, "cannot write \(id): \(error)")
         }

@@ -152,6 +152,7 @@ public struct TweakEditor: Sendable {
         }
         addFlagRoutes(to: routes)
         routes.get("api/events") { request, _ in try self.authorizeRead(request); return try self.events(request) }
+        routes.get("api/replica") { request, _ in try self.authorizeRead(request); return try self.replicaResponse() }
         return routes
     }
 

@@ -1,3 +1,4 @@
+import Synchronization
 public import TweakKit
 
 /// The store's change log for a change stream that resumes: `tweak serve` sends each change with
@@ -22,5 +23,14 @@ extension StoreTweakProvider: SequencedTweakProvider {
 
     public func sequenceUpdates() -> AsyncStream<Int64> {
         sequenceSignals.subscribe()
+    }
+
+    public func sequencedSnapshot() -> SequencedTweakSnapshot? {
+        let (sequence, tweaks) = state.withLock { ($0.sequence, $0.tweaks) }
+        guard let sequence else { return nil }
+        let entries = tweaks.values.map { stored in
+            SequencedTweakSnapshot.Entry(feature: stored.feature, variable: stored.variable, value: stored.value, version: stored.version)
+        }
+        return SequencedTweakSnapshot(sequence: sequence, entries: entries.sorted { $0.id < $1.id })
     }
 }

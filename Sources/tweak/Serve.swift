@@ -36,6 +36,14 @@ struct Serve: AsyncParsableCommand {
         valueName: "file"), completion: .file(extensions: ["json"]))
     var tokens: URL?
 
+    @Option(name: .customLong("follow"), help: ArgumentHelp(
+        "Follow this tweak serve (a replica on a shared store, or another follower) instead of opening a store; repeat for several, tried in order when one fails. The server then answers reads, OFREP and its own change stream from what the replica sends, and refuses writes.",
+        valueName: "url"))
+    var follow: [String] = []
+
+    @Option(name: .customLong("follow-token"), help: ArgumentHelp("The token the followed servers' reads need (off loopback).", valueName: "token"))
+    var followToken: String?
+
     @Option(help: ArgumentHelp("An API key OFREP requests must carry in X-API-Key.", valueName: "key"))
     var apiKey: String?
 
@@ -46,10 +54,23 @@ struct Serve: AsyncParsableCommand {
         if let token, token.count < 8 { throw ValidationError("--token must be at least 8 characters") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard evaluationBudget > 0, evaluationBudget <= 3600 else { throw ValidationError("--evaluation-budget must be more than 0 and at most 3600 seconds") }
+        for url in follow where URL(string: url)?.scheme.map({ ["http", "https"].contains($0) }) != true {
+            throw ValidationError("--follow must be an http or https URL of a tweak serve, found \(url)")
+        }
+        if !follow.isEmpty, stack.store != nil || stack.overrides != nil {
+            throw ValidationError("--follow serves what the replicas send and writes nowhere: give it without --store and --overrides")
+        }
     }
+
+    /// The URLs of --follow.
+    var followedReplicas: [URL] { follow.compactMap(URL.init(string:)) }
 
     func run() async throws {
         var stack = self.stack
+        if !follow.isEmpty {
+            try await serveFollowing(stack)
+            return
+        }
         if stack.isEmpty {
             guard FileManager.default.fileExists(atPath: Self.exampleDefaults) else {
                 throw ValidationError("give --defaults FILE (and --store URL or --overrides FILE), or run from the TweakKit checkout to serve its example")
@@ -68,14 +89,29 @@ struct Serve: AsyncParsableCommand {
         }
     }
 
-    private func serve(_ manager: TweakManager, observability: ServeObservability) async throws {
+    /// With --follow: the replica's tweaks and flags above the other providers given (if any).
+    private func serveFollowing(_ stack: StackOptions) async throws {
+        let follower = await ServeFollower.start(replicas: followedReplicas, token: followToken, timeout: stack.timeout)
+        defer { follower.stop() }
+        let observability = ServeObservability()
+        let providers: [any TweakProvider] = [follower.replica, follower.flags]
+        if stack.isEmpty {
+            try await serve(TweakManager(tweakProviders: providers), observability: observability, changeLog: follower.replica)
+            return
+        }
+        try await stack.withManager(pollOverrides: true, fetchObserver: observability.fetchObserver, above: providers) { manager in
+            try await serve(manager, observability: observability, changeLog: follower.replica)
+        }
+    }
+
+    private func serve(_ manager: TweakManager, observability: ServeObservability, changeLog: (any SequencedTweakProvider)? = nil) async throws {
         observability.instrument(manager)
         let token = self.token ?? Self.makeToken()
         let namedTokens = try Self.namedTokens(file: tokens, environment: ProcessInfo.processInfo.environment)
         let loopback = ["127.0.0.1", "localhost", "::1"].contains(host)
         var editor = TweakEditor(manager: manager, token: token, readsRequireToken: !loopback, allowedHosts: Swift.Set(allowedHosts))
         let shared = manager.mutableTweakProvider as? StoreTweakProvider
-        editor.sharedStore = shared
+        editor.sharedStore = changeLog ?? shared
         editor.flagStore = shared
         editor.tokens = namedTokens
         editor.author = "editor (\(StackOptions.cliUser))"

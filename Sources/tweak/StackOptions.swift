@@ -55,13 +55,14 @@ struct StackOptions: ParsableArguments {
     /// - Parameter storeObserver: told of the changes the shared store's provider applies.
     /// - Parameter createsStore: whether a `--store sqlite:PATH` that does not exist yet is created
     ///   (commands that write) or refused (commands that only read).
+    /// - Parameter above: providers above all the others (`tweak serve --follow`'s replica).
     func withManager<Result>(
         createsStore: Bool = false, pollOverrides: Bool = false, fetchObserver: (@Sendable (RemoteFetchEvent) -> Void)? = nil,
-        storeObserver: (@Sendable (StoreChangesApplied) -> Void)? = nil,
+        storeObserver: (@Sendable (StoreChangesApplied) -> Void)? = nil, above: [any TweakProvider] = [],
         _ body: (TweakManager) async throws -> Result
     ) async throws -> Result {
         let (manager, shared) = try await makeManager(
-            createsStore: createsStore, pollOverrides: pollOverrides, fetchObserver: fetchObserver, storeObserver: storeObserver)
+            createsStore: createsStore, pollOverrides: pollOverrides, fetchObserver: fetchObserver, storeObserver: storeObserver, above: above)
         do {
             let result = try await body(manager)
             await Self.close(shared)
@@ -74,12 +75,12 @@ struct StackOptions: ParsableArguments {
 
     private func makeManager(
         createsStore: Bool, pollOverrides: Bool, fetchObserver: (@Sendable (RemoteFetchEvent) -> Void)?,
-        storeObserver: (@Sendable (StoreChangesApplied) -> Void)?
+        storeObserver: (@Sendable (StoreChangesApplied) -> Void)?, above: [any TweakProvider]
     ) async throws -> (TweakManager, StoreTweakProvider?) {
         guard !isEmpty else {
             throw ValidationError("give at least one --defaults FILE, an --overrides FILE, a --store URL, a flag file (\(SourceFormats.optionList)) or a --remote URL")
         }
-        var providers: [any TweakProvider] = []
+        var providers: [any TweakProvider] = above
         var shared: StoreTweakProvider?
         if let store {
             let provider = StoreTweakProvider(

@@ -331,11 +331,22 @@ struct RemoteTweakProviderTests {
     }
 
     @Test("the server-sent events parser handles comments, multi-line data and CRLF")
-    func parser() {
+    func parser() throws {
         var parser = ServerSentEventParser()
-        var events = parser.feed(Array(": comment\r\nevent: tweaks\r\ndata: {\"a\":\r\n".utf8))
+        var events = try parser.feed(Array(": comment\r\nevent: tweaks\r\ndata: {\"a\":\r\n".utf8))
         #expect(events.isEmpty)
-        events = parser.feed(Array("data: 1}\r\nid: 7\r\n\r\ndata\n\n".utf8))
+        events = try parser.feed(Array("data: 1}\r\nid: 7\r\n\r\ndata\n\n".utf8))
         #expect(events == [.init(name: "tweaks", data: "{\"a\":\n1}", id: "7"), .init(name: "message", data: "", id: "7")])
+    }
+
+    @Test("the server-sent events parser refuses an event larger than its limit, a line that never ends among them")
+    func parserLimit() throws {
+        var parser = ServerSentEventParser(maximumEventSize: 64)
+        #expect(try parser.feed(Array("data: short\n\n".utf8)).count == 1)
+        #expect(throws: RemoteError.self) { try parser.feed(Array(repeating: UInt8(ascii: "a"), count: 100)) }
+        var lines = ServerSentEventParser(maximumEventSize: 64)
+        #expect(throws: RemoteError.self) {
+            try lines.feed(Array(String(repeating: "data: 0123456789\n", count: 8).utf8))
+        }
     }
 }

@@ -30,10 +30,11 @@ extension OFREPTweakProvider {
             logger.log(.warning, "\(name): the event stream answered \(response.status)")
             return false
         }
-        var parser = ServerSentEventParser()
+        // Its messages are small JSON objects (at most 64 KB are read, below).
+        var parser = ServerSentEventParser(maximumEventSize: 128 * 1024)
         do {
             for try await chunk in response.body {
-                for event in parser.feed(chunk) { handle(event) }
+                for event in try parser.feed(chunk) { handle(event) }
             }
         } catch {
             logger.log(.info, "\(name): the event stream ended: \(error)")

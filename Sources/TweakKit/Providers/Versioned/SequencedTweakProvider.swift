@@ -26,4 +26,9 @@ public protocol SequencedTweakProvider: VersionedTweakProvider {
     /// changes), holding the newest wake-up only: a slow reader reads ``sequence`` then, never a
     /// backlog of wake-ups. It ends when the provider is finished with.
     func sequenceUpdates() -> AsyncStream<Int64>
+
+    /// Every stored value with its version as of ``sequence``, flag definitions among them: what
+    /// a follower starts from (`tweak serve`'s `GET /api/replica`). `nil` before the provider
+    /// first read its source.
+    func sequencedSnapshot() -> SequencedTweakSnapshot?
 }

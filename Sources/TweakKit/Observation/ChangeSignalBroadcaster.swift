@@ -1,7 +1,8 @@
 import Synchronization
 
-/// The subscribers of a store's ``SharedTweakStore/changeSignals()``: each gets its own stream
-/// holding the newest signal only, so a slow reader never piles up work.
+/// The subscribers of a change signal (a store's `changeSignals()`, a sequenced provider's
+/// ``SequencedTweakProvider/sequenceUpdates()``): each gets its own stream holding the newest
+/// signal only, so a slow reader never piles up work.
 package final class ChangeSignalBroadcaster: Sendable {
     private struct State {
         var nextID = 0
