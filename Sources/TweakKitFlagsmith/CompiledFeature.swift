@@ -73,11 +73,15 @@ final class CompiledFeature: Sendable {
     let overrideSegments: [Int]
     /// The overrides, parallel to ``overrideSegments``.
     let overrideStates: [CompiledFeatureState]
+    /// The overrides' priorities, parallel to ``overrideSegments``: a candidate that cannot win
+    /// is skipped without touching its state.
+    let overridePriorities: [Double]
 
     init(state: CompiledFeatureState, untargeted: CompiledFeatureState, overrides: [(segment: Int, state: CompiledFeatureState)]) {
         self.state = state
         self.untargeted = untargeted
         overrideSegments = overrides.map(\.segment)
         overrideStates = overrides.map(\.state)
+        overridePriorities = overrides.map(\.state.priority)
     }
 }

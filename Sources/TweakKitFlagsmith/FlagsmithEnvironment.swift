@@ -144,24 +144,24 @@ public struct FlagsmithEnvironment: Sendable {
     public func flag(_ name: String, for identity: FlagsmithIdentity?) -> FlagsmithFlag? {
         guard let feature = features[name] else { return nil }
         if identity == nil && segmentsNeedIdentity { return feature.untargeted.flag(nil, environmentKey: environmentKey) }
-        var winner = feature.state
-        var overridden = false
+        var winner = -1
+        var winnerPriority = 0.0
         var checked = -1
         var matched = false
-        let states = feature.overrideStates
+        let priorities = feature.overridePriorities
         for (position, segment) in feature.overrideSegments.enumerated() {
-            let candidate = states[position]
-            if overridden, !(candidate.priority < winner.priority) { continue }
+            if winner >= 0, !(priorities[position] < winnerPriority) { continue }
             if segment != checked {
                 checked = segment
                 matched = segments[segment].matches(identity, environmentKey: environmentKey)
             }
             if matched {
-                winner = candidate
-                overridden = true
+                winner = position
+                winnerPriority = priorities[position]
             }
         }
-        return winner.flag(identity, environmentKey: environmentKey)
+        let state = winner >= 0 ? feature.overrideStates[winner] : feature.state
+        return state.flag(identity, environmentKey: environmentKey)
     }
 
     /// Every flag and the segments `identity` is in (`nil`: the environment's flags and no identity).
