@@ -1,30 +1,25 @@
 import TweakKitEngineSupport
 
-/// What one evaluation reads besides the document.
-struct EvaluationInput {
-    var identity: FlagsmithIdentity?
-    var environmentKey: String
-
-    /// The identity's key, enriched: `nil` without an identity.
-    var identityKey: String? { identity?.hashKey(environmentKey: environmentKey) }
-}
+// What one evaluation reads besides the document is the identity and the environment's key,
+// passed as two arguments all the way down: a struct holding both copied the identity's four
+// reference-counted fields per evaluation (`Flagsmith.Flag` benchmark).
 
 extension CompiledCondition {
-    /// The value the condition reads.
-    func read(_ input: EvaluationInput) -> ContextValue? {
+    /// The value the condition reads for `identity` in the environment `environmentKey`.
+    func read(_ identity: FlagsmithIdentity?, environmentKey: String) -> ContextValue? {
         switch source {
         case .trait(let name):
-            guard let traits = input.identity?.readTraits, let value = traits[name] else { return nil }
+            guard let value = identity?.readTraits[name] else { return nil }
             return value
         case .identityKey:
-            return input.identityKey.map(ContextValue.string)
+            return identity.map { .string($0.hashKey(environmentKey: environmentKey)) }
         case .path(let whole, let target):
-            if let traits = input.identity?.readTraits, let found = traits[whole], let value = found { return value }
+            if let found = identity?.readTraits[whole], let value = found { return value }
             switch target {
-            case .identifier: return input.identity.map { ContextValue.map($0.identifier) }
-            case .identityKey: return input.identityKey.map(ContextValue.map)
+            case .identifier: return identity.map { ContextValue.map($0.identifier) }
+            case .identityKey: return identity.map { ContextValue.map($0.hashKey(environmentKey: environmentKey)) }
             case .trait(let name, let rest):
-                guard let raw = input.identity?.traits[name] else { return nil }
+                guard let raw = identity?.traits[name] else { return nil }
                 if rest.isEmpty { return Self.scalar(raw) }
                 return Self.walk(raw, rest).flatMap(Self.scalar)
             case .constant(let value): return value
@@ -32,9 +27,18 @@ extension CompiledCondition {
         }
     }
 
-    /// Whether the condition holds for `input`; `segmentKey` seeds percentage splits.
-    func holds(_ input: EvaluationInput, segmentKey: String) -> Bool {
-        let value = read(input)
+    /// Whether the condition holds for `identity`; `segmentKey` seeds percentage splits.
+    func holds(_ identity: FlagsmithIdentity?, environmentKey: String, segmentKey: String) -> Bool {
+        if case .identityKey = source, self.operator == .percentageSplit {
+            // The identity's key hashed in its parts: nothing to join per evaluation.
+            guard let identity, let float else { return false }
+            return FlagsmithPercentage.of(segmentKey, identity: identity, environmentKey: environmentKey) <= float
+        }
+        return holds(read(identity, environmentKey: environmentKey), segmentKey: segmentKey)
+    }
+
+    /// Whether the condition holds for `value`, what it reads (``read(_:environmentKey:)``).
+    func holds(_ value: ContextValue?, segmentKey: String) -> Bool {
         switch self.operator {
         case .in:
             guard let members else { return false }

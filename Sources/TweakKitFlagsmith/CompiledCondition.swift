@@ -20,30 +20,32 @@ enum PathTarget: Sendable {
     case constant(ContextValue?)
 }
 
-/// A condition, read once: its operand in each type the engine may cast it to.
-struct CompiledCondition: Sendable {
-    var source: PropertySource
-    var `operator`: ConditionOperator
+/// A condition, read once: its operand in each type the engine may cast it to. A class: rules
+/// hold it by reference, so checking one copies nothing (`Flagsmith.Flag` benchmark).
+final class CompiledCondition: Sendable {
+    let source: PropertySource
+    let `operator`: ConditionOperator
     /// `str(value)`: `"None"` for null.
-    var text: String
-    var isNull: Bool
+    let text: String
+    let isNull: Bool
     /// The operand for a semantic-version comparison (`"1.2.3:semver"`); `isSemver` without a
     /// version is a comparison that fails.
-    var isSemver: Bool
-    var version: FlagsmithSemanticVersion?
-    var integer: Int?
-    var float: Double?
+    let isSemver: Bool
+    let version: FlagsmithSemanticVersion?
+    let integer: Int?
+    let float: Double?
     /// The operand compared with a Bool: anything but `"False"` and `"false"` is true.
-    var boolean: Bool
-    var regex: BoundedRegularExpression?
-    var members: InMembers?
-    var modulo: (divisor: Double, remainder: Double)?
+    let boolean: Bool
+    let regex: BoundedRegularExpression?
+    let members: InMembers?
+    let modulo: (divisor: Double, remainder: Double)?
 
     init(_ definition: ConditionDefinition, document: FlagsmithDefinitions) {
         self.operator = definition.operator
+        let text: String
         switch definition.value {
-        case .string(let text):
-            self.text = text
+        case .string(let value):
+            text = value
             isNull = false
         case .none:
             text = "None"
@@ -52,6 +54,7 @@ struct CompiledCondition: Sendable {
             text = PythonText.repr(.array(values))
             isNull = false
         }
+        self.text = text
         if definition.property.isEmpty && definition.operator == .percentageSplit {
             source = .identityKey
         } else if definition.property.hasPrefix("$."), let steps = PropertyPath.parse(definition.property) {
@@ -59,14 +62,15 @@ struct CompiledCondition: Sendable {
         } else {
             source = .trait(definition.property)
         }
-        isSemver = !isNull && text.unicodeScalars.count >= 7 && text.hasSuffix(":semver")
+        let isSemver = !isNull && text.unicodeScalars.count >= 7 && text.hasSuffix(":semver")
+        self.isSemver = isSemver
         version = isSemver ? FlagsmithSemanticVersion(String(text.unicodeScalars.dropLast(7))) : nil
         integer = isNull ? nil : PythonText.int(text)
         float = isNull ? nil : PythonText.double(text)
         boolean = isNull || (text != "False" && text != "false")
-        regex = nil
-        members = nil
-        modulo = nil
+        var regex: BoundedRegularExpression?
+        var members: InMembers?
+        var modulo: (divisor: Double, remainder: Double)?
         switch definition.operator {
         case .regex:
             regex = try? BoundedRegularExpression(PythonRegex.translate(text))
@@ -80,6 +84,9 @@ struct CompiledCondition: Sendable {
             }
         default: break
         }
+        self.regex = regex
+        self.members = members
+        self.modulo = modulo
     }
 
     private static func target(_ steps: [PropertyPath.Step], _ document: FlagsmithDefinitions) -> PathTarget {

@@ -55,9 +55,15 @@ enum ContextValue: Sendable, Equatable {
     }
 }
 
-/// Python's order of strings: by code point, which is the order of their UTF-8 bytes.
+/// Python's order of strings: by code point, which is the order of their UTF-8 bytes. Native
+/// strings are compared as byte buffers; iterating `utf8` byte by byte was a tenth of the
+/// `Flagsmith.Flag` benchmark.
 enum CodePointOrder {
     static func compare(_ left: String, _ right: String) -> Int {
+        let fast = left.utf8.withContiguousStorageIfAvailable { a in
+            right.utf8.withContiguousStorageIfAvailable { b in compare(a, b) }
+        }
+        if let fast, let order = fast { return order }
         var left = left.utf8.makeIterator()
         var right = right.utf8.makeIterator()
         while true {
@@ -70,8 +76,24 @@ enum CodePointOrder {
         }
     }
 
+    private static func compare(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Int {
+        let common = min(left.count, right.count)
+        var index = 0
+        while index < common {
+            let a = left[index], b = right[index]
+            if a != b { return a < b ? -1 : 1 }
+            index += 1
+        }
+        return left.count == right.count ? 0 : (left.count < right.count ? -1 : 1)
+    }
+
     static func equal(_ left: String, _ right: String) -> Bool {
-        left.utf8.elementsEqual(right.utf8)
+        guard left.utf8.count == right.utf8.count else { return false }
+        let fast = left.utf8.withContiguousStorageIfAvailable { a in
+            right.utf8.withContiguousStorageIfAvailable { b in compare(a, b) == 0 }
+        }
+        if let fast, let equal = fast { return equal }
+        return left.utf8.elementsEqual(right.utf8)
     }
 
     /// Python's `needle in haystack` for strings.

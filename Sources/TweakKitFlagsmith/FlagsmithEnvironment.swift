@@ -143,20 +143,25 @@ public struct FlagsmithEnvironment: Sendable {
     /// ```
     public func flag(_ name: String, for identity: FlagsmithIdentity?) -> FlagsmithFlag? {
         guard let feature = features[name] else { return nil }
-        let input = EvaluationInput(identity: identity, environmentKey: environmentKey)
-        if identity == nil && segmentsNeedIdentity { return feature.untargeted.flag(input) }
-        var winner: CompiledFeatureState?
+        if identity == nil && segmentsNeedIdentity { return feature.untargeted.flag(nil, environmentKey: environmentKey) }
+        var winner = -1
+        var winnerPriority = 0.0
         var checked = -1
         var matched = false
-        for candidate in feature.overrides {
-            if let winner, !(candidate.state.priority < winner.priority) { continue }
-            if candidate.segment != checked {
-                checked = candidate.segment
-                matched = segments[candidate.segment].matches(input)
+        let priorities = feature.overridePriorities
+        for (position, segment) in feature.overrideSegments.enumerated() {
+            if winner >= 0, !(priorities[position] < winnerPriority) { continue }
+            if segment != checked {
+                checked = segment
+                matched = segments[segment].matches(identity, environmentKey: environmentKey)
             }
-            if matched { winner = candidate.state }
+            if matched {
+                winner = position
+                winnerPriority = priorities[position]
+            }
         }
-        return (winner ?? feature.state).flag(input)
+        let state = winner >= 0 ? feature.overrideStates[winner] : feature.state
+        return state.flag(identity, environmentKey: environmentKey)
     }
 
     /// Every flag and the segments `identity` is in (`nil`: the environment's flags and no identity).
@@ -166,15 +171,14 @@ public struct FlagsmithEnvironment: Sendable {
     /// result.segments.map(\.name)
     /// ```
     public func evaluate(for identity: FlagsmithIdentity?) -> FlagsmithEvaluation {
-        let input = EvaluationInput(identity: identity, environmentKey: environmentKey)
         var matchedSegments: [FlagsmithSegment] = []
         var winners: [String: CompiledFeatureState] = [:]
         if identity == nil && segmentsNeedIdentity {
             var flags: [String: FlagsmithFlag] = [:]
-            for name in featureNames { flags[name] = features[name]?.untargeted.flag(input) }
+            for name in featureNames { flags[name] = features[name]?.untargeted.flag(nil, environmentKey: environmentKey) }
             return FlagsmithEvaluation(flags: flags, segments: [])
         }
-        for (index, segment) in segments.enumerated() where segment.matches(input) {
+        for (index, segment) in segments.enumerated() where segment.matches(identity, environmentKey: environmentKey) {
             matchedSegments.append(FlagsmithSegment(name: segment.name, metadata: segmentMetadata[index]))
             for override in segmentOverrides[index] {
                 if let incumbent = winners[override.name], !(override.priority < incumbent.priority) { continue }
@@ -184,7 +188,7 @@ public struct FlagsmithEnvironment: Sendable {
         var flags: [String: FlagsmithFlag] = [:]
         for name in featureNames {
             guard let feature = features[name] else { continue }
-            flags[name] = (winners[name] ?? feature.state).flag(input)
+            flags[name] = (winners[name] ?? feature.state).flag(identity, environmentKey: environmentKey)
         }
         return FlagsmithEvaluation(flags: flags, segments: matchedSegments)
     }

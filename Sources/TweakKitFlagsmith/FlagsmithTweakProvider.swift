@@ -104,7 +104,11 @@ public struct FlagsmithDocument: TweakDocument {
         let identity = FlagsmithIdentity(context)
         guard let flag = environment.flag(id.feature, for: identity) else { return nil }
         let reason: EvaluationReason = flag.reason.hasPrefix("SPLIT") ? .split : flag.reason.hasPrefix("TARGETING_MATCH") ? .targetingMatch : flag.reason == "STATIC" ? .static : .default
-        let metadata: [String: TweakContent] = ["featureName": .string(flag.name), "flagsmithReason": .string(flag.reason)]
+        // Filled in place: a dictionary literal allocates its element array besides the
+        // dictionary (one of five allocations per Flagsmith.ManagerFeatureEnabled decision).
+        var metadata = [String: TweakContent](minimumCapacity: 2)
+        metadata["featureName"] = .string(flag.name)
+        metadata["flagsmithReason"] = .string(flag.reason)
         switch id.variable {
         case Tweak.enabledVariable:
             return TweakEvaluation(value: .bool(flag.enabled), variant: flag.variant, reason: reason, flagMetadata: metadata)

@@ -102,4 +102,16 @@ struct FlagsmithEngineTests {
         #expect(order("1.0.0+build.1", "1.0.0+build.2") == 0 && order("1.0.0-1", "1.0.0-a") == -1)
         #expect(FlagsmithSemanticVersion("1.2.3-beta+exp.1")?.containsPart("exp.1") == true)
     }
+
+    @Test("the percentage's shortcuts: the identity key in parts, the remainder by a constant")
+    func percentageShortcuts() {
+        for index in [0, 1, 7, 123, 99_999] {
+            let identity = FlagsmithIdentity(identifier: "user-\(index)")
+            #expect(FlagsmithPercentage.of("12", identity: identity, environmentKey: "env-key") == FlagsmithPercentage.of("12", "env-key_user-\(index)"))
+            let keyed = FlagsmithIdentity(identifier: "user-\(index)", key: "custom-\(index)")
+            #expect(FlagsmithPercentage.of("12", identity: keyed, environmentKey: "env-key") == FlagsmithPercentage.of("12", "custom-\(index)"))
+            let digest = MD5.digest(of: "12,env-key_user-\(index)")
+            #expect(FlagsmithPercentage.remainder(digest) == digest.remainder(dividingBy: 9999))
+        }
+    }
 }
