@@ -13,6 +13,8 @@ let package = Package(
         // "RuntimeInterposer" trait (ARC counters on Linux/Swift 6.3) is left off: its package,
         // swift-runtime-interposer, is not available here.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        // replica-followers' HTTP client, with a connection pool sized for its followers.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.24.0"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
@@ -46,6 +48,16 @@ let package = Package(
                 .product(name: "TweakKitStorePostgres", package: "TweakKit"),
             ],
             path: "StoreFollowers"
+        ),
+        // Benchmarks/fleet's followers: ReplicaTweakProviders following `tweak serve` replicas over
+        // HTTP, many in one process.
+        .executableTarget(
+            name: "replica-followers",
+            dependencies: [
+                .product(name: "TweakKitRemote", package: "TweakKit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            path: "ReplicaFollowers"
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -8,7 +8,7 @@ import TweakKitStore
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve the tweak editor: a web page and JSON API over the provider stack, with /metrics (Prometheus) and /health.",
-        discussion: "Overrides go to the shared store .tweak/store.sqlite unless --store URL or --overrides FILE says otherwise; several tweak serve on one store are editors of the same tweaks and see each other's changes live. Without any --defaults or flag file it serves Examples/LocalTweaks_example.json. Writes need the token (given with --token, or generated and printed at start); the printed URL carries it. Named tokens with roles come from --tokens FILE or the variable TWEAK_SERVE_TOKENS (the same JSON, for containers): {\"tokens\": [{\"name\": \"ada\", \"token\": \"…\", \"role\": \"edit\"}]}; read may see pages, flags and evaluations, edit may also change flags and tweaks, admin everything including resetting all overrides; the history records the token's name, and --token is one more admin. Flags: /api/flags keeps flagd flag definitions in the shared store, versioned like tweaks and followed live by every tweak serve on it. On start, each flag of a --flags file that the store has never held (no history under its key) is copied into the store (author \"seed\"); after that the store's definition wins and edits of the file do not overwrite it, a flag removed through the API stays removed, and the file's flags stay served below the store's, so a flag the store lacks (one using $ref, or when the store cannot be written) still answers from the file. Reads are open on loopback (answering only requests for 127.0.0.1, localhost, [::1] and --allow-host names) and need the token on any other address. Idle connections close after 30 s, a request (head and body) must arrive within 10 s of its first byte, and at most 256 connections are open. OFREP evaluations run on threads of their own, so a slow one never holds up other requests; one that takes longer than --evaluation-budget is answered 503."
+        discussion: "Overrides go to the shared store .tweak/store.sqlite unless --store URL or --overrides FILE says otherwise; several tweak serve on one store are editors of the same tweaks and see each other's changes live. Without any --defaults or flag file it serves Examples/LocalTweaks_example.json. Writes need the token (given with --token, or generated and printed at start); the printed URL carries it. Named tokens with roles come from --tokens FILE or the variable TWEAK_SERVE_TOKENS (the same JSON, for containers): {\"tokens\": [{\"name\": \"ada\", \"token\": \"…\", \"role\": \"edit\"}]}; read may see pages, flags and evaluations, edit may also change flags and tweaks, admin everything including resetting all overrides; the history records the token's name, and --token is one more admin. Flags: /api/flags keeps flagd flag definitions in the shared store, versioned like tweaks and followed live by every tweak serve on it. On start, each flag of a --flags file that the store has never held (no history under its key) is copied into the store (author \"seed\"); after that the store's definition wins and edits of the file do not overwrite it, a flag removed through the API stays removed, and the file's flags stay served below the store's, so a flag the store lacks (one using $ref, or when the store cannot be written) still answers from the file. Reads are open on loopback (answering only requests for 127.0.0.1, localhost, [::1] and --allow-host names) and need the token on any other address. Idle connections close after 30 s, a request (head and body) must arrive within 10 s of its first byte, and at most --max-connections (256) connections are open. With --follow URL (repeatable) the server keeps no store: it follows those tweak serve replicas over HTTP (a snapshot from /api/replica, then /api/events from its sequence, moving to the next URL when one fails and resuming where it was), serves reads, OFREP and its own change stream from them, so followers can follow it in turn, and refuses writes with 405. OFREP evaluations run on threads of their own, so a slow one never holds up other requests; one that takes longer than --evaluation-budget is answered 503."
     )
 
     static let exampleDefaults = "Examples/LocalTweaks_example.json"
@@ -44,6 +44,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("follow-token"), help: ArgumentHelp("The token the followed servers' reads need (off loopback).", valueName: "token"))
     var followToken: String?
 
+    @Option(help: ArgumentHelp("The most connections open at once (each follower or change-stream client holds one); the longest-idle one is closed to make room.", valueName: "count"))
+    var maxConnections = 256
+
     @Option(help: ArgumentHelp("An API key OFREP requests must carry in X-API-Key.", valueName: "key"))
     var apiKey: String?
 
@@ -53,6 +56,7 @@ struct Serve: AsyncParsableCommand {
     func validate() throws {
         if let token, token.count < 8 { throw ValidationError("--token must be at least 8 characters") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard (1...100_000).contains(maxConnections) else { throw ValidationError("--max-connections must be from 1 to 100000") }
         guard evaluationBudget > 0, evaluationBudget <= 3600 else { throw ValidationError("--evaluation-budget must be more than 0 and at most 3600 seconds") }
         for url in follow where URL(string: url)?.scheme.map({ ["http", "https"].contains($0) }) != true {
             throw ValidationError("--follow must be an http or https URL of a tweak serve, found \(url)")
@@ -109,7 +113,8 @@ struct Serve: AsyncParsableCommand {
         let token = self.token ?? Self.makeToken()
         let namedTokens = try Self.namedTokens(file: tokens, environment: ProcessInfo.processInfo.environment)
         let loopback = ["127.0.0.1", "localhost", "::1"].contains(host)
-        var editor = TweakEditor(manager: manager, token: token, readsRequireToken: !loopback, allowedHosts: Swift.Set(allowedHosts))
+        var editor = TweakEditor(
+            manager: manager, token: token, readsRequireToken: !loopback, allowedHosts: Swift.Set(allowedHosts), maximumConnections: maxConnections)
         let shared = manager.mutableTweakProvider as? StoreTweakProvider
         editor.sharedStore = changeLog ?? shared
         editor.flagStore = shared
