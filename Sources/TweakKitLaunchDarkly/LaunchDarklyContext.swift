@@ -15,13 +15,18 @@ public import TweakKitEngineSupport
 /// A context LaunchDarkly would refuse (no key, a bad kind, an attribute of the wrong type) is
 /// kept with its ``error``; evaluating for it gives the `USER_NOT_SPECIFIED` error.
 public struct LaunchDarklyContext: Sendable {
-    /// One kind's part of a context.
-    struct Single: Sendable {
-        var kind: String
-        var key: String
-        var name: String?
-        var anonymous: Bool
-        var attributes: [String: JSONValue]
+    /// One kind's part of a context. A class: an evaluation reads it with one retain, not one for
+    /// each of its strings and its dictionary.
+    final class Single: Sendable {
+        let kind: String
+        let key: String
+        let name: String?
+        let anonymous: Bool
+        let attributes: [String: JSONValue]
+
+        init(kind: String, key: String, name: String?, anonymous: Bool, attributes: [String: JSONValue]) {
+            (self.kind, self.key, self.name, self.anonymous, self.attributes) = (kind, key, name, anonymous, attributes)
+        }
 
         /// The attribute `name` as clauses read it: `key`, `kind`, `name` and `anonymous` are the
         /// built-in ones; `null` is missing.
@@ -114,7 +119,7 @@ public struct LaunchDarklyContext: Sendable {
 
     /// The index in ``contexts`` of the context of `kind`: read in place, with no copy of it.
     func individualIndex(_ kind: String) -> Int? {
-        contexts.indices.first { contexts[$0].kind == kind }
+        contexts.indices.first { contexts[$0].kind.hasSameCodePoints(as: kind) }
     }
 
     struct Failure: Error { var message: String }
