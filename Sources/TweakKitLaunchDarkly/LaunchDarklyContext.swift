@@ -98,13 +98,30 @@ public struct LaunchDarklyContext: Sendable {
     /// ```
     public init(_ context: EvaluationContext) {
         var attributes: [String: JSONValue] = [:]
+        attributes.reserveCapacity(context.attributes.count)
         var kind = "user"
+        var plain = true
         for (name, value) in context.attributes {
             if name == "kind", case .string(let text) = value { kind = text; continue }
-            attributes[name] = JSONValue(value)
+            if Self.builtInNames.contains(name) { plain = false }
+            let converted = JSONValue(value)
+            if converted.isNull { plain = false }
+            attributes[name] = converted
         }
-        self.init(kind: kind, key: context.targetingKey ?? "", attributes: attributes)
+        let key = context.targetingKey ?? ""
+        // Attributes that are only attributes: the context directly, as its JSON form would read
+        // (no JSON object built and parsed per decision: `LaunchDarkly.ManagerFeatureEnabled`).
+        guard plain, kind != "multi" else { self.init(kind: kind, key: key, attributes: attributes); return }
+        if let error = Self.kindError(kind) ?? (key.isEmpty ? Self.emptyKey : nil) {
+            self.init(contexts: [], error: error)
+        } else {
+            self.init(contexts: [Single(kind: kind, key: key, name: nil, anonymous: false, attributes: attributes)], error: nil)
+        }
     }
+
+    /// Member names a context's JSON form reads as more than an attribute (or refuses).
+    private static let builtInNames: Set<String> = ["key", "kind", "name", "anonymous", "_meta", ""]
+    private static let emptyKey = "context key must not be None or empty"
 
     /// Whether the context can be evaluated for.
     public var isValid: Bool { error == nil }
@@ -170,7 +187,8 @@ public struct LaunchDarklyContext: Sendable {
         var anonymous = false
         var attributes: [String: JSONValue] = [:]
         for member in members {
-            let typeError = Failure(message: "invalid data type for \"\(member.key)\"")
+            // Written only when needed: a context read per decision has its members checked each time.
+            var typeError: Failure { Failure(message: "invalid data type for \"\(member.key)\"") }
             switch member.key {
             case "": return .failure(typeError)
             case "_meta":
@@ -204,7 +222,7 @@ public struct LaunchDarklyContext: Sendable {
             }
         }
         if let error = kindError(kind) { return .failure(Failure(message: error)) }
-        if key.isEmpty { return .failure(Failure(message: "context key must not be None or empty")) }
+        if key.isEmpty { return .failure(Failure(message: emptyKey)) }
         return .success(Single(kind: kind, key: key, name: name, anonymous: anonymous, attributes: attributes))
     }
 
