@@ -15,13 +15,18 @@ public import TweakKitEngineSupport
 /// A context LaunchDarkly would refuse (no key, a bad kind, an attribute of the wrong type) is
 /// kept with its ``error``; evaluating for it gives the `USER_NOT_SPECIFIED` error.
 public struct LaunchDarklyContext: Sendable {
-    /// One kind's part of a context.
-    struct Single: Sendable {
-        var kind: String
-        var key: String
-        var name: String?
-        var anonymous: Bool
-        var attributes: [String: JSONValue]
+    /// One kind's part of a context. A class: an evaluation reads it with one retain, not one for
+    /// each of its strings and its dictionary.
+    final class Single: Sendable {
+        let kind: String
+        let key: String
+        let name: String?
+        let anonymous: Bool
+        let attributes: [String: JSONValue]
+
+        init(kind: String, key: String, name: String?, anonymous: Bool, attributes: [String: JSONValue]) {
+            (self.kind, self.key, self.name, self.anonymous, self.attributes) = (kind, key, name, anonymous, attributes)
+        }
 
         /// The attribute `name` as clauses read it: `key`, `kind`, `name` and `anonymous` are the
         /// built-in ones; `null` is missing.
@@ -93,13 +98,30 @@ public struct LaunchDarklyContext: Sendable {
     /// ```
     public init(_ context: EvaluationContext) {
         var attributes: [String: JSONValue] = [:]
+        attributes.reserveCapacity(context.attributes.count)
         var kind = "user"
+        var plain = true
         for (name, value) in context.attributes {
             if name == "kind", case .string(let text) = value { kind = text; continue }
-            attributes[name] = JSONValue(value)
+            if Self.builtInNames.contains(name) { plain = false }
+            let converted = JSONValue(value)
+            if converted.isNull { plain = false }
+            attributes[name] = converted
         }
-        self.init(kind: kind, key: context.targetingKey ?? "", attributes: attributes)
+        let key = context.targetingKey ?? ""
+        // Attributes that are only attributes: the context directly, as its JSON form would read
+        // (no JSON object built and parsed per decision: `LaunchDarkly.ManagerFeatureEnabled`).
+        guard plain, kind != "multi" else { self.init(kind: kind, key: key, attributes: attributes); return }
+        if let error = Self.kindError(kind) ?? (key.isEmpty ? Self.emptyKey : nil) {
+            self.init(contexts: [], error: error)
+        } else {
+            self.init(contexts: [Single(kind: kind, key: key, name: nil, anonymous: false, attributes: attributes)], error: nil)
+        }
     }
+
+    /// Member names a context's JSON form reads as more than an attribute (or refuses).
+    private static let builtInNames: Set<String> = ["key", "kind", "name", "anonymous", "_meta", ""]
+    private static let emptyKey = "context key must not be None or empty"
 
     /// Whether the context can be evaluated for.
     public var isValid: Bool { error == nil }
@@ -114,7 +136,7 @@ public struct LaunchDarklyContext: Sendable {
 
     /// The index in ``contexts`` of the context of `kind`: read in place, with no copy of it.
     func individualIndex(_ kind: String) -> Int? {
-        contexts.indices.first { contexts[$0].kind == kind }
+        contexts.indices.first { contexts[$0].kind.hasSameCodePoints(as: kind) }
     }
 
     struct Failure: Error { var message: String }
@@ -165,7 +187,8 @@ public struct LaunchDarklyContext: Sendable {
         var anonymous = false
         var attributes: [String: JSONValue] = [:]
         for member in members {
-            let typeError = Failure(message: "invalid data type for \"\(member.key)\"")
+            // Written only when needed: a context read per decision has its members checked each time.
+            var typeError: Failure { Failure(message: "invalid data type for \"\(member.key)\"") }
             switch member.key {
             case "": return .failure(typeError)
             case "_meta":
@@ -199,7 +222,7 @@ public struct LaunchDarklyContext: Sendable {
             }
         }
         if let error = kindError(kind) { return .failure(Failure(message: error)) }
-        if key.isEmpty { return .failure(Failure(message: "context key must not be None or empty")) }
+        if key.isEmpty { return .failure(Failure(message: emptyKey)) }
         return .success(Single(kind: kind, key: key, name: name, anonymous: anonymous, attributes: attributes))
     }
 

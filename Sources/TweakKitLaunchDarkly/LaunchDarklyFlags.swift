@@ -1,4 +1,5 @@
 public import Foundation
+@_spi(TweakKitEngines) import TweakKit
 public import TweakKitEngineSupport
 
 /// LaunchDarkly feature flags decided locally, as LaunchDarkly's server-side SDKs decide them:
@@ -28,6 +29,10 @@ public struct LaunchDarklyFlags: Sendable {
         init(flags: [CompiledFlag], flagIndex: [String: Int], segments: [CompiledSegment], segmentIndex: [String: Int]) {
             (self.flags, self.flagIndex, self.segments, self.segmentIndex) = (flags, flagIndex, segments, segmentIndex)
         }
+
+        /// The flag `key`'s index: among a few flags by comparing keys (no hashing per decision), as
+        /// the subscript would find it.
+        func index(of key: String) -> Int? { FewKeys.value(in: flagIndex, forKey: key) }
     }
 
     let storage: Storage
@@ -62,7 +67,7 @@ public struct LaunchDarklyFlags: Sendable {
     public var flagKeys: [String] { storage.flags.map(\.key) }
 
     /// Whether the data defines the flag `key`.
-    public func contains(_ key: String) -> Bool { storage.flagIndex[key] != nil }
+    public func contains(_ key: String) -> Bool { storage.index(of: key) != nil }
 
     /// The flag's decision for `context`, as `variationDetail` in the SDKs: `default` is the value
     /// when no variation is served. `events`, when given, receives what the SDKs would send as
@@ -72,7 +77,7 @@ public struct LaunchDarklyFlags: Sendable {
         events: ((LaunchDarklyEvaluationEvent) -> Void)? = nil
     ) -> LaunchDarklyDetail {
         guard context.isValid else { return LaunchDarklyDetail(value: defaultValue, variationIndex: nil, reason: .error(.userNotSpecified)) }
-        guard let index = storage.flagIndex[flagKey] else {
+        guard let index = storage.index(of: flagKey) else {
             return LaunchDarklyDetail(value: defaultValue, variationIndex: nil, reason: .error(.flagNotFound))
         }
         var scope = EvaluationScope(storage: storage, context: context, events: events)

@@ -88,7 +88,7 @@ public struct LaunchDarklyDocument: TweakDocument {
     public func evaluate(_ id: TweakID, context: EvaluationContext) -> TweakEvaluation? {
         guard flags.contains(id.feature), id.variable == Self.valueVariable || id.variable == Self.enabledVariable else { return nil }
         let detail = flags.evaluate(id.feature, context: LaunchDarklyContext(context))
-        let metadata: [String: TweakContent] = ["reason": .string(detail.reason.json.jsonText)]
+        let metadata: [String: TweakContent] = ["reason": .string(detail.reason.jsonText)]
         let reason: EvaluationReason
         switch detail.reason.kind {
         case .off, .prerequisiteFailed: reason = .disabled

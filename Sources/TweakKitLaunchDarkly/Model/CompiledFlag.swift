@@ -53,11 +53,16 @@ struct CompiledTarget: Sendable {
     var values: TargetKeys
 }
 
-struct CompiledRule: Sendable {
-    var id: String?
-    var clauses: [CompiledClause]
-    var result: CompiledVariationOrRollout
-    var trackEvents: Bool
+/// A class, as ``CompiledClause``: read with one retain.
+final class CompiledRule: Sendable {
+    let id: String?
+    let clauses: [CompiledClause]
+    let result: CompiledVariationOrRollout
+    let trackEvents: Bool
+
+    init(id: String?, clauses: [CompiledClause], result: CompiledVariationOrRollout, trackEvents: Bool) {
+        (self.id, self.clauses, self.result, self.trackEvents) = (id, clauses, result, trackEvents)
+    }
 }
 
 /// A fixed variation, a rollout, or neither (a malformed flag).
@@ -67,13 +72,18 @@ enum CompiledVariationOrRollout: Sendable {
     case malformed
 }
 
-struct CompiledRollout: Sendable {
-    var contextKind: String
+/// A class, as ``CompiledClause``: read with one retain.
+final class CompiledRollout: Sendable {
+    let contextKind: String
     /// `nil`: the context's key. Ignored by experiments.
-    var bucketBy: AttributeReference?
-    var isExperiment: Bool
-    var seed: Int?
-    var variations: [CompiledWeightedVariation]
+    let bucketBy: AttributeReference?
+    let isExperiment: Bool
+    let seed: Int?
+    let variations: [CompiledWeightedVariation]
+
+    init(contextKind: String, bucketBy: AttributeReference?, isExperiment: Bool, seed: Int?, variations: [CompiledWeightedVariation]) {
+        (self.contextKind, self.bucketBy, self.isExperiment, self.seed, self.variations) = (contextKind, bucketBy, isExperiment, seed, variations)
+    }
 }
 
 struct CompiledWeightedVariation: Sendable {
@@ -114,38 +124,54 @@ final class CompiledSegment: Sendable {
     }
 }
 
-struct CompiledSegmentRule: Sendable {
-    var clauses: [CompiledClause]
-    var rolloutContextKind: String
-    var bucketBy: AttributeReference?
-    var weight: Int?
+/// A class, as ``CompiledClause``: read with one retain.
+final class CompiledSegmentRule: Sendable {
+    let clauses: [CompiledClause]
+    let rolloutContextKind: String
+    let bucketBy: AttributeReference?
+    let weight: Int?
+
+    init(clauses: [CompiledClause], rolloutContextKind: String, bucketBy: AttributeReference?, weight: Int?) {
+        (self.clauses, self.rolloutContextKind, self.bucketBy, self.weight) = (clauses, rolloutContextKind, bucketBy, weight)
+    }
 }
 
 /// Context keys of a target list, matched exactly (code point for code point, as the SDKs'
-/// string sets do; Swift's `==` would also match canonically equivalent text).
+/// string sets do; Swift's `==` would also match canonically equivalent text). A few keys are
+/// compared one by one (a length compare rejects most), more are hashed.
 struct TargetKeys: Sendable {
+    /// Up to ``fewKeys`` keys, compared one by one; empty when ``keys`` holds them.
+    private let few: [String]
     private let keys: Set<String>
     /// Keys the set could not hold beside a canonically equivalent one.
     private let equivalents: [String]
 
+    /// At most this many keys are compared one by one rather than hashed.
+    static let fewKeys = 8
+
     init(
         _ values: [String]
     ) {
+        guard values.count > Self.fewKeys else {
+            (few, keys, equivalents) = (values, [], [])
+            return
+        }
         var keys = Set<String>()
         var equivalents: [String] = []
         keys.reserveCapacity(values.count)
         for value in values {
             let (inserted, member) = keys.insert(value)
-            if !inserted && !member.utf8.elementsEqual(value.utf8) { equivalents.append(value) }
+            if !inserted && !member.hasSameCodePoints(as: value) { equivalents.append(value) }
         }
-        (self.keys, self.equivalents) = (keys, equivalents)
+        (self.few, self.keys, self.equivalents) = ([], keys, equivalents)
     }
 
-    var isEmpty: Bool { keys.isEmpty }
+    var isEmpty: Bool { few.isEmpty && keys.isEmpty }
 
     func contains(_ key: String) -> Bool {
+        if !few.isEmpty { return few.contains { $0.hasSameCodePoints(as: key) } }
         guard let index = keys.firstIndex(of: key) else { return false }
-        if keys[index].utf8.elementsEqual(key.utf8) { return true }
-        return equivalents.contains { $0.utf8.elementsEqual(key.utf8) }
+        if keys[index].hasSameCodePoints(as: key) { return true }
+        return equivalents.contains { $0.hasSameCodePoints(as: key) }
     }
 }

@@ -28,17 +28,17 @@ enum ClauseMatcher {
             for case let bound? in times where clause.op == .before ? time < bound : time > bound { return true }
             return false
         case .semVerEqual, .semVerLessThan, .semVerGreaterThan:
-            guard case .versions(let versions) = clause.prepared, case .string(let text) = value,
-                  let version = LaunchDarklySemanticVersion(text) else { return false }
-            for case let bound? in versions {
-                let order = LaunchDarklySemanticVersion.compare(version, bound)
-                switch clause.op {
-                case .semVerEqual: if order == 0 { return true }
-                case .semVerLessThan: if order < 0 { return true }
-                default: if order > 0 { return true }
+            guard case .versions(let versions) = clause.prepared, case .string(let text) = value else { return false }
+            return LaunchDarklySemanticVersion.withOrder(of: text) { order in
+                for case let bound? in versions {
+                    switch clause.op {
+                    case .semVerEqual: if order(bound) == 0 { return true }
+                    case .semVerLessThan: if order(bound) < 0 { return true }
+                    default: if order(bound) > 0 { return true }
+                    }
                 }
-            }
-            return false
+                return false
+            } ?? false
         case .matches:
             guard case .patterns(let patterns) = clause.prepared, case .string(let text) = value else { return false }
             // A search over its budget does not match (see BoundedRegularExpression).

@@ -15,14 +15,14 @@ extension JSONValue {
             switch (left, right) {
             case (.null, .null): break
             case (.bool(let a), .bool(let b)): guard a == b else { return false }
-            case (.string(let a), .string(let b)): guard a.utf8.elementsEqual(b.utf8) else { return false }
+            case (.string(let a), .string(let b)): guard a.hasSameCodePoints(as: b) else { return false }
             case (.array(let a), .array(let b)):
                 guard a.count == b.count else { return false }
                 pending.append(contentsOf: zip(a, b))
             case (.object(let a), .object(let b)):
                 guard a.count == b.count else { return false }
                 for member in a {
-                    guard let match = b.first(where: { $0.key.utf8.elementsEqual(member.key.utf8) }) else { return false }
+                    guard let match = b.first(where: { $0.key.hasSameCodePoints(as: member.key) }) else { return false }
                     pending.append((member.value, match.value))
                 }
             default:
