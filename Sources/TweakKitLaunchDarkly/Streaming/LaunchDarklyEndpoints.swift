@@ -19,18 +19,31 @@ extension LaunchDarklyFlagsFormat {
     /// `{baseURI}/sdk/latest-all`: every flag and segment, `{"flags": {…}, "segments": {…}}`,
     /// answered 304 to a matching `If-None-Match`. A relay proxy's or federal instance's base URI
     /// goes in `baseURI`.
+    ///
+    /// ```swift
+    /// let relay = URL(string: "https://ld-relay.internal:8030") ?? LaunchDarklyFlagsFormat.defaultBaseURI
+    /// let url = LaunchDarklyFlagsFormat.pollingURL(baseURI: relay)   // https://ld-relay.internal:8030/sdk/latest-all
+    /// ```
     public static func pollingURL(baseURI: URL = defaultBaseURI) -> URL {
         baseURI.appendingPathComponent("sdk/latest-all")
     }
 
     /// `{streamURI}/all`: the server-sent events `put`, `patch` and `delete` (see
     /// ``handle(_:current:)``).
+    ///
+    /// ```swift
+    /// let stream = LaunchDarklyFlagsFormat.streamURL()   // https://stream.launchdarkly.com/all
+    /// ```
     public static func streamURL(streamURI: URL = defaultStreamURI) -> URL {
         streamURI.appendingPathComponent("all")
     }
 
     /// The header the SDKs send with every request: the SDK key itself as `Authorization` (no
     /// `Bearer`).
+    ///
+    /// ```swift
+    /// LaunchDarklyFlagsFormat.headers(sdkKey: "sdk-1234")   // ["Authorization": "sdk-1234"]
+    /// ```
     public static func headers(sdkKey: String) -> [String: String] {
         ["Authorization": sdkKey]
     }

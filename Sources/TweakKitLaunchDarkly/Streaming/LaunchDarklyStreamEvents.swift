@@ -20,6 +20,11 @@ import TweakKitEngineSupport
 /// ```
 extension LaunchDarklyFlagsFormat: TweakStreamEventHandling {
     /// The new data set after a `put`, `patch` or `delete`; anything else is ignored.
+    ///
+    /// ```swift
+    /// let event = TweakStreamEvent(name: "delete", data: #"{"path": "/flags/new-checkout", "version": 9}"#)
+    /// let action = try LaunchDarklyFlagsFormat().handle(event, current: body)   // .replace(the data set with a tombstone)
+    /// ```
     public func handle(_ event: TweakStreamEvent, current: Data?) throws -> TweakStreamEventAction {
         switch event.name {
         case "put", "patch", "delete": break
