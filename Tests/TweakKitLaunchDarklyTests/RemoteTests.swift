@@ -141,7 +141,12 @@ struct RemoteTests {
         var offline = configuration
         offline.url = URL(string: "http://127.0.0.1:9/sdk/latest-all") ?? offline.url
         offline.streamURL = nil
-        let restarted = RemoteTweakProvider(configuration: offline)
+        // The file is written just after the data set is put in service: wait for the last one.
+        var restarted = RemoteTweakProvider(configuration: offline)
+        for _ in 0..<1_000 where Self.flags(restarted)?.contains("marker-3") != true {
+            try await Task.sleep(for: .milliseconds(10))
+            restarted = RemoteTweakProvider(configuration: offline)
+        }
         #expect(restarted.status == .stale)
         let kept = try #require(Self.flags(restarted))
         #expect(!kept.contains("new-checkout"))                 // deleted
