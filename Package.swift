@@ -129,7 +129,14 @@ let package = Package(
         .target(name: "TweakKitFlagsmith", dependencies: ["TweakKit", "TweakKitEngineSupport"]),
         // LaunchDarkly flags and segments decided locally from the server-side SDK data (SHA-1 in the support target).
         .target(name: "TweakKitLaunchDarkly", dependencies: ["TweakKit", "TweakKitEngineSupport"]),
-        .testTarget(name: "TweakKitLaunchDarklyTests", dependencies: ["TweakKitLaunchDarkly", "TweakKitEngineSupport", "TweakKit"]),
+        // Over HTTP too: the remote provider polling and streaming from a real server on 127.0.0.1.
+        .testTarget(
+            name: "TweakKitLaunchDarklyTests",
+            dependencies: [
+                "TweakKitLaunchDarkly", "TweakKitEngineSupport", "TweakKit", "TweakKitRemote", "TweakKitTestSupport",
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         // The web editor and JSON API (Hummingbird 2).
         .target(
             name: "TweakKitServer",

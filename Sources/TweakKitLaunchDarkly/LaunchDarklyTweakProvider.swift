@@ -3,11 +3,18 @@ public import TweakKit
 import TweakKitEngineSupport
 
 /// LaunchDarkly flag data as a `TweakDocumentFormat`: serve it in the tweak stack with
-/// `DocumentTweakProvider`, from a file, bytes, or data already loaded.
+/// `DocumentTweakProvider`, from a file, bytes, or data already loaded, or with
+/// `RemoteTweakProvider` from LaunchDarkly's servers (polled, and streamed: the format reads the
+/// stream's `put`, `patch` and `delete`, see ``handle(_:current:)``).
 ///
 /// ```swift
 /// let launchDarkly = try DocumentTweakProvider(contentsOf: dataURL, format: .launchDarkly())
 /// // or: DocumentTweakProvider(launchDarkly: flags)
+/// // or, from the servers (TweakKitRemote):
+/// var configuration = RemoteConfiguration(url: LaunchDarklyFlagsFormat.pollingURL(), documentFormat: .launchDarkly())
+/// configuration.streamURL = LaunchDarklyFlagsFormat.streamURL()
+/// configuration.headers = LaunchDarklyFlagsFormat.headers(sdkKey: sdkKey)
+/// let remote = RemoteTweakProvider(configuration: configuration)
 /// let manager = TweakManager(tweakProviders: [overrides, launchDarkly, defaults])
 /// manager.evaluationContext = EvaluationContext(targetingKey: "user-1", attributes: ["plan": "pro"])
 /// manager.isFeatureEnabled("new-checkout")                        // a Boolean flag's value

@@ -11,7 +11,10 @@ public import TweakKit
 /// - Fetches are conditional (ETag / If-None-Match, Last-Modified / If-Modified-Since), polled at
 ///   ``RemoteConfiguration/pollInterval`` with jitter, backing off exponentially after failures.
 /// - A ``RemoteConfiguration/streamURL`` is followed as server-sent events: an event whose data is a
-///   payload is applied at once; an event named `refresh` (or without data) triggers a fetch.
+///   payload is applied at once; an event named `refresh` (or without data) triggers a fetch. A
+///   format that is a `TweakStreamEventHandling` (LaunchDarkly's) reads the events itself instead:
+///   each changes the payload in service (a patch), asks for a fetch, or is ignored, and the payload
+///   it makes is served and kept as last-known-good like a fetched one.
 /// - Garbage, truncated, wrongly typed or oversized payloads, HTTP errors and timeouts never
 ///   replace the last good payload; ``status`` and ``lastError`` say what happened.
 /// - Updates apply in the order they were asked for, never older over newer: each poll takes a
@@ -261,7 +264,7 @@ public final class RemoteTweakProvider: DocumentBackedTweakProvider {
         }
         if response.status == 304 { return false }
         guard response.status == 200 else { throw statusError(response.status) }
-        return try apply(response.body, etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"], sequence: sequence)
+        return try apply(response.body, etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"], sequence: sequence) == .changed
     }
 
     private func statusError(_ status: Int) -> RemoteError {
@@ -289,20 +292,31 @@ public final class RemoteTweakProvider: DocumentBackedTweakProvider {
         for (field, value) in extra { request.headers[field] = value }
     }
 
+    /// What came of ``apply(_:etag:lastModified:sequence:basedOn:)``.
+    private enum Applied {
+        /// A new payload is in service.
+        case changed
+        /// The same payload (perhaps with new validators).
+        case unchanged
+        /// Dropped: an update newer than this one, or than the payload it was made from, is in service.
+        case dropped
+    }
+
     /// Parses and installs a payload; a bad one changes nothing, nor does one older than the payload
-    /// in service (`sequence` below ``State/appliedSequence``). Returns whether the tweaks changed.
-    private func apply(_ data: Data, etag: String?, lastModified: String?, sequence: UInt64) throws(RemoteError) -> Bool {
+    /// in service (`sequence` below ``State/appliedSequence``), nor one made from a payload that is
+    /// no longer in service (`basedOn`, the sequence number of the payload a stream event patched).
+    private func apply(_ data: Data, etag: String?, lastModified: String?, sequence: UInt64, basedOn: UInt64? = nil) throws(RemoteError) -> Applied {
         // The same bytes again (a server without validators answers 200 to every poll): nothing
         // to parse, and nothing to write unless the validators changed.
         let (sameBytes, sameValidators) = state.withLock { state in
             (state.payload != nil && state.payloadData == data, state.etag == etag && state.lastModified == lastModified)
         }
-        if sameBytes && sameValidators { return false }
+        if sameBytes && sameValidators { return .unchanged }
         var payload: (any TweakDocument)?
         if !sameBytes { payload = try RemotePayload.parse(data, configuration: configuration, source: name) }
         let installed = state.withLock { state in
             // Checked where it is installed: another update may have been applied while this one was parsed.
-            guard sequence > state.appliedSequence else { return false }
+            guard sequence > state.appliedSequence, basedOn.map({ $0 == state.appliedSequence }) ?? true else { return false }
             state.appliedSequence = sequence
             if let payload {
                 state.payload = payload
@@ -314,17 +328,15 @@ public final class RemoteTweakProvider: DocumentBackedTweakProvider {
         }
         guard installed else {
             logger.log(.info, "\(name): dropped a payload asked for before the one in service")
-            return false
+            return .dropped
         }
         if let directory = configuration.cacheDirectory {
             save(LastKnownGood(payload: data, etag: etag, lastModified: lastModified), to: directory, sequence: sequence)
         }
-        let changed = !sameBytes
-        if changed {
-            logger.log(.info, "\(name): new payload applied")
-            changeNotifier.post(.reloaded, from: self)
-        }
-        return changed
+        guard !sameBytes else { return .unchanged }
+        logger.log(.info, "\(name): new payload applied")
+        changeNotifier.post(.reloaded, from: self)
+        return .changed
     }
 
     /// Keeps `record` on disk unless a newer one was kept meanwhile.
@@ -422,6 +434,10 @@ public final class RemoteTweakProvider: DocumentBackedTweakProvider {
     }
 
     private func handle(_ event: ServerSentEventParser.Event) async {
+        if let handler = streamEventHandler {
+            await handle(TweakStreamEvent(name: event.name, data: event.data, id: event.id), with: handler)
+            return
+        }
         if event.name == "refresh" || event.data.isEmpty {
             await refreshReportingErrors()
             return
@@ -437,6 +453,53 @@ public final class RemoteTweakProvider: DocumentBackedTweakProvider {
         } catch {
             recordFailure(error)
         }
+    }
+
+    /// The first of the formats that reads stream events itself, if any.
+    private var streamEventHandler: (any TweakStreamEventHandling)? {
+        configuration.documentFormats.lazy.compactMap { $0 as? any TweakStreamEventHandling }.first
+    }
+
+    /// An event read by the format against the payload in service. A poll applied while the event
+    /// was read makes it read again against the new payload (a few times at most: polls are rare
+    /// next to that), so a patch never puts back what a newer payload replaced.
+    private func handle(_ event: TweakStreamEvent, with handler: any TweakStreamEventHandling) async {
+        let limit = configuration.maximumPayloadSize
+        guard event.data.utf8.count <= limit else {
+            recordFailure(RemoteError(.tooLarge, "\(name): a \(event.name) event is larger than \(limit) bytes"))
+            return
+        }
+        for _ in 0..<4 {
+            let (current, basedOn) = state.withLock { ($0.payloadData, $0.appliedSequence) }
+            let action: TweakStreamEventAction
+            do {
+                action = try handler.handle(event, current: current)
+            } catch {
+                recordFailure(RemoteError(.invalidPayload, "\(name): the stream's \(event.name) event: \(error)"))
+                return
+            }
+            switch action {
+            case .refetch:
+                await refreshReportingErrors()
+                return
+            case .ignore(let reason):
+                logger.log(.debug, "\(name): \(event.name) event ignored: \(reason)")
+                return
+            case .replace(let data):
+                guard data.count <= limit else {
+                    recordFailure(RemoteError(.tooLarge, "\(name): the payload after a \(event.name) event is larger than \(limit) bytes"))
+                    return
+                }
+                do {
+                    if try apply(data, etag: nil, lastModified: nil, sequence: takeSequenceNumber(), basedOn: basedOn) == .dropped { continue }
+                    recordSuccess()
+                } catch {
+                    recordFailure(error)
+                }
+                return
+            }
+        }
+        logger.log(.warning, "\(name): a \(event.name) event was dropped: the payload kept changing while it was applied")
     }
 
     // MARK: - DocumentBackedTweakProvider
