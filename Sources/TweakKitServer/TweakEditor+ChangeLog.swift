@@ -75,6 +75,10 @@ extension TweakEditor {
     /// The event for one change: `flag` for a flag definition, else `change` with the tweak as it
     /// resolves now (the change itself under `change`).
     func event(for change: StoredTweakChange) -> String {
+        changeEvents.text(for: change.sequence) { makeEvent(for: change) }
+    }
+
+    private func makeEvent(for change: StoredTweakChange) -> String {
         let sequence = TweakContent.int(Int(change.sequence))
         // A store keeps flag definitions under the reserved feature `$flagd` (TweakKitStore's
         // `StoreTweakProvider.flagFeature`; the server does not depend on the store).

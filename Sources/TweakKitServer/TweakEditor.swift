@@ -79,6 +79,8 @@ public struct TweakEditor: Sendable {
     /// editor.sharedStore = provider
     /// ```
     public var sharedStore: (any VersionedTweakProvider)?
+    /// The text of the latest change events, shared by every client of the change stream.
+    let changeEvents = ChangeEventCache()
     /// The author the history records for writes made with ``token``.
     public var author: String = "editor"
     /// More tokens, each with a name (recorded as the author of its changes) and a role: `read`

@@ -53,6 +53,7 @@ extension StoreTweakProvider {
         state.withLock { state in
             state.tweaks = tweaks
             state.sequence = snapshot.sequence
+            state.recentChanges.removeAll()
             state.lastError = nil
             state.consecutiveFailures = 0
             state.flagGeneration += 1
@@ -178,6 +179,7 @@ extension StoreTweakProvider {
             // In place: copying the dictionary first made every change copy every tweak the store
             // holds (copy on write still does when a reader holds the dictionary at that moment).
             for change in changes {
+                state.recentChanges.append(change)
                 if let value = change.new {
                     let stored = StoredTweak(
                         feature: change.feature, variable: change.variable, value: value, version: change.version,

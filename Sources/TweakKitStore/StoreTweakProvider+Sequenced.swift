@@ -13,9 +13,15 @@ public import TweakKit
 /// ```
 extension StoreTweakProvider: SequencedTweakProvider {
     /// The store's changes after `sequence` up to the one the provider serves, oldest first, flag
-    /// definitions (feature ``flagFeature``) among them.
+    /// definitions (feature ``flagFeature``) among them: the latest 10,000 applied from memory,
+    /// older ones read from the store.
     public func changes(after sequence: Int64, limit: Int) async throws -> [StoredTweakChange] {
-        guard let served = self.sequence, sequence < served, limit > 0 else { return [] }
+        let (served, recent) = state.withLock { state in
+            (state.sequence, state.recentChanges.changes(after: sequence, limit: limit))
+        }
+        guard let served, sequence < served, limit > 0 else { return [] }
+        // Most clients of a change stream ask for the changes just applied: kept in memory.
+        if let recent, recent.last?.sequence == served || recent.count == limit { return recent }
         let changes = try await store.changes(after: sequence, limit: limit)
         guard let last = changes.last, last.sequence > served else { return changes }
         return changes.filter { $0.sequence <= served }

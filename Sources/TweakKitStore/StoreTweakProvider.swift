@@ -50,6 +50,8 @@ public final class StoreTweakProvider: MutableTweakProvider, PlainTweakProvider,
         var tweaks: [TweakID: StoredTweak] = [:]
         /// The sequence of the last change in `tweaks`; `nil` before the first snapshot.
         var sequence: Int64?
+        /// The latest changes applied, for ``changes(after:limit:)`` to answer without reading the store.
+        var recentChanges = RecentChanges(limit: 10_000)
         var lastError: (any Error)?
         var consecutiveFailures = 0
         /// Grows whenever the flag definitions held change; ``flags`` serves the generation it was built from.

@@ -171,8 +171,7 @@ extension ReplicaTweakProvider {
             if flagsChanged { state.flagGeneration += 1 }
             state.values = values
             state.sequence = snapshot.sequence
-            state.kept = []
-            state.keptStart = 0
+            state.kept.removeAll()
             state.lastError = nil
             return true
         }
@@ -201,14 +200,6 @@ extension ReplicaTweakProvider {
             if Self.isFlag(id) { state.flagGeneration += 1 }
             state.sequence = change.sequence
             state.kept.append(change)
-            // Dropped in halves: trimming one change a time would move the whole array each time.
-            if state.kept.count - state.keptStart > configuration.keptChanges {
-                state.keptStart += 1
-                if state.keptStart >= configuration.keptChanges {
-                    state.kept.removeFirst(state.keptStart)
-                    state.keptStart = 0
-                }
-            }
             return true
         }
         guard let outcome else { return true }

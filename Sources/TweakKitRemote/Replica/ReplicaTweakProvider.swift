@@ -46,16 +46,15 @@ public final class ReplicaTweakProvider: SequencedTweakProvider {
     struct State {
         var values: [TweakID: Stored] = [:]
         var sequence: Int64?
-        /// The latest changes applied, oldest first, contiguous in sequence.
-        var kept: [StoredTweakChange] = []
-        var keptStart = 0
+        /// The latest changes applied, contiguous in sequence.
+        var kept: RecentChanges
         var flagGeneration: UInt64 = 0
         var replicaIndex = 0
         var connectedReplica: URL?
         var lastError: RemoteError?
     }
 
-    let state = Mutex(State())
+    let state: Mutex<State>
     let transport: any RemoteHTTPTransport
     let logger: TweakLogger
     let sleep: @Sendable (Duration) async throws -> Void
@@ -73,6 +72,7 @@ public final class ReplicaTweakProvider: SequencedTweakProvider {
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) {
         self.configuration = configuration
+        self.state = Mutex(State(kept: RecentChanges(limit: configuration.keptChanges)))
         self.transport = transport
         self.logger = logger
         self.sleep = sleep
@@ -167,7 +167,7 @@ public final class ReplicaTweakProvider: SequencedTweakProvider {
     /// The kept changes of a tweak (or of all), newest first: the follower keeps the latest
     /// ``ReplicaConfiguration/keptChanges``, not the store's whole history.
     public func history(feature: String?, variable: String?, limit: Int) async throws -> [StoredTweakChange] {
-        let kept = state.withLock { Array($0.kept[$0.keptStart...]) }
+        let kept = state.withLock { Array($0.kept.all) }
         return Array(kept.reversed().lazy.filter { change in
             (feature == nil || change.feature == feature) && (variable == nil || change.variable == variable)
         }.prefix(max(limit, 0)))
@@ -181,10 +181,9 @@ public final class ReplicaTweakProvider: SequencedTweakProvider {
     /// answer starts later, and a change stream tells its client to resync.
     public func changes(after sequence: Int64, limit: Int) async throws -> [StoredTweakChange] {
         state.withLock { state in
-            let kept = state.kept[state.keptStart...]
-            guard limit > 0, let first = kept.first else { return [] }
-            let skip = Int(max(0, min(sequence + 1 - first.sequence, Int64(kept.count))))
-            return Array(kept.dropFirst(skip).prefix(limit))
+            if let changes = state.kept.changes(after: sequence, limit: limit) { return changes }
+            // Not kept: whatever is kept after it (a change stream sees the gap and resyncs its client).
+            return Array(state.kept.all.lazy.filter { $0.sequence > sequence }.prefix(max(limit, 0)))
         }
     }
 
