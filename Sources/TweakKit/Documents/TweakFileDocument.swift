@@ -99,7 +99,8 @@ public struct TweakFileFormat: TweakDocumentFormat {
 
     /// Parses a tweaks file, refusing it with the first problem (a ``TweakFileError`` with line and column).
     public func document(from data: Data, source: String) throws -> any TweakDocument {
-        try document(of: TweakFileParser.parse(data: data, file: source, source: source, syntaxProblem: "not valid JSON"))
+        let result = TweakFileParser.tweaks(data: data, file: source, source: source, syntaxProblem: "not valid JSON")
+        return try document(tweaks: result.tweaks, problems: result.problems)
     }
 
     /// Any JSON object: a tweaks file is what a file is when no other format claims it, so it goes
@@ -120,15 +121,16 @@ public struct TweakFileFormat: TweakDocumentFormat {
     }
 
     package func document(root: JSONNode, source: String) throws(TweakFileError) -> TweakFileDocument {
-        try document(of: TweakFileParser.parse(root: root, file: source, source: source))
+        let result = TweakFileParser.parse(root: root, file: source, source: source)
+        return try document(tweaks: result.tweaks, problems: result.problems)
     }
 
-    private func document(of result: TweakFileParser.Result) throws(TweakFileError) -> TweakFileDocument {
-        if var problem = result.problems.first {
-            if result.problems.count > 1 { problem.message += " (and \(result.problems.count - 1) more problems)" }
+    private func document(tweaks: [Tweak], problems: [TweakFileError]) throws(TweakFileError) -> TweakFileDocument {
+        if var problem = problems.first {
+            if problems.count > 1 { problem.message += " (and \(problems.count - 1) more problems)" }
             throw problem
         }
-        return TweakFileDocument(tweaks: result.tweaks)
+        return TweakFileDocument(tweaks: tweaks)
     }
 }
 
