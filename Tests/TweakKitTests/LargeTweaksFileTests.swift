@@ -172,4 +172,15 @@ struct LargeTweaksFileTests {
         #expect(duplicatedField.streamed.problems == duplicatedField.tree.problems)
         #expect(duplicatedField.streamed.problems.first?.message.contains("duplicate key \"f30\"") == true)
     }
+
+    @Test("a document's lookups find the last tweak of an id, before and after its index is made")
+    func lookupsBeforeAndAfterTheIndex() {
+        let tweaks = (0..<100).map { Tweak(feature: "f\($0 % 10)", variable: "v", content: .int($0)) }
+        let document = TweakFileDocument(tweaks: tweaks)
+        // The first lookup scans; the later ones use the index made at the second.
+        for _ in 0..<3 {
+            #expect(document.tweak(TweakID(feature: "f3", variable: "v"), source: "s")?.content == .int(93))
+            #expect(document.tweak(TweakID(feature: "f3", variable: "w"), source: "s") == nil)
+        }
+    }
 }
