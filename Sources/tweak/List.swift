@@ -19,21 +19,44 @@ struct List: AsyncParsableCommand {
         // (what `allResolvedTweaks()` reads) and one JSON tree of all tweaks took gigabytes on large files.
         let listing = manager.resolvedTweakListing()
         if json {
-            Output.printJSONArray(listing.lazy.compactMap { entry in entry.tweak.map { Output.json($0, overridden: entry.isOverridden) } })
+            TweakListJSON.print(listing)
             return
         }
-        Output.printTable(header: ["TWEAK", "VALUE", "TYPE", "SOURCE", "TITLE"], rows: listing.lazy.map(Self.row))
+        var table = TableText()
+        table.append(["TWEAK", "VALUE", "TYPE", "SOURCE", "TITLE"])
+        for entry in listing { Self.appendRow(entry, to: &table) }
+        table.print()
         for error in listing.providerErrors {
             printError(error.description)
         }
     }
 
-    private static func row(_ entry: ResolvedTweak) -> [String] {
+    /// The entry's row, `[id, value, type, source, title]`, cell by cell: no array of cells nor
+    /// joined strings for each of a large file's rows.
+    private static func appendRow(_ entry: ResolvedTweak, to table: inout TableText) {
+        let id = entry.tweak?.id ?? entry.id
+        table.appendText(id.feature)
+        table.appendText(".")
+        table.appendText(id.variable)
+        table.endCell()
         guard let tweak = entry.tweak else {
-            return [entry.id.description, "-", "-", unusableReason(entry), ""]
+            for cell in ["-", "-", unusableReason(entry), ""] {
+                table.appendText(cell)
+                table.endCell()
+            }
+            table.endRow()
+            return
         }
-        let source = (tweak.source ?? "") + (entry.isOverridden ? " (overridden)" : "")
-        return [tweak.id.description, tweak.content.description, tweak.content.kind.rawValue, source, tweak.title ?? ""]
+        table.appendText(tweak.content.description)
+        table.endCell()
+        table.appendText(tweak.content.kind.rawValue)
+        table.endCell()
+        table.appendText(tweak.source ?? "")
+        if entry.isOverridden { table.appendText(" (overridden)") }
+        table.endCell()
+        table.appendText(tweak.title ?? "")
+        table.endCell()
+        table.endRow()
     }
 
     static func unusableReason(_ entry: ResolvedTweak) -> String {

@@ -36,15 +36,6 @@ enum Output {
         }.joined(separator: "\n")
     }
 
-    /// Prints what `print(table([header] + Array(rows)))` prints, reading `rows` once and holding
-    /// the table as ``TableText`` (its text and a byte a cell), not as strings.
-    static func printTable(header: [String], rows: some Sequence<[String]>) {
-        var table = TableText()
-        table.append(header)
-        for cells in rows { table.append(cells) }
-        table.print()
-    }
-
     /// Prints what `print(render(.array(Array(items))))` prints, encoding `items` a few hundred
     /// at a time instead of as one tree: a million tweaks' objects and their encoder tree took
     /// gigabytes. `items` is read twice: first to check that `render` would not fall back to the
@@ -80,7 +71,7 @@ enum Output {
     private static let chunkSize = 256
 
     /// Whether `JSONEncoder` encodes `value`: it refuses numbers that are not finite.
-    private static func isEncodable(_ value: TweakContent) -> Bool {
+    static func isEncodable(_ value: TweakContent) -> Bool {
         switch value {
         case .double(let number): number.isFinite
         case .float(let number): number.isFinite

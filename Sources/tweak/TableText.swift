@@ -17,15 +17,47 @@ struct TableText {
     private static let cellEnd: UInt8 = 0xFF
     private static let rowEnd: UInt8 = 0xFE
 
+    /// Where the cell being added starts in `text`, and whether it is ASCII so far.
+    private var cellStart = 0
+    private var cellIsASCII = true
+    /// The column of the cell being added.
+    private var column = 0
+
     /// Adds a row.
     mutating func append(_ cells: [String]) {
-        if widths.count < cells.count { widths += repeatElement(0, count: cells.count - widths.count) }
-        for (column, cell) in cells.enumerated() {
-            widths[column] = max(widths[column], Output.width(cell))
-            text.append(contentsOf: cell.utf8)
-            text.append(Self.cellEnd)
+        for cell in cells {
+            appendText(cell)
+            endCell()
         }
+        endRow()
+    }
+
+    /// Adds `part` to the cell being added: a row is added cell by cell, each cell part by part,
+    /// with no array or string made for them.
+    mutating func appendText(_ part: String) {
+        var part = part
+        part.withUTF8 { bytes in
+            text.append(contentsOf: bytes)
+            if cellIsASCII, !bytes.allSatisfy({ $0 < 0x80 }) { cellIsASCII = false }
+        }
+    }
+
+    /// Ends the cell being added (measuring it as `Output.width` does); the next part starts the next cell.
+    mutating func endCell() {
+        if widths.count <= column { widths.append(0) }
+        let width = cellIsASCII ? text.count - cellStart : String(decoding: text[cellStart...], as: UTF8.self).count
+        widths[column] = max(widths[column], width)
+        text.append(Self.cellEnd)
+        column += 1
+        cellStart = text.count
+        cellIsASCII = true
+    }
+
+    /// Ends the row being added.
+    mutating func endRow() {
         text.append(Self.rowEnd)
+        column = 0
+        cellStart = text.count
     }
 
     /// Prints the rows, each cell but a row's last padded to its column's width, cells joined by

@@ -138,11 +138,23 @@ struct LargeTweaksFileTests {
         "",
         #"{}"#,
         "{\"a\":\n {\"x\": {\"Value\": 1},\n  \"y\": {}}}",
+        // A variable's own fields, which the parser hands over one by one.
+        #"{"a": {"x": {"Value": 1, "Value": 2}}}"#,
+        #"{"a": {"x": {"Value": 1, "Extra": {"b": [1, {"c": null}]}, "Title": "t"}, "y": 3, "z": "s"}}"#,
+        #"{"a": {"x": {"Title": "t"}, "y": {"Value": 1, "Title": 2, "Owner": false, "Encrypted": "no"}}}"#,
+        #"{"a": {"x": {"Value": 1, "Type": "Double", "Owner": "me", "Expires": "2025-06-30", "GeneratedPropertyName": "p", "Group": "g", "Description": "d", "Encrypted": false}}}"#,
+        #"{"a": {"x": {"Value": 1,}}}"#,
+        #"{"a": {"x": {"Value": 1 "Title": "t"}}}"#,
+        #"{"a": {"x": {"Value": 1}, "featureToggles": {"Value": 2}}, "featureToggles": [{"feature": "f", "enabled": true}]}"#,
     ])
     func streamingAgrees(text: String) throws {
         let (streamed, tree) = try bothReaders(text)
         #expect(streamed.definitions == tree.definitions)
         #expect(streamed.problems == tree.problems)
+        // What a provider reads: the same tweaks and problems, without the definitions.
+        let tweaks = TweakFileParser.tweaks(data: Data(text.utf8), file: "t.json", source: "t.json")
+        #expect(tweaks.tweaks == streamed.tweaks)
+        #expect(tweaks.problems == streamed.problems)
     }
 
     @Test("streaming agrees on a generated file, and on duplicates past the first 16 keys")
@@ -155,5 +167,20 @@ struct LargeTweaksFileTests {
         let duplicated = try bothReaders("{\"a\": {\(members), \"v30\": {\"Value\": 0}}}")
         #expect(duplicated.streamed.problems == duplicated.tree.problems)
         #expect(duplicated.streamed.problems.first?.message.contains("duplicate key \"v30\"") == true)
+        let fields = (0..<40).map { "\"f\($0)\": \($0)" }.joined(separator: ", ")
+        let duplicatedField = try bothReaders("{\"a\": {\"x\": {\"Value\": 1, \(fields), \"f30\": 0}}}")
+        #expect(duplicatedField.streamed.problems == duplicatedField.tree.problems)
+        #expect(duplicatedField.streamed.problems.first?.message.contains("duplicate key \"f30\"") == true)
+    }
+
+    @Test("a document's lookups find the last tweak of an id, before and after its index is made")
+    func lookupsBeforeAndAfterTheIndex() {
+        let tweaks = (0..<100).map { Tweak(feature: "f\($0 % 10)", variable: "v", content: .int($0)) }
+        let document = TweakFileDocument(tweaks: tweaks)
+        // The first lookup scans; the later ones use the index made at the second.
+        for _ in 0..<3 {
+            #expect(document.tweak(TweakID(feature: "f3", variable: "v"), source: "s")?.content == .int(93))
+            #expect(document.tweak(TweakID(feature: "f3", variable: "w"), source: "s") == nil)
+        }
     }
 }

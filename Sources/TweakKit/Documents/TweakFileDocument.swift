@@ -4,7 +4,7 @@ public import Foundation
 public struct TweakFileDocument: TweakDocument {
     /// The file's tweaks, in the order they were written.
     public let definitions: [Tweak]
-    private let index: TweakPositions
+    private let index: LazyTweakPositions
 
     /// Creates a document holding `tweaks`.
     ///
@@ -14,7 +14,7 @@ public struct TweakFileDocument: TweakDocument {
     /// ```
     public init(tweaks: [Tweak]) {
         definitions = tweaks
-        index = TweakPositions(tweaks)
+        index = LazyTweakPositions()
     }
 
     /// Every tweak, marked with `source`. A tweak already marked so is shared, not copied.
@@ -30,64 +30,6 @@ public struct TweakFileDocument: TweakDocument {
     }
 }
 
-/// Where each tweak of a document is, by id: the last of its tweaks with that id.
-///
-/// An open-addressing table of 8-byte entries — a tweak's position and 32 bits of its id's hash —
-/// into the document's tweaks, which hold the ids: a `[TweakID: Int]` stores both names again with
-/// each position (40 bytes an entry, 53 to 107 bytes a tweak as it fills) where this takes 11 to 21
-/// (see `Benchmarks/tweaks-file-memory.sh`). The hash bits spare a probe the reading of a tweak
-/// whose id cannot match, a cache miss each on a large file.
-private struct TweakPositions: Sendable {
-    /// The hash's high 32 bits, then position + 1 of a tweak; 0 for an empty bucket.
-    private let buckets: [UInt64]
-    private let mask: Int
-
-    init(_ tweaks: [Tweak]) {
-        precondition(tweaks.count < Int(UInt32.max), "too many tweaks for one document")
-        // At most 3/4 full, so a probe ends soon.
-        var capacity = 8
-        while capacity * 3 < tweaks.count * 4 { capacity *= 2 }
-        var buckets = [UInt64](repeating: 0, count: capacity)
-        let mask = capacity - 1
-        for (offset, tweak) in tweaks.enumerated() {
-            let id = tweak.id
-            let hash = id.hashValue
-            let tag = Self.tag(hash)
-            var bucket = hash & mask
-            while buckets[bucket] != 0,
-                  buckets[bucket] >> 32 != tag || tweaks[Self.position(buckets[bucket])].id != id {
-                bucket = (bucket + 1) & mask
-            }
-            buckets[bucket] = tag << 32 | UInt64(offset + 1)
-        }
-        self.buckets = buckets
-        self.mask = mask
-    }
-
-    /// The position of the last tweak with `id` in `tweaks` (the tweaks the table was made from).
-    func position(of id: TweakID, in tweaks: [Tweak]) -> Int? {
-        let hash = id.hashValue
-        let tag = Self.tag(hash)
-        var bucket = hash & mask
-        while buckets[bucket] != 0 {
-            if buckets[bucket] >> 32 == tag {
-                let offset = Self.position(buckets[bucket])
-                if tweaks[offset].id == id { return offset }
-            }
-            bucket = (bucket + 1) & mask
-        }
-        return nil
-    }
-
-    private static func tag(_ hash: Int) -> UInt64 {
-        UInt64(UInt(bitPattern: hash) >> (UInt.bitWidth - 32))
-    }
-
-    private static func position(_ bucket: UInt64) -> Int {
-        Int(bucket & 0xFFFF_FFFF) - 1
-    }
-}
-
 /// The tweaks file format: `{ "feature": { "variable": { "Title": …, "Value": … } } }`, or
 /// `{ "featureToggles": [ … ] }`. A file with any problem is refused, with the first problem.
 public struct TweakFileFormat: TweakDocumentFormat {
@@ -99,7 +41,8 @@ public struct TweakFileFormat: TweakDocumentFormat {
 
     /// Parses a tweaks file, refusing it with the first problem (a ``TweakFileError`` with line and column).
     public func document(from data: Data, source: String) throws -> any TweakDocument {
-        try document(of: TweakFileParser.parse(data: data, file: source, source: source, syntaxProblem: "not valid JSON"))
+        let result = TweakFileParser.tweaks(data: data, file: source, source: source, syntaxProblem: "not valid JSON")
+        return try document(tweaks: result.tweaks, problems: result.problems)
     }
 
     /// Any JSON object: a tweaks file is what a file is when no other format claims it, so it goes
@@ -120,15 +63,16 @@ public struct TweakFileFormat: TweakDocumentFormat {
     }
 
     package func document(root: JSONNode, source: String) throws(TweakFileError) -> TweakFileDocument {
-        try document(of: TweakFileParser.parse(root: root, file: source, source: source))
+        let result = TweakFileParser.parse(root: root, file: source, source: source)
+        return try document(tweaks: result.tweaks, problems: result.problems)
     }
 
-    private func document(of result: TweakFileParser.Result) throws(TweakFileError) -> TweakFileDocument {
-        if var problem = result.problems.first {
-            if result.problems.count > 1 { problem.message += " (and \(result.problems.count - 1) more problems)" }
+    private func document(tweaks: [Tweak], problems: [TweakFileError]) throws(TweakFileError) -> TweakFileDocument {
+        if var problem = problems.first {
+            if problems.count > 1 { problem.message += " (and \(problems.count - 1) more problems)" }
             throw problem
         }
-        return TweakFileDocument(tweaks: result.tweaks)
+        return TweakFileDocument(tweaks: tweaks)
     }
 }
 

@@ -1,9 +1,10 @@
 /// A strict RFC 8259 JSON parser that keeps number types, member order and source positions.
 package struct JSONParser: ~Copyable {
-    private let bytes: [UInt8]
-    private var index = 0
-    private var line = 1
-    private var lineStart = 0
+    // Internal, not private: the streamed reading (JSONParser+Streaming.swift) reads them too.
+    let bytes: [UInt8]
+    var index = 0
+    var line = 1
+    var lineStart = 0
     private var depth = 0
     private let maximumDepth: Int
 
@@ -15,54 +16,20 @@ package struct JSONParser: ~Copyable {
         return try parser.parseDocument()
     }
 
-    /// Parses a complete JSON document like ``parse(_:maximumDepth:)``, but without keeping the
-    /// members of an object at the root or one level below it: each is handed to `onMember` as
-    /// soon as it is read, with the key of the root member it belongs to (`nil` for a root member
-    /// itself). A root member whose value is an object is handed over after its own members, with
-    /// an empty object as its value. The returned node is then an empty object; a root that is
-    /// not an object is returned whole, and `onMember` is not called.
-    ///
-    /// A tweaks file is an object of features, each an object of variables: streaming those two
-    /// levels keeps one variable's nodes in memory at a time instead of the whole file's.
-    /// Duplicate keys and nesting depth are checked as ``parse(_:maximumDepth:)`` checks them;
-    /// after an error, the members already handed over are to be discarded.
-    package static func parse(
-        _ bytes: [UInt8], maximumDepth: Int = 512, streamingMembers onMember: (_ outerKey: String?, _ member: JSONMember) -> Void
-    ) throws(JSONSyntaxError) -> JSONNode {
-        var parser = JSONParser(bytes: bytes, maximumDepth: maximumDepth)
-        if parser.bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-            parser.index = 3
-            parser.lineStart = 3
-        }
-        parser.skipWhitespace()
-        guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "{") else {
-            parser.index = 0
-            parser.line = 1
-            parser.lineStart = 0
-            return try parser.parseDocument()
-        }
-        let node = try parser.parseStreamedObject(start: parser.location, outerKey: nil, onMember: onMember)
-        parser.skipWhitespace()
-        guard parser.index == parser.bytes.count else {
-            throw parser.error("unexpected \(parser.describeCurrent()) after the end of the document")
-        }
-        return node
-    }
-
-    private init(bytes: [UInt8], maximumDepth: Int) {
+    init(bytes: [UInt8], maximumDepth: Int) {
         self.bytes = bytes
         self.maximumDepth = maximumDepth
     }
 
-    private var location: SourceLocation {
+    var location: SourceLocation {
         SourceLocation(line: line, column: index - lineStart + 1)
     }
 
-    private func error(_ message: String, at location: SourceLocation? = nil) -> JSONSyntaxError {
+    func error(_ message: String, at location: SourceLocation? = nil) -> JSONSyntaxError {
         JSONSyntaxError(message: message, location: location ?? self.location)
     }
 
-    private mutating func parseDocument() throws(JSONSyntaxError) -> JSONNode {
+    mutating func parseDocument() throws(JSONSyntaxError) -> JSONNode {
         // A UTF-8 byte order mark is tolerated, as many editors write one.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
             index = 3
@@ -78,7 +45,7 @@ package struct JSONParser: ~Copyable {
         return node
     }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
@@ -93,14 +60,14 @@ package struct JSONParser: ~Copyable {
         }
     }
 
-    private func describeCurrent() -> String {
+    func describeCurrent() -> String {
         guard index < bytes.count else { return "end of file" }
         let byte = bytes[index]
         if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
         return "byte 0x\(String(byte, radix: 16, uppercase: true))"
     }
 
-    private mutating func parseValue() throws(JSONSyntaxError) -> JSONNode {
+    mutating func parseValue() throws(JSONSyntaxError) -> JSONNode {
         let start = location
         guard index < bytes.count else { throw error("unexpected end of file, expected a value") }
         switch bytes[index] {
@@ -154,7 +121,7 @@ package struct JSONParser: ~Copyable {
     }
 
     /// Enters an object at its `{`: `false` when it is empty (and has been read, `}` included).
-    private mutating func enterObject() throws(JSONSyntaxError) -> Bool {
+    mutating func enterObject() throws(JSONSyntaxError) -> Bool {
         try enter()
         index += 1
         skipWhitespace()
@@ -167,7 +134,7 @@ package struct JSONParser: ~Copyable {
     }
 
     /// A member's name in double quotes, and where it is written.
-    private mutating func parseMemberName() throws(JSONSyntaxError) -> (String, SourceLocation) {
+    mutating func parseMemberName() throws(JSONSyntaxError) -> (String, SourceLocation) {
         skipWhitespace()
         let keyLocation = location
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
@@ -177,7 +144,7 @@ package struct JSONParser: ~Copyable {
     }
 
     /// The `:` after the member name `key`, and the whitespace around it.
-    private mutating func expectColon(after key: String) throws(JSONSyntaxError) {
+    mutating func expectColon(after key: String) throws(JSONSyntaxError) {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
             throw error("unexpected \(describeCurrent()), expected ':' after the member name \"\(key)\"")
@@ -188,7 +155,7 @@ package struct JSONParser: ~Copyable {
 
     /// After a member's value: `true` when another member follows (`,`), `false` at the end of
     /// the object (`}`, which leaves it).
-    private mutating func parseMemberEnd() throws(JSONSyntaxError) -> Bool {
+    mutating func parseMemberEnd() throws(JSONSyntaxError) -> Bool {
         skipWhitespace()
         guard index < bytes.count else { throw error("unexpected end of file, expected ',' or '}'") }
         if bytes[index] == UInt8(ascii: ",") {
@@ -201,50 +168,6 @@ package struct JSONParser: ~Copyable {
             return false
         }
         throw error("unexpected \(describeCurrent()), expected ',' or '}' after an object member")
-    }
-
-    /// ``parseObject(start:)`` for the root (`outerKey` nil) and its members' object values:
-    /// members go to `onMember` instead of into the node.
-    private mutating func parseStreamedObject(
-        start: SourceLocation, outerKey: String?, onMember: (_ outerKey: String?, _ member: JSONMember) -> Void
-    ) throws(JSONSyntaxError) -> JSONNode {
-        guard try enterObject() else { return JSONNode(kind: .object([]), location: start) }
-        var keys = KeySet()
-        repeat {
-            let (key, keyLocation) = try parseMemberName()
-            guard keys.insert(key) else {
-                throw error("duplicate key \"\(key)\" in the same object", at: keyLocation)
-            }
-            try expectColon(after: key)
-            let value: JSONNode
-            if outerKey == nil, index < bytes.count, bytes[index] == UInt8(ascii: "{") {
-                value = try parseStreamedObject(start: location, outerKey: key, onMember: onMember)
-            } else {
-                value = try parseValue()
-            }
-            onMember(outerKey, JSONMember(key: key, keyLocation: keyLocation, value: value))
-        } while try parseMemberEnd()
-        return JSONNode(kind: .object([]), location: start)
-    }
-
-    /// The keys of one object, to find a duplicate: a scan while the object is small, a set once it grows.
-    private struct KeySet {
-        private var few: [String] = []
-        private var many: Set<String>?
-
-        /// Adds `key`; `false` when the object already has it.
-        mutating func insert(_ key: String) -> Bool {
-            if many == nil {
-                if few.contains(key) { return false }
-                few.append(key)
-                if few.count > 16 {
-                    many = Set(few)
-                    few = []
-                }
-                return true
-            }
-            return many!.insert(key).inserted
-        }
     }
 
     private mutating func parseArray(start: SourceLocation) throws(JSONSyntaxError) -> JSONNode {

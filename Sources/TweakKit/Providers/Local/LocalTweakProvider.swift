@@ -23,14 +23,14 @@ public final class LocalTweakProvider: DocumentBackedTweakProvider {
     /// Loads the file at `fileURL`; `name` defaults to the file's name.
     public convenience init(fileURL: URL, name: String? = nil) throws(TweakFileError) {
         let source = name ?? fileURL.lastPathComponent
-        let result = TweakFileParser.parse(contentsOf: fileURL, source: source)
+        let result = TweakFileParser.tweaks(contentsOf: fileURL, source: source)
         if let first = result.problems.first { throw first }
         self.init(name: source, url: fileURL, tweaks: result.tweaks)
     }
 
     /// Loads tweaks from `data` (for example a bundled resource already in memory).
     public convenience init(data: Data, name: String) throws(TweakFileError) {
-        let result = TweakFileParser.parse(data: data, file: name, source: name)
+        let result = TweakFileParser.tweaks(data: data, file: name, source: name)
         if let first = result.problems.first { throw first }
         self.init(name: name, url: nil, tweaks: result.tweaks)
     }
