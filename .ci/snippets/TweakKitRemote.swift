@@ -10,3 +10,4 @@ let ofrepConfiguration = OFREPConfiguration(baseURL: URL(string: "http://127.0.0
 let url = URL(string: "https://config.example.com/tweaks.json")!
 let streamURL = URL(string: "https://config.example.com/tweaks/events")!
 let transport = URLSessionTransport.shared
+let replicaURL = URL(string: "http://127.0.0.1:8080")!

@@ -1,3 +1,4 @@
+import TweakKitEngineSupport
 /// An instant read from RFC 3339 text, to the nanosecond, for `DATE_AFTER` / `DATE_BEFORE`.
 struct UnleashTime: Sendable, Comparable {
     var seconds: Int64
@@ -80,7 +81,7 @@ struct UnleashTime: Sendable, Comparable {
         guard index == bytes.count else { return nil }
         guard (1...12).contains(month), day >= 1, day <= Self.daysIn(month: month, year: year),
               hour < 24, minute < 60, second <= 60 else { return nil }
-        let days = Self.daysFromCivil(year: year, month: month, day: day)
+        let days = CivilDays.sinceEpoch(year: year, month: month, day: day)
         seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset)
         self.nanoseconds = Int32(nanoseconds)
     }
@@ -126,15 +127,5 @@ struct UnleashTime: Sendable, Comparable {
         case 4, 6, 9, 11: 30
         default: 31
         }
-    }
-
-    /// Days since 1970-01-01 (Howard Hinnant's `days_from_civil`).
-    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }

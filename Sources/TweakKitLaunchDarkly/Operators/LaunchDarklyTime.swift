@@ -69,21 +69,11 @@ enum LaunchDarklyTime {
         guard (1...12).contains(month), year >= 1, hour < 24, minute < 60, second < 60 else { return nil }
         let monthDays = [31, isLeap(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
         guard (1...monthDays[month - 1]).contains(day) else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = CivilDays.sinceEpoch(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         let totalMicros = seconds * 1_000_000 + micros
         return Double(totalMicros) / 1_000_000 * 1000
     }
 
     private static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
-
-    /// Days from 1970-01-01 to the date (proleptic Gregorian).
-    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
 }

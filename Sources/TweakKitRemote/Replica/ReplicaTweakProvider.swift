@@ -65,7 +65,8 @@ public final class ReplicaTweakProvider: SequencedTweakProvider {
     /// A provider that follows `configuration.replicas` through `transport`.
     ///
     /// ```swift
-    /// let replica = ReplicaTweakProvider(configuration: configuration, transport: URLSessionTransport())
+    /// let replica = ReplicaTweakProvider(
+    ///     configuration: ReplicaConfiguration(replicas: [URL(string: "http://127.0.0.1:8080")!]), transport: URLSessionTransport())
     /// ```
     public init(
         configuration: ReplicaConfiguration, transport: any RemoteHTTPTransport, logger: TweakLogger = .disabled,

@@ -43,7 +43,7 @@ extension OFREPRoutes {
         let changes = self.changes
         let updates = changes.subscribe()
         // The last message a client saw, or the configuration its bulk answer was evaluated at.
-        let lastEventID = OFREPRoutes.lastEventIDHeader.flatMap { request.headers[$0] } ?? request.uri.queryParameters["since"].map(String.init)
+        let lastEventID = TweakEditor.lastEventIDHeader.flatMap { request.headers[$0] } ?? request.uri.queryParameters["since"].map(String.init)
         return eventStreamResponse { events in
             // A client that missed messages while away re-fetches once, at once.
             let current = changes.generation
@@ -56,8 +56,6 @@ extension OFREPRoutes {
             }
         }
     }
-
-    static let lastEventIDHeader = HTTPField.Name("Last-Event-ID")
 
     /// One `refetchEvaluation` message for `generation`.
     static func refetchMessage(_ changes: OFREPChangeCounter, generation: UInt64) -> String {

@@ -5,8 +5,10 @@
 /// `$flagd`), as they are among the provider's changes.
 ///
 /// ```swift
-/// if let snapshot = provider.sequencedSnapshot() {
-///     print("every change up to \(snapshot.sequence):", snapshot.entries.count, "values")
+/// func describe(_ provider: any SequencedTweakProvider) {
+///     if let snapshot = provider.sequencedSnapshot() {
+///         print("every change up to \(snapshot.sequence):", snapshot.entries.count, "values")
+///     }
 /// }
 /// ```
 public struct SequencedTweakSnapshot: Sendable, Hashable {

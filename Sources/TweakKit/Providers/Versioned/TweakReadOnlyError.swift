@@ -2,10 +2,12 @@
 /// follower of replicas (TweakKitRemote's `ReplicaTweakProvider`) serves what it is sent.
 ///
 /// ```swift
-/// do {
-///     try await follower.commit([TweakWrite(feature: "checkout", variable: "enabled", value: true)], author: "ada", reason: nil)
-/// } catch let error as TweakReadOnlyError {
-///     print(error)   // "replica:… cannot be written: …"
+/// func enable(on follower: any VersionedTweakProvider) async throws {
+///     do {
+///         try await follower.commit([TweakWrite(feature: "checkout", variable: "enabled", value: true)], author: "ada", reason: nil)
+///     } catch let error as TweakReadOnlyError {
+///         print(error)   // "replica:… cannot be written; write to …"
+///     }
 /// }
 /// ```
 public struct TweakReadOnlyError: Error, CustomStringConvertible, Sendable, Hashable {
