@@ -27,7 +27,7 @@ public import TweakKit
 /// _ = await replica.waitUntilReady(timeout: .seconds(2))
 /// ```
 ///
-/// Flag definitions (kept by the store under ``SequencedTweakSnapshot/flagDefinitionFeature``)
+/// Flag definitions (kept by the store under `SequencedTweakSnapshot.flagDefinitionFeature`)
 /// are not tweaks: they are in ``flagDefinitions``, for a flagd provider to serve (as
 /// `tweak serve --follow` does).
 public final class ReplicaTweakProvider: SequencedTweakProvider {
