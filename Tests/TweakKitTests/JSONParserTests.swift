@@ -87,3 +87,50 @@ struct JSONParserLargeObjectTests {
         }
     }
 }
+
+@Suite("JSON key set")
+struct JSONKeySetTests {
+    /// Inserts `keys` in order: whether each was new, as a `Set<String>` would say.
+    func answers(_ keys: [String]) -> (set: [Bool], strings: [Bool]) {
+        var set = JSONKeySet()
+        var strings = Set<String>()
+        return (keys.map { set.insert($0) }, keys.map { strings.insert($0).inserted })
+    }
+
+    @Test("finds duplicates as String equality does, before and after its table is made", arguments: [0, 5, 12, 13, 40, 3_000])
+    func agreesWithSetOfStrings(padding: Int) {
+        let pad = (0..<padding).map { "p\($0)" }
+        let cases: [[String]] = [
+            pad + pad,
+            pad + ["K", "\u{212A}"],                 // KELVIN SIGN is canonically "K"
+            pad + ["\u{212A}", "K"] + pad,
+            pad + [";", "\u{37E}"],                  // GREEK QUESTION MARK is canonically ";"
+            pad + ["\u{E9}", "e\u{301}"],
+            pad + ["a", "a\u{0}", "\u{0}", "a\u{0}"],
+            pad + ["", "", "a"],
+            pad + ["abcdefghijklmnop", "abcdefghijklmnoq", "abcdefghijklmnop"],
+            pad + ["abcdefghijklmnopq", "abcdefghijklmnopr", "abcdefghijklmnopq"],
+            pad + ["abcdefgh", "abcdefgX", "abcdefgh", "abcdefghi"],
+            pad + ["ü", "u", "ü", "x"] + pad,
+        ]
+        for keys in cases {
+            let (set, strings) = answers(keys)
+            #expect(set == strings, "\(keys.suffix(6))")
+        }
+    }
+
+    @Test("forgets its keys when emptied, and packs keys again after strings")
+    func emptied() {
+        var set = JSONKeySet()
+        var answers: [Bool] = []
+        for key in (0..<100).map({ "k\($0)" }) { answers.append(set.insert(key)) }
+        for key in ["k99", "\u{212A}", "K", "k7"] { answers.append(set.insert(key)) }
+        #expect(answers == Array(repeating: true, count: 100) + [false, true, false, false])
+        set.removeAll()
+        answers = ["K", "k99", "\u{212A}"].map { set.insert($0) }
+        #expect(answers == [true, true, false])
+        set.removeAll()
+        answers = (0..<100).map { set.insert("k\($0)") } + [set.insert("k0")]
+        #expect(answers == Array(repeating: true, count: 100) + [false])
+    }
+}

@@ -119,6 +119,26 @@ struct ResolvedTweakListingTests {
             == ["a.w=8", "a.x=3", "b.a=7", "b.y=2", "b.z=1", "\u{E9}.u=6", "\u{E9}.v=4"])
     }
 
+    @Test("each provider of the stack alone lists as allResolvedTweaks() does (the one-provider path)", arguments: Decryption.allCases)
+    func eachProviderAlone(decryption: Decryption) throws {
+        let variables = SilentProvider(name: "variables", tweaks: [
+            Tweak(feature: "f", variable: "\u{E9}", content: .int(1)),
+            Tweak(feature: "f", variable: "a", content: .int(2)),
+            Tweak(feature: "f", variable: "e\u{301}", content: .int(3), title: "decomposed"),
+        ])
+        for provider in try Self.stack() + [variables, TargetingProvider()] {
+            let manager = TweakManager(tweakProviders: [provider])
+            switch decryption {
+            case .none: break
+            case .succeeds: manager.decryptionHandler = { _ in .int(42) }
+            case .fails: manager.decryptionHandler = { _ in throw BrokenStore() }
+            }
+            let listing = manager.resolvedTweakListing()
+            #expect(Array(listing) == manager.allResolvedTweaks())
+            #expect(Array(listing) == Array(listing))
+        }
+    }
+
     @Test("an empty stack lists nothing")
     func empty() {
         let manager = TweakManager(tweakProviders: [EphemeralTweakProvider()])

@@ -54,7 +54,9 @@ extension JSONParser {
         let start = location
         guard try enterObject() else { return JSONNode(kind: .object([]), location: start) }
         var keys = JSONKeySet()
-        // One set of keys for every variable's fields, emptied for each.
+        // One set of keys for every feature's variables and one for every variable's fields, emptied
+        // for each: their storage is allocated once.
+        var variableKeys = JSONKeySet()
         var fieldKeys = JSONKeySet()
         repeat {
             let (key, keyLocation) = try parseMemberName()
@@ -62,7 +64,7 @@ extension JSONParser {
             try expectColon(after: key)
             let value: JSONNode
             if index < bytes.count, bytes[index] == UInt8(ascii: "{") {
-                value = try parseStreamedFeature(key, fieldKeys: &fieldKeys, reader: &reader)
+                value = try parseStreamedFeature(key, variableKeys: &variableKeys, fieldKeys: &fieldKeys, reader: &reader)
             } else {
                 value = try parseValue()
             }
@@ -73,11 +75,11 @@ extension JSONParser {
 
     /// A root member's object (a feature) at its `{`, handed over member by member.
     private mutating func parseStreamedFeature<Reader: JSONStreamReader>(
-        _ outerKey: String, fieldKeys: inout JSONKeySet, reader: inout Reader
+        _ outerKey: String, variableKeys keys: inout JSONKeySet, fieldKeys: inout JSONKeySet, reader: inout Reader
     ) throws(JSONSyntaxError) -> JSONNode {
         let start = location
         guard try enterObject() else { return JSONNode(kind: .object([]), location: start) }
-        var keys = JSONKeySet()
+        keys.removeAll()
         repeat {
             let (key, keyLocation) = try parseMemberName()
             try checkUnique(key, at: keyLocation, in: &keys)

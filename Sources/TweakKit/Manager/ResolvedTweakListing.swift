@@ -35,6 +35,10 @@ package struct ResolvedTweakListing: Sequence, Sendable {
         /// Positions in `listing.tweaks` followed by `listing.evaluatedOnly`, sorted by id; equal
         /// ids keep the provider's order.
         let order: [UInt32]
+        /// Whether two positions next to each other in `order` hold one id (the provider lists a
+        /// tweak twice, or two ids that differ only in Unicode normalization): then one entry
+        /// gathers several of the provider's tweaks.
+        let hasEqualNeighbours: Bool
 
         init(_ listing: ProviderListing) {
             self.listing = listing
@@ -73,6 +77,7 @@ package struct ResolvedTweakListing: Sequence, Sendable {
             }
             var order: [UInt32] = []
             order.reserveCapacity(count)
+            var hasEqualNeighbours = false
             var group = 0
             while group < runOrder.count {
                 // The runs of one feature (ids that differ only in Unicode normalization are one).
@@ -89,10 +94,17 @@ package struct ResolvedTweakListing: Sequence, Sendable {
                         if right < left { return false }
                         return lhs < rhs
                     }
+                    if !hasEqualNeighbours {
+                        for index in (start + 1)..<order.count where !(variable(Int(order[index - 1])) < variable(Int(order[index]))) {
+                            hasEqualNeighbours = true
+                            break
+                        }
+                    }
                 }
                 group = end
             }
             self.order = order
+            self.hasEqualNeighbours = hasEqualNeighbours
         }
 
         func id(at index: Int) -> TweakID {
@@ -124,11 +136,18 @@ package struct ResolvedTweakListing: Sequence, Sendable {
         fileprivate init(listing: ResolvedTweakListing) {
             self.listing = listing
             self.cursors = Array(repeating: 0, count: listing.lists.count)
-            self.heads = listing.lists.map { $0.order.isEmpty ? nil : $0.id(at: 0) }
+            // The heads of one list of distinct ids are not read (see `next()`).
+            self.heads = listing.lists.count == 1 && listing.lists[0].hasEqualNeighbours == false
+                ? [nil] : listing.lists.map { $0.order.isEmpty ? nil : $0.id(at: 0) }
         }
 
         package mutating func next() -> ResolvedTweak? {
             let lists = listing.lists
+            // One provider whose ids are all distinct: its order is the answer, an entry a position,
+            // with no ids to compare (measured: a third of the merge's time on a 16 MB file).
+            if lists.count == 1, !lists[0].hasEqualNeighbours {
+                return nextOfOnlyList(lists[0])
+            }
             var smallest: TweakID?
             for head in heads {
                 guard let head else { continue }
@@ -155,6 +174,27 @@ package struct ResolvedTweakListing: Sequence, Sendable {
                 }
             }
             return builder?.resolved
+        }
+
+        /// The entry at the cursor of the only provider, whose ids are all distinct.
+        private mutating func nextOfOnlyList(_ list: List) -> ResolvedTweak? {
+            let cursor = cursors[0]
+            guard cursor < list.order.count else { return nil }
+            cursors[0] = cursor + 1
+            let offset = Int(list.order[cursor])
+            let entry = list.listing
+            if offset < entry.tweaks.count {
+                let tweak = entry.tweaks[offset]
+                let id = tweak.id
+                var builder = ResolvedTweakBuilder(id: id)
+                builder.add(
+                    tweak, from: entry.name, providerOnly: list.providerOnly,
+                    contextual: !entry.evaluated.isEmpty && entry.evaluated.contains(id), decrypt: listing.decrypt)
+                return builder.resolved
+            }
+            var builder = ResolvedTweakBuilder(id: entry.evaluatedOnly[offset - entry.tweaks.count])
+            builder.addEvaluatedOnly(from: entry.name, providerOnly: list.providerOnly)
+            return builder.resolved
         }
     }
 }

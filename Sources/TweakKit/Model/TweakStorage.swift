@@ -125,7 +125,10 @@ struct TweakFields: Sendable, Hashable, Codable {
 /// reference (`isKnownUniquelyReferenced`), so a box other tweaks or threads can see never
 /// changes: that is what makes the unchecked `Sendable` sound.
 final class TweakStorage: @unchecked Sendable {
-    var fields: TweakFields
+    // For the same reason no two accesses to `fields` can overlap, so the runtime's access check is
+    // left out of every read (measured: the checks were about 5 % of `tweak list` on a 16 MB file,
+    // two a row).
+    @exclusivity(unchecked) var fields: TweakFields
 
     init(_ fields: TweakFields) {
         self.fields = fields
