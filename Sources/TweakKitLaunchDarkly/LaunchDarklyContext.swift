@@ -159,7 +159,8 @@ public struct LaunchDarklyContext: Sendable {
 
     /// The index in ``contexts`` of the context of `kind`: read in place, with no copy of it.
     func individualIndex(_ kind: String) -> Int? {
-        contexts.indices.first { contexts[$0].kind.hasSameCodePoints(as: kind) }
+        for index in contexts.indices where contexts[index].kind.hasSameCodePoints(as: kind) { return index }
+        return nil
     }
 
     struct Failure: Error { var message: String }

@@ -187,6 +187,12 @@ struct EvaluationScope {
             }
             return clause.negate
         }
+        return try matchesAttribute(clause)
+    }
+
+    /// A clause on a context attribute (not `segmentMatch`): not mutating, so the context is read
+    /// in place rather than retained around each call (`LaunchDarkly.Evaluate`).
+    private func matchesAttribute(_ clause: CompiledClause) throws(MalformedFlag) -> Bool {
         if clause.firstAttribute == .kind && clause.restOfPath.isEmpty {
             for single in context.contexts where ClauseMatcher.matchesAny(clause, .string(single.kind)) { return !clause.negate }
             return clause.negate
