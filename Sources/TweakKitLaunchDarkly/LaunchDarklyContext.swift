@@ -40,6 +40,29 @@ public struct LaunchDarklyContext: Sendable {
             }
         }
 
+        /// The value a clause's attribute reaches (its first name resolved at load, then `rest`),
+        /// through objects only; `nil` when missing or `null`.
+        func value(_ attribute: ContextAttribute, name: String, rest: [String]) -> JSONValue? {
+            var value: JSONValue
+            switch attribute {
+            case .key: value = .string(key)
+            case .kind: value = .string(kind)
+            case .name:
+                guard let name = self.name else { return nil }
+                value = .string(name)
+            case .anonymous: value = .bool(anonymous)
+            case .custom:
+                guard let found = FewKeys.value(in: attributes, forKey: name) else { return nil }
+                value = found
+            case .invalid: return nil
+            }
+            for index in rest.indices {
+                guard case .object = value, let next = value[rest[index]] else { return nil }
+                value = next
+            }
+            return value.isNull ? nil : value
+        }
+
         /// The value a reference reaches, through objects only; `nil` when missing or `null`.
         func value(_ components: [String]) -> JSONValue? {
             guard let first = components.first, var value = self.value(first) else { return nil }
@@ -136,7 +159,8 @@ public struct LaunchDarklyContext: Sendable {
 
     /// The index in ``contexts`` of the context of `kind`: read in place, with no copy of it.
     func individualIndex(_ kind: String) -> Int? {
-        contexts.indices.first { contexts[$0].kind.hasSameCodePoints(as: kind) }
+        for index in contexts.indices where contexts[index].kind.hasSameCodePoints(as: kind) { return index }
+        return nil
     }
 
     struct Failure: Error { var message: String }

@@ -37,4 +37,26 @@ struct SHA1Tests {
         // The first 15 hexadecimal digits of SHA-1("abc").
         #expect(SHA1.digest("abc").leading60Bits == 0xa9993e364706816)
     }
+
+    @Test func oneBlockEqualsStreaming() {
+        let text = String(repeating: "0123456789.", count: 6)
+        for length in 0...SHA1OneBlock.capacity {
+            let message = String(text.prefix(length))
+            var oneBlock = SHA1OneBlock()
+            let firstFits = oneBlock.append(String(message.prefix(length / 2)))
+            let restFits = oneBlock.append(String(message.dropFirst(length / 2)))
+            #expect(firstFits && restFits)
+            #expect(oneBlock.leading60Bits == SHA1.digest(message).leading60Bits, "length \(length)")
+        }
+    }
+
+    @Test func oneBlockRefusesWhatDoesNotFit() {
+        var message = SHA1OneBlock()
+        let fits = message.append(String(repeating: "x", count: SHA1OneBlock.capacity))
+        let byteFits = message.append(byte: UInt8(ascii: "."))
+        let textFits = message.append("y")
+        #expect(fits && !byteFits && !textFits)
+        #expect(message.count == SHA1OneBlock.capacity)
+        #expect(message.leading60Bits == SHA1.digest(String(repeating: "x", count: SHA1OneBlock.capacity)).leading60Bits)
+    }
 }

@@ -91,7 +91,10 @@ struct EvaluationScope {
     private func targetMatch(_ flag: CompiledFlag) -> Int? {
         if flag.contextTargets.isEmpty {
             guard !flag.targets.isEmpty, let user = context.individualIndex("user") else { return nil }
-            return flag.targets.first { $0.values.contains(context.contexts[user].key) }?.variation
+            // By index: each target read in place, not copied (`LaunchDarkly.Evaluate`).
+            let key = context.contexts[user].key
+            for index in flag.targets.indices where flag.targets[index].values.contains(key) { return flag.targets[index].variation }
+            return nil
         }
         for target in flag.contextTargets {
             let kind = target.contextKind ?? "user"
@@ -142,25 +145,34 @@ struct EvaluationScope {
         } else {
             value = .string(context.contexts[single].key)
         }
-        var hash = SHA1()
+        let text: String
         switch value {
-        case .string, .int: break
+        case .string(let string): text = string
+        case .int(let number): text = String(number)
         default: return 0
         }
-        if let seed {
-            hash.update(String(seed))
+        let prefix = seed.map { String($0) }
+        // "seed.value" or "key.salt.value": one block, hashed in place, when shorter than 56 bytes.
+        var message = SHA1OneBlock()
+        var fits = prefix.map { message.append($0) } ?? (message.append(key) && message.append(byte: UInt8(ascii: ".")) && message.append(salt))
+        fits = fits && message.append(byte: UInt8(ascii: ".")) && message.append(text)
+        let bits: UInt64
+        if fits {
+            bits = message.leading60Bits
         } else {
-            hash.update(key)
+            var hash = SHA1()
+            if let prefix {
+                hash.update(prefix)
+            } else {
+                hash.update(key)
+                hash.update(".")
+                hash.update(salt)
+            }
             hash.update(".")
-            hash.update(salt)
+            hash.update(text)
+            bits = hash.finalize().leading60Bits
         }
-        hash.update(".")
-        switch value {
-        case .string(let text): hash.update(text)
-        case .int(let number): hash.update(String(number))
-        default: return 0
-        }
-        return Double(hash.finalize().leading60Bits) / Double(0xFFF_FFFF_FFFF_FFFF as UInt64)
+        return Double(bits) / Double(0xFFF_FFFF_FFFF_FFFF as UInt64)
     }
 
     mutating func matchesAll(_ clauses: [CompiledClause], depth: Int) throws(MalformedFlag) -> Bool {
@@ -175,13 +187,19 @@ struct EvaluationScope {
             }
             return clause.negate
         }
-        if clause.attribute.isKind {
+        return try matchesAttribute(clause)
+    }
+
+    /// A clause on a context attribute (not `segmentMatch`): not mutating, so the context is read
+    /// in place rather than retained around each call (`LaunchDarkly.Evaluate`).
+    private func matchesAttribute(_ clause: CompiledClause) throws(MalformedFlag) -> Bool {
+        if clause.firstAttribute == .kind && clause.restOfPath.isEmpty {
             for single in context.contexts where ClauseMatcher.matchesAny(clause, .string(single.kind)) { return !clause.negate }
             return clause.negate
         }
         guard let single = context.individualIndex(clause.contextKind) else { return false }
-        guard case .path(let components) = clause.attribute else { throw MalformedFlag() }
-        guard let value = context.contexts[single].value(components) else { return false }
+        guard clause.firstAttribute != .invalid else { throw MalformedFlag() }
+        guard let value = context.contexts[single].value(clause.firstAttribute, name: clause.firstName, rest: clause.restOfPath) else { return false }
         if case .array(let elements) = value {
             for element in elements where ClauseMatcher.matchesAny(clause, element) { return !clause.negate }
             return clause.negate

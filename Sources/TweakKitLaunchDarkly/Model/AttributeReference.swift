@@ -32,10 +32,4 @@ enum AttributeReference: Sendable, Hashable {
         }
         self = .path(components)
     }
-
-    /// Whether this is the one-component reference `kind`, which clauses match against the context's kinds.
-    var isKind: Bool {
-        if case .path(let components) = self, components.count == 1, components[0] == "kind" { return true }
-        return false
-    }
 }

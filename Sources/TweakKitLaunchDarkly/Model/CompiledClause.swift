@@ -6,6 +6,11 @@ import TweakKitEngineSupport
 final class CompiledClause: Sendable {
     let contextKind: String
     let attribute: AttributeReference
+    /// The reference's first name, resolved (see ``ContextAttribute``).
+    let firstAttribute: ContextAttribute
+    /// The reference's first name (read for a ``ContextAttribute/custom`` one) and the names after it.
+    let firstName: String
+    let restOfPath: [String]
     let op: ClauseOperator
     let negate: Bool
     let values: [JSONValue]
@@ -14,6 +19,12 @@ final class CompiledClause: Sendable {
 
     init(contextKind: String, attribute: AttributeReference, op: ClauseOperator, negate: Bool, values: [JSONValue], prepared: PreparedValues) {
         (self.contextKind, self.attribute, self.op, self.negate, self.values, self.prepared) = (contextKind, attribute, op, negate, values, prepared)
+        firstAttribute = ContextAttribute(attribute)
+        if case .path(let components) = attribute, let first = components.first {
+            (firstName, restOfPath) = (first, Array(components.dropFirst()))
+        } else {
+            (firstName, restOfPath) = ("", [])
+        }
     }
 }
 

@@ -5,6 +5,11 @@ extension JSONValue {
     /// point for code point, arrays in order, objects by their members in any order; a Boolean
     /// is never a number at the top level. Walked with a stack, not recursion.
     func launchDarklyEquals(_ other: JSONValue) -> Bool {
+        // Strings, the usual case: compared with no copy of the pair and no stack.
+        if case .string(let a) = self {
+            guard case .string(let b) = other else { return false }
+            return a.hasSameCodePoints(as: b)
+        }
         switch (self, other) {
         case (.bool, .int), (.bool, .double), (.int, .bool), (.double, .bool): return false
         default: break
