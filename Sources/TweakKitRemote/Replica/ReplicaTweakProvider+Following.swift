@@ -47,7 +47,15 @@ extension ReplicaTweakProvider {
                 case nil: failed = true
                 }
             }
-            state.withLock { $0.connectedReplica = nil }
+            // A replica that served a stream and then failed starts the waits over.
+            let wasConnected = state.withLock { state in
+                defer { state.connectedReplica = nil }
+                return state.connectedReplica != nil
+            }
+            if wasConnected {
+                delay = configuration.retryDelay
+                failuresInRound = 0
+            }
             guard failed else {
                 delay = configuration.retryDelay
                 failuresInRound = 0
