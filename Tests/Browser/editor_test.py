@@ -265,8 +265,8 @@ def main():
 
         def odd_name():
             odd = f"{ODD_FEATURE}.{ODD_VARIABLE}"
-            eventually(lambda: row(driver, odd), "the tweak with a non-ASCII name")
-            title = row(driver, odd).find_element(By.CSS_SELECTOR, ".title").text
+            # Read in one go, again if a live refresh replaced the row meanwhile (a stale element).
+            title = eventually(lambda: row(driver, odd).find_element(By.CSS_SELECTOR, ".title").text, "the tweak with a non-ASCII name")
             assert title == odd, title
             type_into(driver, odd, "délicieux", Keys.ENTER)
             eventually(lambda: value(base, odd) == "délicieux", "the value to be stored under the decoded name")
