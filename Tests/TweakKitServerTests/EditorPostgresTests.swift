@@ -27,8 +27,8 @@ struct EditorPostgresTests {
     @Test("A change made through one editor appears in the other's /api/events stream without a reload", .timeLimit(.minutes(1)))
     func twoEditorsLive() async throws {
         let url = try await PostgresCluster.freshDatabaseURL()
-        let first = try await StoreEditor.make(store: PostgresTweakStore.connect(url: url), author: "first")
-        let second = try await StoreEditor.make(store: PostgresTweakStore.connect(url: url), author: "second")
+        let first = try await StoreEditor.make(store: PostgresTweakStore.connect(url: url, timeLimit: .seconds(60)), author: "first")
+        let second = try await StoreEditor.make(store: PostgresTweakStore.connect(url: url, timeLimit: .seconds(60)), author: "second")
         try await second.editor.application(port: 0).test(.live) { client in
             let port = try #require(client.port)
             // The second editor's event stream over a real socket, read on a thread of its own (the read blocks).

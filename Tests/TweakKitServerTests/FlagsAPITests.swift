@@ -270,8 +270,8 @@ struct FlagsPostgresTests {
     @Test("A flag changed through one server is answered by the other's OFREP", .timeLimit(.minutes(1)))
     func twoServers() async throws {
         let url = try await PostgresCluster.freshDatabaseURL()
-        let first = try await FlagServer.make(store: PostgresTweakStore.connect(url: url))
-        let second = try await FlagServer.make(store: PostgresTweakStore.connect(url: url))
+        let first = try await FlagServer.make(store: PostgresTweakStore.connect(url: url, timeLimit: .seconds(60)))
+        let second = try await FlagServer.make(store: PostgresTweakStore.connect(url: url, timeLimit: .seconds(60)))
         try await second.editor.application(port: 0).test(.live) { reader in
             try await first.editor.application(port: 0).test(.live) { writer in
                 for (step, body) in [onOff, onOffOn, onOff].enumerated() {

@@ -65,7 +65,7 @@ struct PostgresChangeNoticeTests {
     @Test("a provider applies announced changes without reading them back, and reads back a commit too large to announce")
     func providerUsesNotices() async throws {
         try await withPostgresStore { store, url in
-            let counting = CountingAnnouncingStore(try await PostgresTweakStore.connect(url: url))
+            let counting = CountingAnnouncingStore(try await PostgresTweakStore.connect(url: url, timeLimit: .seconds(60)))
             let provider = StoreTweakProvider(store: counting)
             try await provider.start()
             // A first change, read back or announced, shows the provider is listening.

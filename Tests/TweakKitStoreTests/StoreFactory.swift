@@ -16,7 +16,7 @@ func makeStore(_ kind: StoreKind) async throws -> any SharedTweakStore {
     case .sqlite:
         return try await SQLiteTweakStore.open(path: try TemporaryDirectory.make().appendingPathComponent("store.sqlite").path)
     case .postgres:
-        return try await PostgresTweakStore.connect(url: PostgresCluster.freshDatabaseURL())
+        return try await PostgresTweakStore.connect(url: PostgresCluster.freshDatabaseURL(), timeLimit: .seconds(60))
     }
 }
 
@@ -26,7 +26,7 @@ func openAnotherHandle(to store: any SharedTweakStore) async throws -> any Share
         return try await SQLiteTweakStore.open(path: sqlite.path)
     }
     if let postgres = store as? PostgresTweakStore {
-        return try await PostgresTweakStore.connect(to: postgres.url)
+        return try await PostgresTweakStore.connect(to: postgres.url, timeLimit: .seconds(60))
     }
     throw SharedTweakStoreError.invalidURL("the suite cannot open a second handle to a \(type(of: store))")
 }
