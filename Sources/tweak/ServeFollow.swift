@@ -35,8 +35,9 @@ struct ServeFollower {
     /// Serves the replica's flag definitions when they changed since they were last built. Flags
     /// that cannot be read are left out with a warning; the definitions in service stay.
     private static func refreshFlags(of replica: ReplicaTweakProvider, into flags: FlagdTweakProvider) {
+        // Most changes are tweaks: the definitions are gathered only when the flags changed.
+        guard replica.flagGeneration > flags.generation else { return }
         let (generation, definitions) = replica.flagDefinitions
-        guard generation > flags.generation else { return }
         do {
             flags.update(try FlagdDefinitions(storedDefinitions: definitions, file: replica.name), generation: generation)
         } catch {

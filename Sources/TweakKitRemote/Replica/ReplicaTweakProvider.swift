@@ -112,6 +112,10 @@ public final class ReplicaTweakProvider: SequencedTweakProvider {
     /// The last failure; `nil` once a replica answers again.
     public var lastError: RemoteError? { state.withLock { $0.lastError } }
 
+    /// A number that grows each time the flag definitions in service change: read it before
+    /// ``flagDefinitions`` (which goes through every value) to rebuild flags only when it moved.
+    public var flagGeneration: UInt64 { state.withLock { $0.flagGeneration } }
+
     /// The flag definitions in service, by flag key, and a number that grows each time they change.
     public var flagDefinitions: (generation: UInt64, definitions: [String: TweakContent]) {
         state.withLock { state in

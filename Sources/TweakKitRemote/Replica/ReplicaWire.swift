@@ -57,11 +57,6 @@ enum ReplicaWire {
             author: author, at: at, reason: reason)
     }
 
-    /// The event id (`id:`) as a sequence, when it is one.
-    static func sequence(ofEventID id: String?) -> Int64? {
-        id.flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
-    }
-
     private static func json(_ data: Data, source: String) throws(RemoteError) -> TweakContent {
         do {
             return try TweakContent(jsonText: String(decoding: data, as: UTF8.self))
