@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 import TweakKitStore
 
@@ -27,8 +28,9 @@ enum PostgresDeadline {
                         race.finish(.failure(error))
                     }
                 }
-                let timer = Task {
-                    try? await Task.sleep(for: limit)
+                // A dispatch timer, not a sleeping task: it fires on time even while every thread
+                // of Swift's cooperative pool is busy, and costs nothing once the race is decided.
+                let timer = DeadlineTimer(after: Self.interval(limit)) {
                     if race.finish(.failure(SharedTweakStoreError.unavailable("\(store): \(what) got no answer within \(limit)"))) {
                         work.cancel()
                     }
@@ -38,6 +40,32 @@ enum PostgresDeadline {
         } onCancel: {
             race.finish(.failure(CancellationError()))
         }
+    }
+
+    /// `duration` as a dispatch interval (`.never` past what one can hold).
+    private static func interval(_ duration: Duration) -> DispatchTimeInterval {
+        let (seconds, attoseconds) = duration.components
+        let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !nanoseconds.overflow, nanoseconds.partialValue < Int64(Int.max) else { return .never }
+        return .nanoseconds(Int(max(0, nanoseconds.partialValue + attoseconds / 1_000_000_000)))
+    }
+}
+
+/// A one-shot dispatch timer, cancellable from any thread.
+private final class DeadlineTimer: @unchecked Sendable {
+    // @unchecked: a dispatch source's methods may be called from any thread; the reference is
+    // never reassigned.
+    private let source: any DispatchSourceTimer
+
+    init(after interval: DispatchTimeInterval, _ handler: @escaping @Sendable () -> Void) {
+        source = DispatchSource.makeTimerSource(queue: .global())
+        source.schedule(deadline: .now() + interval)
+        source.setEventHandler(handler: handler)
+        source.resume()
+    }
+
+    func cancel() {
+        source.cancel()
     }
 }
 

@@ -81,7 +81,9 @@ public final class PostgresTweakStore: StoreChangeAnnouncing {
         do {
             try await store.migrate()
         } catch {
-            await store.close()
+            // The caller has its answer at the time limit; the pool shuts down in the background
+            // (``close()`` is bounded too), rather than adding its own waits to a failed open.
+            Task { await store.close() }
             throw error
         }
         return store

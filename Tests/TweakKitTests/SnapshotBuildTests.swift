@@ -74,4 +74,84 @@ struct SnapshotBuildTests {
         #expect(servedFromSnapshot)
         #expect(try manager.tweakWith(feature: "f7", variable: "v").content == .int(-70))
     }
+
+    /// 10,000 tweaks whose changes name the one tweak changed (as a shared store's provider
+    /// reports a followed change); ``duringListing`` runs inside a listing, after the tweaks were
+    /// read: changes that arrive while the manager builds its snapshot.
+    final class StreamingProvider: TweakProvider, PlainTweakProvider, Sendable {
+        let name = "streaming"
+        let notifier = TweakChangeNotifier()
+        let values = Mutex<[Int]>(Array(repeating: 0, count: 10_000))
+        let listings = Atomic<Int>(0)
+        let duringListing = Mutex<(@Sendable () -> Void)?>(nil)
+
+        func allTweaks() -> [Tweak] {
+            listings.add(1, ordering: .relaxed)
+            let tweaks = values.withLock { $0 }.enumerated().map { Tweak(feature: "f\($0.offset)", variable: "v", content: .int($0.element)) }
+            duringListing.withLock { $0 }?()
+            return tweaks
+        }
+
+        func tweakWith(feature: String, variable: String) throws -> Tweak {
+            guard variable == "v", feature.hasPrefix("f"), let index = Int(feature.dropFirst()), (0..<10_000).contains(index) else {
+                throw TweakError.notFound(feature: feature, variable: variable)
+            }
+            return Tweak(feature: feature, variable: variable, content: .int(values.withLock { $0[index] }))
+        }
+
+        func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
+            notifier.observe(handler)
+        }
+
+        func change(_ index: Int, to value: Int) {
+            values.withLock { $0[index] = value }
+            notifier.post(.set(Tweak(feature: "f\(index)", variable: "v", content: .int(value))), from: self)
+        }
+
+        /// Every tweak's value in the manager's current snapshot that differs from this provider's.
+        func differences(from manager: TweakManager) throws -> [Int] {
+            let expected = values.withLock { $0 }
+            let snapshot = try #require(manager.currentSnapshot())
+            return (0..<10_000).filter { index in
+                snapshot.resolution(for: TweakID(feature: "f\(index)", variable: "v"))?.tweak?.content != .int(expected[index])
+            }
+        }
+    }
+
+    @Test("a build that single-tweak changes overtake patches them in and serves lookups at once, without building again",
+          arguments: [1, 40, 256])
+    func buildCatchesUp(changesDuringBuild: Int) throws {
+        let provider = StreamingProvider()
+        let manager = TweakManager(tweakProviders: [provider])
+        #expect(manager.value(for: TweakKey("f1", "v", default: -1)) == 0)
+        // What a store's provider posts after a gap: every tweak may have changed.
+        provider.notifier.post(.reloaded, from: provider)
+        provider.duringListing.withLock { $0 = { for i in 0..<changesDuringBuild { provider.change(i * 37 % 10_000, to: 1_000 + i) } } }
+        let listed = provider.listings.load(ordering: .relaxed)
+        #expect(try manager.tweakWith(feature: "f0", variable: "v").content == .int(1_000))
+        provider.duringListing.withLock { $0 = nil }
+        #expect(manager.state.withLock { $0.snapshot != nil }, "the build was not installed")
+        for index in 0..<1_000 { _ = try manager.tweakWith(feature: "f\(index)", variable: "v") }
+        #expect(provider.listings.load(ordering: .relaxed) - listed == 1)
+        // What the snapshot holds is what the provider holds, tweak by tweak.
+        let wrong = try provider.differences(from: manager)
+        #expect(wrong.isEmpty, "\(wrong.count) tweaks differ from the provider, first \(wrong.prefix(5))")
+    }
+
+    @Test("a build overtaken by more changes than it catches up with is dropped; lookups stay right, and a later build serves")
+    func buildGivesUp() async throws {
+        let provider = StreamingProvider()
+        let manager = TweakManager(tweakProviders: [provider])
+        #expect(manager.value(for: TweakKey("f1", "v", default: -1)) == 0)
+        provider.notifier.post(.reloaded, from: provider)
+        let count = TweakManager.maximumChangesDuringBuild + 1
+        provider.duringListing.withLock { $0 = { for i in 0..<count { provider.change(i, to: 5_000 + i) } } }
+        #expect(try manager.tweakWith(feature: "f\(count - 1)", variable: "v").content == .int(5_000 + count - 1))
+        provider.duringListing.withLock { $0 = nil }
+        #expect(manager.state.withLock { $0.snapshot == nil }, "a build that missed changes was installed")
+        // After the pause (at most 100 ms) a lookup builds again, and that build serves.
+        #expect(await eventually { (try? manager.tweakWith(feature: "f3", variable: "v")) != nil && manager.state.withLock { $0.snapshot != nil } })
+        let wrong = try provider.differences(from: manager)
+        #expect(wrong.isEmpty, "\(wrong.count) tweaks differ from the provider, first \(wrong.prefix(5))")
+    }
 }

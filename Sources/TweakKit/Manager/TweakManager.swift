@@ -44,7 +44,15 @@ public final class TweakManager: Sendable {
         var isBuilding = false
         /// After a build that a change overtook, no reader builds again before this instant.
         var nextBuild: ContinuousClock.Instant?
+        /// The tweaks changed one at a time since the build in progress began, which it brings up
+        /// to date before it installs; `nil` when no build runs or something else changed (a
+        /// reload, the cache settings, more than ``maximumChangesDuringBuild`` tweaks).
+        var changedDuringBuild: [TweakID]?
     }
+
+    /// How many single-tweak changes a snapshot build catches up with before it installs; past
+    /// this it is dropped and built again later.
+    static let maximumChangesDuringBuild = 256
 
     let state = Mutex(State())
     let events = Mutex(EventState())
@@ -298,6 +306,7 @@ public final class TweakManager: Sendable {
     /// Drops the snapshot after applying `change` to the state, in one step.
     func invalidate(_ change: (inout State) -> Void = { _ in }) {
         state.withLock {
+            $0.changedDuringBuild = nil
             change(&$0)
             $0.snapshot = nil
             $0.generation &+= 1
