@@ -15,23 +15,39 @@ enum OFREPFlagKey {
 
     /// The key the bulk listing gives each tweak: the bare feature for `feature.enabled` holding a
     /// Bool and for `feature.value` holding anything else (when the feature has only one of the
-    /// two), `feature.variable` otherwise.
-    static func keys(for resolutions: [ResolvedTweak]) -> [TweakID: String] {
-        var shortNames: [String: [TweakID]] = [:]
-        for resolved in resolutions where !resolved.id.feature.contains(".") {
-            let isBool: Bool? = resolved.tweak.map { content(of: $0).kind == .bool }
-            let short = (resolved.id.variable == Tweak.enabledVariable && isBool != false)
-                || (resolved.id.variable == "value" && isBool != true)
-            if short { shortNames[resolved.id.feature, default: []].append(resolved.id) }
-        }
-        var keys: [TweakID: String] = [:]
-        for resolved in resolutions {
-            keys[resolved.id] = resolved.id.description
-        }
-        for (feature, ids) in shortNames where ids.count == 1 {
-            keys[ids[0]] = feature
+    /// two), `feature.variable` otherwise. One key per resolution, in its order; `resolutions` are
+    /// sorted by id (as ``TweakManager/allResolvedTweaks()`` gives them), so a feature's tweaks are
+    /// next to one another and one pass names them, with no dictionary built per request.
+    static func keys(for resolutions: [ResolvedTweak]) -> [String] {
+        var keys: [String] = []
+        keys.reserveCapacity(resolutions.count)
+        var start = 0
+        while start < resolutions.count {
+            let feature = resolutions[start].id.feature
+            var end = start + 1
+            while end < resolutions.count, resolutions[end].id.feature == feature { end += 1 }
+            var shortIndex: Int?
+            var shortCount = 0
+            if !feature.contains(".") {
+                for index in start..<end where isShort(resolutions[index]) {
+                    shortIndex = index
+                    shortCount += 1
+                }
+            }
+            for index in start..<end {
+                keys.append(shortCount == 1 && index == shortIndex ? feature : resolutions[index].id.description)
+            }
+            start = end
         }
         return keys
+    }
+
+    /// Whether a tweak may go by its bare feature: `enabled` unless it holds a non-Bool, `value`
+    /// unless it holds a Bool.
+    private static func isShort(_ resolved: ResolvedTweak) -> Bool {
+        let isBool: Bool? = resolved.tweak.map { content(of: $0).kind == .bool }
+        return (resolved.id.variable == Tweak.enabledVariable && isBool != false)
+            || (resolved.id.variable == "value" && isBool != true)
     }
 
     /// A tweak's value as the enum: the one place the OFREP routes read a tweak's `content`.

@@ -28,7 +28,11 @@ extension OFREPRoutes {
     /// path on the same origin, below the same prefix the routes are mounted at, with `since=tag`
     /// so that a change made before the client connects is told to it at once.
     static func eventStreams(for request: Request, tag: String) -> TweakContent {
-        let path = request.uri.path
+        eventStreams(path: request.uri.path, tag: tag)
+    }
+
+    /// The `eventStreams` of a bulk answer to a request for `path`.
+    static func eventStreams(path: String, tag: String) -> TweakContent {
         let suffix = "/ofrep/v1/evaluate/flags"
         let prefix = path.hasSuffix(suffix) ? String(path.dropLast(suffix.count)) : ""
         return .array([.object([

@@ -143,9 +143,7 @@ public struct OFREPRoutes: Sendable {
         let manager = self.manager
         let eventStreams = Self.eventStreams(for: request, tag: changes.configurationTag(generation))
         let evaluated = await pool.run(budget: evaluationBudget) { expired -> String? in
-            OFREPEvaluation.evaluateAll(manager: manager, context: context, expired: expired).map {
-                Self.text(.object(["flags": .array($0), "eventStreams": eventStreams]))
-            }
+            OFREPEvaluation.bulkText(manager: manager, context: context, eventStreams: eventStreams, expired: expired)
         }
         guard let evaluated, let text = evaluated else { return overBudget(key: nil) }
         let tag = changes.entityTag(for: text, generation: generation)

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import TweakKit
+@testable import TweakKitServer
+
+@Suite("The bulk OFREP answer written flag by flag")
+struct OFREPBulkTextTests {
+    /// What the bulk answer was before it was written directly: every flag's answer as a value,
+    /// then the whole object through the JSON writer.
+    func generic(_ manager: TweakManager, _ context: EvaluationContext, _ eventStreams: TweakContent) throws -> String {
+        let flags = try #require(OFREPEvaluation.evaluateAll(manager: manager, context: context))
+        return try TweakContent.object(["flags": .array(flags), "eventStreams": eventStreams]).jsonText()
+    }
+
+    @Test("byte for byte what the JSON writer makes of the same answers: metadata, variants, no value, errors, escapes",
+          arguments: [nil, "u1", "user-7", "quote\"and\\slash\nnewline"])
+    func sameText(targetingKey: String?) throws {
+        let stack = try Stack()
+        // Strings that need escapes, a nested value, a whole double and an overridden tweak.
+        stack.overrides.store(.string("say \"hi\"\n\ttab \u{1}"), feature: "ui", variable: "label")
+        stack.overrides.store(["nested": ["a": [1, 2.5, "x"]], "t": true], feature: "odd\"feature", variable: "value")
+        stack.overrides.store(.double(3), feature: "ratio", variable: "value")
+        let eventStreams = OFREPRoutes.eventStreams(path: "/ofrep/v1/evaluate/flags", tag: "abc-1")
+        for country in ["NL", "DE"] {
+            var context = EvaluationContext(targetingKey: targetingKey)
+            context.attributes["country"] = .string(country)
+            let direct = try #require(OFREPEvaluation.bulkText(manager: stack.manager, context: context, eventStreams: eventStreams))
+            #expect(direct == (try generic(stack.manager, context, eventStreams)))
+            #expect(direct.contains(#""key":"new-checkout""#))
+        }
+    }
+
+    @Test("an answer whose budget passed is not written")
+    func expired() throws {
+        let stack = try Stack()
+        #expect(OFREPEvaluation.bulkText(manager: stack.manager, context: EvaluationContext(targetingKey: nil), eventStreams: .array([]), expired: { true }) == nil)
+    }
+
+    @Test("bulk keys: a feature's one Bool `enabled` or non-Bool `value` goes by the bare feature; two candidates keep full names")
+    func keys() throws {
+        let provider = EphemeralTweakProvider(name: "p", tweaks: [
+            Tweak(feature: "a", variable: "enabled", content: true),
+            Tweak(feature: "b", variable: "enabled", content: true), Tweak(feature: "b", variable: "value", content: "x"),
+            Tweak(feature: "c", variable: "value", content: 3), Tweak(feature: "c", variable: "other", content: 1),
+            Tweak(feature: "d", variable: "enabled", content: "not a bool"),
+            Tweak(feature: "e.f", variable: "enabled", content: true),
+        ])
+        let manager = TweakManager(tweakProviders: [provider])
+        let resolutions = manager.allResolvedTweaks()
+        let keys = Dictionary(uniqueKeysWithValues: zip(resolutions.map(\.id.description), OFREPFlagKey.keys(for: resolutions)))
+        #expect(keys == ["a.enabled": "a", "b.enabled": "b.enabled", "b.value": "b.value", "c.value": "c", "c.other": "c.other",
+                         "d.enabled": "d.enabled", "e.f.enabled": "e.f.enabled"])
+    }
+}
