@@ -1,6 +1,13 @@
 public import CoreMetrics
 public import TweakKit
 import Synchronization
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A `TweakHook` that counts evaluations by flag, variant and reason, and errors by code,
 /// through swift-metrics, with OpenTelemetry's feature-flag attribute names as dimensions.
@@ -37,12 +44,16 @@ public final class TweakMetricsHook: TweakHook {
     }
 
     private let factory: (any MetricsFactory)?
-    /// The counters made so far, in shards by key: evaluations on several threads at once (a
-    /// server's) rarely wait for one another. One lock made a bulk OFREP request wait on it for
-    /// an eighth of its time.
-    private let shards: [Shard] = (0..<16).map { _ in Shard() }
+    /// Every counter made, once per key: the one each key's evaluations share.
+    private let counters = Mutex<[CounterKey: Counter]>([:])
+    /// Copies of ``counters``' entries, one table per group of threads (chosen by the calling
+    /// thread), each filled as its threads ask: evaluations on several threads at once (a
+    /// server's) each read their own table's lock, uncontended. One lock for every thread made a
+    /// bulk OFREP request wait on it for an eighth of its time, and shards by key still collided
+    /// when threads evaluated the same flags in the same order.
+    private let tables: [Table] = (0..<16).map { _ in Table() }
 
-    private final class Shard: Sendable {
+    private final class Table: Sendable {
         let counters = Mutex<[CounterKey: Counter]>([:])
     }
 
@@ -75,15 +86,32 @@ public final class TweakMetricsHook: TweakHook {
 
     /// The counter for `key`, made with `dimensions(key)` the first time.
     private func counter(_ key: CounterKey, dimensions: (CounterKey) -> [(String, String)]) -> Counter {
-        let shard = shards[key.hashValue & (shards.count - 1)]
-        if let counter = shard.counters.withLock({ $0[key] }) { return counter }
+        let table = tables[Self.threadTableIndex(count: tables.count)]
+        if let counter = table.counters.withLock({ $0[key] }) { return counter }
+        let shared = counters.withLock { $0[key] } ?? make(key, dimensions: dimensions)
+        table.counters.withLock { $0[key] = shared }
+        return shared
+    }
+
+    /// Makes the counter for `key`, or finds the one another thread made meanwhile.
+    private func make(_ key: CounterKey, dimensions: (CounterKey) -> [(String, String)]) -> Counter {
         // Made outside the lock: the backend's code does not run under it.
         let made = factory.map { Counter(label: key.label, dimensions: dimensions(key), factory: $0) }
             ?? Counter(label: key.label, dimensions: dimensions(key))
-        return shard.counters.withLock { counters in
+        return counters.withLock { counters in
             if let existing = counters[key] { return existing }
             counters[key] = made
             return made
         }
+    }
+
+    /// Which of `count` tables (a power of two) the calling thread reads: its thread handle, mixed.
+    private static func threadTableIndex(count: Int) -> Int {
+        #if canImport(Darwin)
+        let handle = UInt(bitPattern: pthread_self())
+        #else
+        let handle = UInt(pthread_self())
+        #endif
+        return Int(truncatingIfNeeded: (UInt64(handle) &* 0x9E37_79B9_7F4A_7C15) >> 60) & (count - 1)
     }
 }
