@@ -8,6 +8,7 @@
 #   FUZZ_SECONDS=14400 FUZZ_HARNESSES=FuzzFlagd .ci/fuzz.sh   # one harness for four hours
 #   FUZZ_JOBS=1 .ci/fuzz.sh                            # one harness at a time
 #   FUZZ_CONFIGURATION=debug .ci/fuzz.sh               # a debug build (faster to build; CI)
+#   .ci/fuzz.sh build                                 # only the harnesses' build
 #
 # Corpora grow in Fuzz/.build/corpus/<Harness> (kept between runs), seeded from the repository's
 # fixtures, the crash inputs of Tests/CrashInputs and Fuzz/Seeds.
@@ -23,6 +24,8 @@ configuration="${FUZZ_CONFIGURATION:-release}"
 flags=(--package-path Fuzz -c "$configuration" -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)
 
 swift build "${flags[@]}"
+# `.ci/fuzz.sh build`: only the build (.ci/run starts it in the background, beside steps that use one core).
+if [ "${1:-}" = build ]; then exit 0; fi
 bin=$(swift build "${flags[@]}" --show-bin-path)
 
 work=Fuzz/.build
