@@ -25,6 +25,13 @@ struct TableText {
     /// The column of the cell being added.
     private var column = 0
 
+    /// Makes room for `rows` rows of about `bytesPerRow` bytes of text each, so that a large
+    /// table's text is not copied as it grows (room never written to costs no memory).
+    mutating func reserveCapacity(rows: Int, bytesPerRow: Int) {
+        let (bytes, overflow) = rows.multipliedReportingOverflow(by: bytesPerRow)
+        if !overflow { text.reserveCapacity(bytes) }
+    }
+
     /// Adds a row.
     mutating func append(_ cells: [String]) {
         for cell in cells {
