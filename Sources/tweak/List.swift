@@ -24,7 +24,7 @@ struct List: AsyncParsableCommand {
         }
         var table = TableText()
         // A dense file's row is about 40 bytes; a longer one grows the text as it needs.
-        table.reserveCapacity(rows: listing.underestimatedCount + 1, bytesPerRow: 64)
+        table.reserveCapacity(rows: listing.underestimatedCount + 1, bytesPerRow: 64, cellsPerRow: 5)
         table.append(["TWEAK", "VALUE", "TYPE", "SOURCE", "TITLE"])
         // A tweak that is all there is to say about its entry is written from where the provider
         // keeps it, with no `ResolvedTweak` built for it.
