@@ -78,6 +78,7 @@ package struct ResolvedTweakListing: Sequence, Sendable {
             var order: [UInt32] = []
             order.reserveCapacity(count)
             var hasEqualNeighbours = false
+            var variables: [String] = [], positions: [Int] = [], offsets: [UInt32] = []
             var group = 0
             while group < runOrder.count {
                 // The runs of one feature (ids that differ only in Unicode normalization are one).
@@ -88,14 +89,23 @@ package struct ResolvedTweakListing: Sequence, Sendable {
                     for offset in runs[run] { order.append(UInt32(offset)) }
                 }
                 if end - group > 1 || runs[runOrder[group]].count > 1 {
-                    order[start...].sort { lhs, rhs in
-                        let left = variable(Int(lhs)), right = variable(Int(rhs))
+                    // The feature's variables read once, not at each comparison (measured: reading
+                    // them through the tweaks was half of the sort on a 16 MB file).
+                    variables.removeAll(keepingCapacity: true)
+                    for offset in order[start...] { variables.append(variable(Int(offset))) }
+                    positions.removeAll(keepingCapacity: true)
+                    positions.append(contentsOf: variables.indices)
+                    positions.sort { lhs, rhs in
+                        let left = variables[lhs], right = variables[rhs]
                         if left < right { return true }
                         if right < left { return false }
                         return lhs < rhs
                     }
+                    offsets.removeAll(keepingCapacity: true)
+                    offsets.append(contentsOf: order[start...])
+                    for (index, position) in positions.enumerated() { order[start + index] = offsets[position] }
                     if !hasEqualNeighbours {
-                        for index in (start + 1)..<order.count where !(variable(Int(order[index - 1])) < variable(Int(order[index]))) {
+                        for index in 1..<positions.count where !(variables[positions[index - 1]] < variables[positions[index]]) {
                             hasEqualNeighbours = true
                             break
                         }

@@ -82,8 +82,9 @@ struct TweakFileReader: JSONStreamReader {
 
     /// A variable of a streamed document that is an object, its fields read: as ``read(_:)`` reads it.
     mutating func endOfObject(key: String, keyLocation: SourceLocation, of feature: String) {
-        let fields = streamedFields
-        streamedFields = TweakFileFields()
+        // Moved out, not copied: a copy retained each field's node and released it again.
+        var fields = TweakFileFields()
+        swap(&fields, &streamedFields)
         guard streamedToggles == nil else { return }
         readVariable(fields, variable: key, at: keyLocation, feature: feature)
     }
