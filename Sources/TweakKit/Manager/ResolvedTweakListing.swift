@@ -89,8 +89,8 @@ package struct ResolvedTweakListing: Sequence, Sendable {
                     for offset in runs[run] { order.append(UInt32(offset)) }
                 }
                 if end - group > 1 || runs[runOrder[group]].count > 1 {
-                    // The feature's variables read once, not at each comparison (measured: reading
-                    // them through the tweaks was half of the sort on a 16 MB file).
+                    // The feature's variables read once, not through the tweaks at each comparison
+                    // (measured on a 16 MB file: making the order took a quarter less time).
                     variables.removeAll(keepingCapacity: true)
                     for offset in order[start...] { variables.append(variable(Int(offset))) }
                     positions.removeAll(keepingCapacity: true)
