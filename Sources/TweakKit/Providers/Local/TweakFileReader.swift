@@ -82,9 +82,8 @@ struct TweakFileReader: JSONStreamReader {
 
     /// A variable of a streamed document that is an object, its fields read: as ``read(_:)`` reads it.
     mutating func endOfObject(key: String, keyLocation: SourceLocation, of feature: String) {
-        // Moved out, not copied: a copy retained each field's node and released it again.
-        var fields = TweakFileFields()
-        swap(&fields, &streamedFields)
+        let fields = streamedFields
+        streamedFields = TweakFileFields()
         guard streamedToggles == nil else { return }
         readVariable(fields, variable: key, at: keyLocation, feature: feature)
     }
