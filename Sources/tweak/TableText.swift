@@ -1,9 +1,10 @@
 import Foundation
 
-/// A table's cells as one buffer of UTF-8, measured as they are added and printed with the columns
-/// padded: a table of a million rows costs its text and one byte a cell, and its rows are made once.
+/// A table's cells as one run of UTF-8 and each cell's length, measured as they are added and
+/// printed with the columns padded: a table of a million rows costs its text and four bytes a
+/// cell, and its rows are made once.
 ///
-/// A cell ends with 0xFF and a row with 0xFE, two bytes that UTF-8 never uses.
+/// Not copyable: its text is in buffers that a copy would share.
 ///
 /// ```swift
 /// var table = TableText()
@@ -11,19 +12,32 @@ import Foundation
 /// table.append(["checkout.enabled", "true"])
 /// table.print()   // "TWEAK             VALUE\ncheckout.enabled  true\n"
 /// ```
-struct TableText {
-    private var text: [UInt8] = []
+struct TableText: ~Copyable {
+    /// The cells' text, one after another.
+    private let text = GrowableBuffer<UInt8>()
+    /// Each cell's length in bytes shifted left by one, the low bit set when the cell is not
+    /// ASCII; ``rowEnd`` after a row's cells. Printing reads these instead of scanning the text.
+    private let cells = GrowableBuffer<UInt32>()
     /// Each column's width in characters, the widest cell's.
     private var widths: [Int] = []
 
-    private static let cellEnd: UInt8 = 0xFF
-    private static let rowEnd: UInt8 = 0xFE
+    private static let rowEnd = UInt32.max
 
     /// Where the cell being added starts in `text`, and whether it is ASCII so far.
     private var cellStart = 0
     private var cellIsASCII = true
     /// The column of the cell being added.
     private var column = 0
+
+    /// Makes room for `rows` rows of about `bytesPerRow` bytes of text and `cellsPerRow` cells
+    /// each, so that a large table is not copied as it grows (room never written to costs no memory).
+    mutating func reserveCapacity(rows: Int, bytesPerRow: Int, cellsPerRow: Int) {
+        let (bytes, bytesOverflow) = rows.multipliedReportingOverflow(by: bytesPerRow)
+        let (entries, entriesOverflow) = rows.multipliedReportingOverflow(by: cellsPerRow + 1)
+        guard !bytesOverflow, !entriesOverflow else { return }
+        text.reserveCapacity(bytes)
+        cells.reserveCapacity(entries)
+    }
 
     /// Adds a row.
     mutating func append(_ cells: [String]) {
@@ -37,79 +51,71 @@ struct TableText {
     /// Adds `part` to the cell being added: a row is added cell by cell, each cell part by part,
     /// with no array or string made for them.
     mutating func appendText(_ part: String) {
-        var part = part
-        part.withUTF8 { bytes in
-            text.append(contentsOf: bytes)
-            if cellIsASCII, !bytes.allSatisfy({ $0 < 0x80 }) { cellIsASCII = false }
-        }
+        // Through the buffer's method: a closure here would retain and release the buffer a part.
+        if !text.append(utf8: part) { cellIsASCII = false }
     }
 
     /// Ends the cell being added (measuring it as `Output.width` does); the next part starts the next cell.
     mutating func endCell() {
+        let length = text.count - cellStart
+        precondition(length < 1 << 31, "a table cell of 2 GB or more")
+        let width = cellIsASCII ? length : text.withUnsafeBufferPointer { text in
+            String(decoding: UnsafeBufferPointer(rebasing: text[cellStart...]), as: UTF8.self).count
+        }
         if widths.count <= column { widths.append(0) }
-        let width = cellIsASCII ? text.count - cellStart : String(decoding: text[cellStart...], as: UTF8.self).count
-        widths[column] = max(widths[column], width)
-        text.append(Self.cellEnd)
+        if width > widths[column] { widths[column] = width }
+        cells.append(UInt32(truncatingIfNeeded: length) << 1 | (cellIsASCII ? 0 : 1))
         column += 1
         cellStart = text.count
         cellIsASCII = true
     }
 
-    /// Ends the row being added.
+    /// Ends the row being added, whose last part ended a cell.
     mutating func endRow() {
-        text.append(Self.rowEnd)
+        precondition(text.count == cellStart, "text added to a row after its last cell")
+        cells.append(Self.rowEnd)
         column = 0
-        cellStart = text.count
     }
 
     /// Prints the rows, each cell but a row's last padded to its column's width, cells joined by
     /// two spaces: what `print(Output.table(rows))` prints.
     ///
-    /// The bytes are written to standard output 64 KB at a time, with
-    /// no `String` made for them; the text is read through its buffer pointer (measured: the indexed
-    /// loop and a `String` a chunk were a tenth of `tweak list`'s time on a 16 MB file).
+    /// The bytes are written to standard output 64 KB at a time, with no `String` made for them.
     func print() {
         fflush(nil)
-        var out: [UInt8] = []
-        out.reserveCapacity(1 << 17)
+        let out = GrowableBuffer<UInt8>(capacity: 1 << 17)
         let widths = self.widths
         text.withUnsafeBufferPointer { text in
-            let count = text.count
-            var column = 0
-            var cellStart = 0
-            var ascii = true
-            var index = 0
-            while index < count {
-                let byte = text[index]
-                if byte < 0x80 { index += 1; continue }
-                if byte == Self.cellEnd {
+            cells.withUnsafeBufferPointer { cells in
+                var offset = 0
+                var column = 0
+                for index in cells.indices {
+                    let entry = cells[index]
+                    if entry == Self.rowEnd {
+                        out.append(0x0A)
+                        column = 0
+                        if out.count >= 1 << 16 {
+                            Self.write(out)
+                            out.removeAll()
+                        }
+                        continue
+                    }
+                    let length = Int(entry >> 1)
+                    let cell = UnsafeBufferPointer(rebasing: text[offset..<(offset + length)])
+                    offset += length
+                    if column > 0 { out.append(repeating: 0x20, count: 2) }
                     // The last cell of a row is not padded.
-                    let last = index + 1 < count && text[index + 1] == Self.rowEnd
-                    if column > 0 { out.append(0x20); out.append(0x20) }
-                    let cell = UnsafeBufferPointer(rebasing: text[cellStart..<index])
-                    if last {
-                        out.append(contentsOf: cell)
-                    } else if ascii {
-                        out.append(contentsOf: cell)
-                        if cell.count < widths[column] { out.append(contentsOf: repeatElement(0x20, count: widths[column] - cell.count)) }
+                    if index + 1 < cells.count && cells[index + 1] == Self.rowEnd {
+                        out.append(cell)
+                    } else if entry & 1 == 0 {
+                        out.append(cell)
+                        out.append(repeating: 0x20, count: widths[column] - length)
                     } else {
-                        out += Output.padded(String(decoding: cell, as: UTF8.self), to: widths[column]).utf8
+                        var padded = Output.padded(String(decoding: cell, as: UTF8.self), to: widths[column])
+                        padded.withUTF8 { out.append($0) }
                     }
                     column += 1
-                    cellStart = index + 1
-                    ascii = true
-                } else if byte == Self.rowEnd {
-                    out.append(0x0A)
-                    column = 0
-                    cellStart = index + 1
-                    if out.count >= 1 << 16 {
-                        Self.write(out)
-                        out.removeAll(keepingCapacity: true)
-                    }
-                } else {
-                    ascii = false
                 }
-                index += 1
             }
         }
         Self.write(out)
@@ -117,8 +123,8 @@ struct TableText {
 
     /// Writes `bytes` to standard output, after what `Swift.print` has buffered (``print()`` flushes
     /// the C streams before its first write, so the bytes keep their place among the lines printed).
-    private static func write(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { buffer in
+    private static func write(_ bytes: GrowableBuffer<UInt8>) {
+        bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
             var offset = 0
             while offset < buffer.count {

@@ -94,9 +94,17 @@ extension TweakListJSON {
     /// `Output.json(tweak, overridden:)`), writing each element with ``append(_:overridden:to:)``
     /// and only those it refuses with the encoder. The listing is read twice, as there: first to
     /// check that no value is a number that is not finite (the encoder refuses the whole array then).
-    static func print(_ listing: some Sequence<ResolvedTweak>) {
-        let items = listing.lazy.compactMap { entry in entry.tweak.map { (tweak: $0, overridden: entry.isOverridden) } }
-        guard items.allSatisfy({ Output.isEncodable($0.tweak.content) }) else {
+    ///
+    /// The listing is read row by row (`forEachRow`): a tweak that is all there is to say about
+    /// its entry is written from where the provider keeps it, with no `ResolvedTweak` built for it.
+    static func print(_ listing: ResolvedTweakListing) {
+        var encodable = true
+        listing.forEachRow { row in
+            guard encodable, let tweak = usable(row)?.tweak else { return }
+            encodable = Output.isEncodable(tweak.content)
+        }
+        guard encodable else {
+            let items = listing.lazy.compactMap { entry in entry.tweak.map { (tweak: $0, overridden: entry.isOverridden) } }
             Output.printJSONArray(items.map { Output.json($0.tweak, overridden: $0.overridden) })
             return
         }
@@ -104,7 +112,8 @@ extension TweakListJSON {
         var out: [UInt8] = []
         out.reserveCapacity(1 << 17)
         var opened = false
-        for item in items {
+        listing.forEachRow { row in
+            guard let item = usable(row) else { return }
             out.append(contentsOf: (opened ? ",\n" : "[\n").utf8)
             opened = true
             if !append(item.tweak, overridden: item.overridden, to: &out) {
@@ -121,5 +130,14 @@ extension TweakListJSON {
         }
         Swift.print(String(decoding: out, as: UTF8.self), terminator: "")
         Swift.print(opened ? "\n]" : Output.render(.array([])))
+    }
+
+    /// The row's winning tweak and whether it hides a lower provider's; `nil` for an entry with
+    /// no usable value, which the array leaves out.
+    private static func usable(_ row: ResolvedTweakListing.Row) -> (tweak: Tweak, overridden: Bool)? {
+        switch row {
+        case .tweak(let tweak, let isOverridden): (tweak, isOverridden)
+        case .entry(let entry): entry.tweak.map { ($0, entry.isOverridden) }
+        }
     }
 }

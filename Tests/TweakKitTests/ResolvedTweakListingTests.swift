@@ -139,6 +139,68 @@ struct ResolvedTweakListingTests {
         }
     }
 
+    /// The entries `forEachRow` passes, each as the entry it stands for.
+    static func rows(_ listing: ResolvedTweakListing) -> [ResolvedTweak] {
+        var entries: [ResolvedTweak] = []
+        listing.forEachRow { row in
+            switch row {
+            case .tweak(let tweak, let isOverridden):
+                // What the row says of its entry: the tweak wins, its source alone holds it.
+                var entry = ResolvedTweak(id: tweak.id)
+                entry.tweak = tweak
+                entry.sources = tweak.source.map { [$0] } ?? []
+                #expect(entry.isOverridden == isOverridden)
+                entries.append(entry)
+            case .entry(let entry):
+                entries.append(entry)
+            }
+        }
+        return entries
+    }
+
+    @Test("rows are the entries, one provider or a stack, with or without a decryption closure", arguments: Decryption.allCases)
+    func rowsAreTheEntries(decryption: Decryption) throws {
+        let variables = SilentProvider(name: "variables", tweaks: [
+            Tweak(feature: "f", variable: "\u{E9}", content: .int(1)),
+            Tweak(feature: "f", variable: "a", content: .int(2), source: "another name"),
+            Tweak(feature: "f", variable: "b", content: .string("x"), source: "variables", isEncrypted: true),
+            Tweak(feature: "g", variable: "a", content: .double(1.5), title: "titled", source: "variables"),
+            Tweak(feature: "g", variable: "b", content: .bool(true)),
+        ])
+        let stacks: [[any TweakProvider]] = try [Self.stack(), [variables], [TargetingProvider()], [Fixtures.example()]]
+            + Self.stack().map { [$0] }
+        for providers in stacks {
+            let manager = TweakManager(tweakProviders: providers)
+            switch decryption {
+            case .none: break
+            case .succeeds: manager.decryptionHandler = { _ in .int(42) }
+            case .fails: manager.decryptionHandler = { _ in throw BrokenStore() }
+            }
+            let listing = manager.resolvedTweakListing()
+            let expected = Array(listing)
+            #expect(Self.rows(listing) == expected)
+            #expect(listing.underestimatedCount <= expected.count)
+        }
+    }
+
+    @Test("one file's tweaks are passed as the file keeps them, but an encrypted one; each counted")
+    func oneFileRows() throws {
+        let provider = try Fixtures.example()
+        let listing = TweakManager(tweakProviders: [provider]).resolvedTweakListing()
+        var tweaks = 0, entries = 0
+        listing.forEachRow { row in
+            switch row {
+            case .tweak: tweaks += 1
+            case .entry: entries += 1
+            }
+        }
+        let encrypted = provider.allTweaks().filter(\.isEncrypted).count
+        #expect(encrypted > 0)
+        #expect(tweaks == provider.allTweaks().count - encrypted)
+        #expect(entries == encrypted)
+        #expect(listing.underestimatedCount == provider.allTweaks().count)
+    }
+
     @Test("an empty stack lists nothing")
     func empty() {
         let manager = TweakManager(tweakProviders: [EphemeralTweakProvider()])

@@ -24,11 +24,11 @@ import Synchronization
 package struct ResolvedTweakListing: Sequence, Sendable {
     /// The providers that failed to list their tweaks; their tweaks are not in the listing.
     package let providerErrors: [TweakError]
-    private let lists: [List]
-    private let decrypt: (@Sendable (Tweak) throws -> TweakContent)?
+    let lists: [List]
+    let decrypt: (@Sendable (Tweak) throws -> TweakContent)?
 
     /// One provider's listing and the order to read it in.
-    private struct List: Sendable {
+    struct List: Sendable {
         let listing: ProviderListing
         /// `[name]`, shared by the entries this provider is the first source of, as a build shares it.
         let providerOnly: [String]
@@ -78,6 +78,7 @@ package struct ResolvedTweakListing: Sequence, Sendable {
             var order: [UInt32] = []
             order.reserveCapacity(count)
             var hasEqualNeighbours = false
+            var variables: [String] = [], positions: [Int] = [], offsets: [UInt32] = []
             var group = 0
             while group < runOrder.count {
                 // The runs of one feature (ids that differ only in Unicode normalization are one).
@@ -88,14 +89,23 @@ package struct ResolvedTweakListing: Sequence, Sendable {
                     for offset in runs[run] { order.append(UInt32(offset)) }
                 }
                 if end - group > 1 || runs[runOrder[group]].count > 1 {
-                    order[start...].sort { lhs, rhs in
-                        let left = variable(Int(lhs)), right = variable(Int(rhs))
+                    // The feature's variables read once, not through the tweaks at each comparison
+                    // (measured on a 16 MB file: making the order took a quarter less time).
+                    variables.removeAll(keepingCapacity: true)
+                    for offset in order[start...] { variables.append(variable(Int(offset))) }
+                    positions.removeAll(keepingCapacity: true)
+                    positions.append(contentsOf: variables.indices)
+                    positions.sort { lhs, rhs in
+                        let left = variables[lhs], right = variables[rhs]
                         if left < right { return true }
                         if right < left { return false }
                         return lhs < rhs
                     }
+                    offsets.removeAll(keepingCapacity: true)
+                    offsets.append(contentsOf: order[start...])
+                    for (index, position) in positions.enumerated() { order[start + index] = offsets[position] }
                     if !hasEqualNeighbours {
-                        for index in (start + 1)..<order.count where !(variable(Int(order[index - 1])) < variable(Int(order[index]))) {
+                        for index in 1..<positions.count where !(variables[positions[index - 1]] < variables[positions[index]]) {
                             hasEqualNeighbours = true
                             break
                         }
@@ -111,6 +121,24 @@ package struct ResolvedTweakListing: Sequence, Sendable {
             let offset = Int(order[index])
             let tweaks = listing.tweaks
             return offset < tweaks.count ? tweaks[offset].id : listing.evaluatedOnly[offset - tweaks.count]
+        }
+
+        /// The entry of the tweak at `offset` in `listing.tweaks` followed by `listing.evaluatedOnly`,
+        /// when this provider is the only one holding its id.
+        func resolvedAlone(at offset: Int, decrypt: (@Sendable (Tweak) throws -> TweakContent)?) -> ResolvedTweak {
+            let tweaks = listing.tweaks
+            if offset < tweaks.count {
+                let tweak = tweaks[offset]
+                let id = tweak.id
+                var builder = ResolvedTweakBuilder(id: id)
+                builder.add(
+                    tweak, from: listing.name, providerOnly: providerOnly,
+                    contextual: !listing.evaluated.isEmpty && listing.evaluated.contains(id), decrypt: decrypt)
+                return builder.resolved
+            }
+            var builder = ResolvedTweakBuilder(id: listing.evaluatedOnly[offset - tweaks.count])
+            builder.addEvaluatedOnly(from: listing.name, providerOnly: providerOnly)
+            return builder.resolved
         }
     }
 
@@ -132,22 +160,28 @@ package struct ResolvedTweakListing: Sequence, Sendable {
         private var cursors: [Int]
         /// The id at each provider's cursor; `nil` once the provider's listing is read.
         private var heads: [TweakID?]
+        /// Whether the listing is one provider's whose ids are all distinct.
+        private let isOnlyList: Bool
 
         fileprivate init(listing: ResolvedTweakListing) {
             self.listing = listing
             self.cursors = Array(repeating: 0, count: listing.lists.count)
+            isOnlyList = listing.lists.count == 1 && listing.lists[0].hasEqualNeighbours == false
             // The heads of one list of distinct ids are not read (see `next()`).
-            self.heads = listing.lists.count == 1 && listing.lists[0].hasEqualNeighbours == false
-                ? [nil] : listing.lists.map { $0.order.isEmpty ? nil : $0.id(at: 0) }
+            self.heads = isOnlyList ? [nil] : listing.lists.map { $0.order.isEmpty ? nil : $0.id(at: 0) }
         }
 
         package mutating func next() -> ResolvedTweak? {
-            let lists = listing.lists
             // One provider whose ids are all distinct: its order is the answer, an entry a position,
-            // with no ids to compare (measured: a third of the merge's time on a 16 MB file).
-            if lists.count == 1, !lists[0].hasEqualNeighbours {
-                return nextOfOnlyList(lists[0])
+            // with no ids compared (measured: a third of the merge's time on a 16 MB file). Its list
+            // is not copied out of the listing for each entry (that was a dozen retains and releases).
+            if isOnlyList {
+                let cursor = cursors[0]
+                guard cursor < listing.lists[0].order.count else { return nil }
+                cursors[0] = cursor + 1
+                return listing.lists[0].resolvedAlone(at: Int(listing.lists[0].order[cursor]), decrypt: listing.decrypt)
             }
+            let lists = listing.lists
             var smallest: TweakID?
             for head in heads {
                 guard let head else { continue }
@@ -174,27 +208,6 @@ package struct ResolvedTweakListing: Sequence, Sendable {
                 }
             }
             return builder?.resolved
-        }
-
-        /// The entry at the cursor of the only provider, whose ids are all distinct.
-        private mutating func nextOfOnlyList(_ list: List) -> ResolvedTweak? {
-            let cursor = cursors[0]
-            guard cursor < list.order.count else { return nil }
-            cursors[0] = cursor + 1
-            let offset = Int(list.order[cursor])
-            let entry = list.listing
-            if offset < entry.tweaks.count {
-                let tweak = entry.tweaks[offset]
-                let id = tweak.id
-                var builder = ResolvedTweakBuilder(id: id)
-                builder.add(
-                    tweak, from: entry.name, providerOnly: list.providerOnly,
-                    contextual: !entry.evaluated.isEmpty && entry.evaluated.contains(id), decrypt: listing.decrypt)
-                return builder.resolved
-            }
-            var builder = ResolvedTweakBuilder(id: entry.evaluatedOnly[offset - entry.tweaks.count])
-            builder.addEvaluatedOnly(from: entry.name, providerOnly: list.providerOnly)
-            return builder.resolved
         }
     }
 }
