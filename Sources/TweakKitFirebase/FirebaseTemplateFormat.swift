@@ -77,3 +77,6 @@ extension TweakDocumentFormat where Self == FirebaseTemplateFormat {
         FirebaseTemplateFormat(mapping: mapping)
     }
 }
+
+/// Every evaluation runs under the engine's step budgets.
+extension FirebaseTemplateFormat: BoundedEvaluationFormat {}

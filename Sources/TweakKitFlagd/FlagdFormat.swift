@@ -115,3 +115,6 @@ extension TweakDocumentFormat where Self == FlagdFormat {
     /// OpenFeature flagd flag definitions.
     public static var flagd: FlagdFormat { FlagdFormat() }
 }
+
+/// Every evaluation runs under the engine's step budgets.
+extension FlagdFormat: BoundedEvaluationFormat {}

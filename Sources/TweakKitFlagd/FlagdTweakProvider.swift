@@ -68,3 +68,8 @@ public final class FlagdTweakProvider: DocumentBackedTweakProvider {
     /// invalid ones, evaluated per lookup (they evaluate to the caller's default).
     public var currentDocument: (any TweakDocument)? { definitions.withLock { $0 } }
 }
+
+/// flagd evaluations run under the engine's step budgets.
+extension FlagdTweakProvider: BoundedEvaluationProvider {
+    package var evaluationIsBounded: Bool { true }
+}

@@ -119,3 +119,6 @@ public struct FlagsmithDocument: TweakDocument {
         }
     }
 }
+
+/// Every evaluation runs under the engine's step budgets.
+extension FlagsmithFormat: BoundedEvaluationFormat {}

@@ -257,3 +257,6 @@ public struct GrowthBookDocument: TweakDocument {
         return metadata
     }
 }
+
+/// Every evaluation runs under the engine's step budgets.
+extension GrowthBookPayloadFormat: BoundedEvaluationFormat {}

@@ -117,3 +117,6 @@ public struct LaunchDarklyDocument: TweakDocument {
         return TweakEvaluation(value: value, variant: String(index), reason: reason, flagMetadata: metadata)
     }
 }
+
+/// Every evaluation runs under the engine's step budgets.
+extension LaunchDarklyFlagsFormat: BoundedEvaluationFormat {}

@@ -181,3 +181,6 @@ public struct OptimizelyDocument: TweakDocument {
         }
     }
 }
+
+/// Every evaluation runs under the engine's step budgets.
+extension OptimizelyDatafileFormat: BoundedEvaluationFormat {}

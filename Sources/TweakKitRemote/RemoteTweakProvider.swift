@@ -510,3 +510,10 @@ public final class RemoteTweakProvider: DocumentBackedTweakProvider {
     /// The document in service (``currentDocument``).
     public var document: (any TweakDocument)? { currentDocument }
 }
+
+/// A remote source evaluates at a bounded cost when every format it reads does.
+extension RemoteTweakProvider: BoundedEvaluationProvider {
+    package var evaluationIsBounded: Bool {
+        configuration.documentFormats.allSatisfy { $0 is any BoundedEvaluationFormat }
+    }
+}

@@ -202,3 +202,6 @@ public struct UnleashDocument: TweakDocument {
         return metadata
     }
 }
+
+/// Every evaluation runs under the engine's step budgets.
+extension UnleashFeaturesFormat: BoundedEvaluationFormat {}

@@ -55,8 +55,8 @@ extension TweakManager {
         let (base, decrypt, handler) = state.withLock { ($0.evaluationContext, $0.decryptionClosure, $0.exposureHandler) }
         let exposureHandler = reportsExposure ? handler : nil
         let context = base.merging(EvaluationContext.current).merging(context)
-        for provider in tweakProviders {
-            if let contextual = provider as? any ContextualTweakProvider,
+        for (provider, contextual) in zip(tweakProviders, contextualProviders) {
+            if let contextual,
                let evaluation = contextual.evaluate(feature: id.feature, variable: id.variable, context: context) {
                 exposureHandler?(TweakExposure(
                     id: id, source: provider.name, value: evaluation.value, variant: evaluation.variant,

@@ -30,6 +30,9 @@ public final class TweakManager: Sendable {
     /// Whether every provider is a ``PlainTweakProvider``: only then does a change to one tweak
     /// patch the snapshot (see `followChange(of:)`); otherwise it is rebuilt.
     let patchesSnapshots: Bool
+    /// Each provider as a ``ContextualTweakProvider`` (or `nil`), in ``tweakProviders``' order: cast
+    /// once, not on every evaluation (a dynamic cast looks the conformance up each time).
+    let contextualProviders: [(any ContextualTweakProvider)?]
 
     struct State {
         var snapshot: TweakSnapshot?
@@ -73,6 +76,7 @@ public final class TweakManager: Sendable {
         self.tweakProviders = tweakProviders
         self.logger = logger
         self.patchesSnapshots = tweakProviders.allSatisfy { $0 is any PlainTweakProvider }
+        self.contextualProviders = tweakProviders.map { $0 as? any ContextualTweakProvider }
         self.id = Self.nextID.add(1, ordering: .relaxed).oldValue
         let observations = tweakProviders.map { provider in
             let name = provider.name

@@ -205,3 +205,8 @@ public final class ReplicaTweakProvider: SequencedTweakProvider {
         return SequencedTweakSnapshot(sequence: sequence, entries: entries.sorted { $0.id < $1.id })
     }
 }
+
+/// A replica's follower serves stored values: each lookup reads what it holds.
+extension ReplicaTweakProvider: BoundedEvaluationProvider {
+    package var evaluationIsBounded: Bool { true }
+}

@@ -37,10 +37,13 @@ public import TweakKit
 /// `INVALID_CONTEXT` and `GENERAL`. Whole doubles are written `1.0`, so typed clients see a float.
 /// A body that is not UTF-8 is a `400` `PARSE_ERROR` naming the first bad byte's offset.
 ///
-/// Evaluations run on a small pool of threads of their own, never on the server's event loops or
-/// Swift's cooperative pool, so a slow one does not hold up other requests; one that takes longer
-/// than ``evaluationBudget`` is answered `503` with `GENERAL` and `errorDetails`
-/// `"evaluation budget exceeded"` (and `Retry-After`), while it finishes in the background.
+/// Evaluations never run on the server's event loops. Over a stack whose every evaluation has a
+/// bounded cost (the built-in providers and TweakKit's engines) they run on the request's own
+/// task while they stay fast; after any evaluation takes longer than a millisecond, and over any
+/// other stack, they run on a small pool of threads of their own, so a slow one does not hold up
+/// other requests, and one that takes longer than ``evaluationBudget`` is answered `503` with
+/// `GENERAL` and `errorDetails` `"evaluation budget exceeded"` (and `Retry-After`), while it
+/// finishes in the background.
 public struct OFREPRoutes: Sendable {
     /// The manager whose stack every request is evaluated over.
     public let manager: TweakManager
@@ -61,6 +64,7 @@ public struct OFREPRoutes: Sendable {
     public var evaluationBudget: Duration
     let changes: OFREPChangeCounter
     let pool: OFREPEvaluationPool
+    let placement: OFREPInlinePolicy
 
     /// - Parameters:
     ///   - manager: the manager whose stack every request is evaluated over.
@@ -81,6 +85,19 @@ public struct OFREPRoutes: Sendable {
         self.evaluationBudget = evaluationBudget
         self.changes = OFREPChangeCounter(providers: manager.tweakProviders)
         self.pool = .shared
+        self.placement = OFREPInlinePolicy(manager: manager)
+    }
+
+    /// `work`'s result, evaluated in place when ``OFREPInlinePolicy`` allows it, else on the pool
+    /// within ``evaluationBudget`` (`nil` past it). Either way its time is noted.
+    func evaluate<Value: Sendable>(_ work: @escaping @Sendable (_ expired: @Sendable () -> Bool) -> Value) async -> Value? {
+        let placement = self.placement
+        if placement.evaluatesInPlace(at: .now) {
+            return placement.timed { work { false } }
+        }
+        return await pool.run(budget: evaluationBudget) { expired in
+            placement.timed { work(expired) }
+        }
     }
 
     /// The OFREP routes, to add to a router (they carry their own `/ofrep/v1/` prefix).
@@ -107,7 +124,7 @@ public struct OFREPRoutes: Sendable {
         case .failure(let problem): return Self.response(problem.withKey(key))
         }
         let manager = self.manager
-        let evaluation = await pool.run(budget: evaluationBudget) { _ -> OFREPEvaluation in
+        let evaluation = await evaluate { _ -> OFREPEvaluation in
             guard !key.isEmpty, let id = OFREPEvaluation.id(forKey: key, in: manager) else {
                 return .failure(key: key, code: "FLAG_NOT_FOUND", details: "no flag has the key \"\(key)\"", status: .notFound)
             }
@@ -142,7 +159,7 @@ public struct OFREPRoutes: Sendable {
         let generation = changes.generation
         let manager = self.manager
         let eventStreams = Self.eventStreams(for: request, tag: changes.configurationTag(generation))
-        let evaluated = await pool.run(budget: evaluationBudget) { expired -> String? in
+        let evaluated = await evaluate { expired -> String? in
             OFREPEvaluation.bulkText(manager: manager, context: context, eventStreams: eventStreams, expired: expired)
         }
         guard let evaluated, let text = evaluated else { return overBudget(key: nil) }
