@@ -6,16 +6,25 @@ import Testing
 @Suite("Snapshot builds under a stream of changes")
 struct SnapshotBuildTests {
     /// 10,000 tweaks that change as fast as a thread can change them, counting how often the
-    /// manager lists them (once per snapshot build).
-    final class BusyProvider: TweakProvider, Sendable {
+    /// manager lists them (once per snapshot build). A change is posted as `.reloaded`, or, with
+    /// `postsSingleChanges` (as a shared store's provider reports a followed change), as the one
+    /// tweak changed, the provider then counting as plain. ``duringListing`` runs inside a
+    /// listing, after the tweaks were read: changes that arrive while the manager builds.
+    class BusyProvider: TweakProvider, @unchecked Sendable {
+        // @unchecked: every stored property is a `let` of a Sendable type; the class is not final
+        // only so that the plain kind below can be one.
         let name = "busy"
         let notifier = TweakChangeNotifier()
         let values = Mutex<[Int]>(Array(repeating: 0, count: 10_000))
         let listings = Atomic<Int>(0)
+        let duringListing = Mutex<(@Sendable () -> Void)?>(nil)
+        var postsSingleChanges: Bool { false }
 
         func allTweaks() -> [Tweak] {
             listings.add(1, ordering: .relaxed)
-            return values.withLock { $0 }.enumerated().map { Tweak(feature: "f\($0.offset)", variable: "v", content: .int($0.element)) }
+            let tweaks = values.withLock { $0 }.enumerated().map { Tweak(feature: "f\($0.offset)", variable: "v", content: .int($0.element)) }
+            duringListing.withLock { $0 }?()
+            return tweaks
         }
 
         func tweakWith(feature: String, variable: String) throws -> Tweak {
@@ -31,8 +40,22 @@ struct SnapshotBuildTests {
 
         func change(_ index: Int, to value: Int) {
             values.withLock { $0[index] = value }
-            notifier.post(.reloaded, from: self)
+            notifier.post(postsSingleChanges ? .set(Tweak(feature: "f\(index)", variable: "v", content: .int(value))) : .reloaded, from: self)
         }
+
+        /// Every tweak's value in the manager's current snapshot that differs from this provider's.
+        func differences(from manager: TweakManager) throws -> [Int] {
+            let expected = values.withLock { $0 }
+            let snapshot = try #require(manager.currentSnapshot())
+            return (0..<10_000).filter { index in
+                snapshot.resolution(for: TweakID(feature: "f\(index)", variable: "v"))?.tweak?.content != .int(expected[index])
+            }
+        }
+    }
+
+    /// ``BusyProvider`` posting each change as the tweak changed.
+    final class StreamingProvider: BusyProvider, PlainTweakProvider, @unchecked Sendable {
+        override var postsSingleChanges: Bool { true }
     }
 
     @Test("while another thread keeps changing a provider, lookups read the providers instead of rebuilding the snapshot each time")
@@ -73,49 +96,6 @@ struct SnapshotBuildTests {
         }
         #expect(servedFromSnapshot)
         #expect(try manager.tweakWith(feature: "f7", variable: "v").content == .int(-70))
-    }
-
-    /// 10,000 tweaks whose changes name the one tweak changed (as a shared store's provider
-    /// reports a followed change); ``duringListing`` runs inside a listing, after the tweaks were
-    /// read: changes that arrive while the manager builds its snapshot.
-    final class StreamingProvider: TweakProvider, PlainTweakProvider, Sendable {
-        let name = "streaming"
-        let notifier = TweakChangeNotifier()
-        let values = Mutex<[Int]>(Array(repeating: 0, count: 10_000))
-        let listings = Atomic<Int>(0)
-        let duringListing = Mutex<(@Sendable () -> Void)?>(nil)
-
-        func allTweaks() -> [Tweak] {
-            listings.add(1, ordering: .relaxed)
-            let tweaks = values.withLock { $0 }.enumerated().map { Tweak(feature: "f\($0.offset)", variable: "v", content: .int($0.element)) }
-            duringListing.withLock { $0 }?()
-            return tweaks
-        }
-
-        func tweakWith(feature: String, variable: String) throws -> Tweak {
-            guard variable == "v", feature.hasPrefix("f"), let index = Int(feature.dropFirst()), (0..<10_000).contains(index) else {
-                throw TweakError.notFound(feature: feature, variable: variable)
-            }
-            return Tweak(feature: feature, variable: variable, content: .int(values.withLock { $0[index] }))
-        }
-
-        func observeChanges(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
-            notifier.observe(handler)
-        }
-
-        func change(_ index: Int, to value: Int) {
-            values.withLock { $0[index] = value }
-            notifier.post(.set(Tweak(feature: "f\(index)", variable: "v", content: .int(value))), from: self)
-        }
-
-        /// Every tweak's value in the manager's current snapshot that differs from this provider's.
-        func differences(from manager: TweakManager) throws -> [Int] {
-            let expected = values.withLock { $0 }
-            let snapshot = try #require(manager.currentSnapshot())
-            return (0..<10_000).filter { index in
-                snapshot.resolution(for: TweakID(feature: "f\(index)", variable: "v"))?.tweak?.content != .int(expected[index])
-            }
-        }
     }
 
     @Test("a build that single-tweak changes overtake patches them in and serves lookups at once, without building again",
