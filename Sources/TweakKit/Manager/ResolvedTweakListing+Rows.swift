@@ -3,6 +3,7 @@ extension ResolvedTweakListing {
     /// the entry's winning tweak alone when that is all there is to say, the whole entry otherwise.
     ///
     /// ```swift
+    /// let listing = manager.resolvedTweakListing()
     /// listing.forEachRow { row in
     ///     switch row {
     ///     case .tweak(let tweak, let isOverridden): print(tweak.id, tweak.content, isOverridden)
