@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TweakKit
 @testable import TweakKitServer
@@ -28,6 +29,31 @@ struct OFREPBulkTextTests {
             #expect(direct == (try generic(stack.manager, context, eventStreams)))
             #expect(direct.contains(#""key":"new-checkout""#))
         }
+    }
+
+    /// Records each evaluation's flag and context, as a metrics or tracing hook would see them.
+    final class RecordingHook: TweakHook, Sendable {
+        let seen = Mutex<[(TweakID, String?, String?)]>([])
+        func finally(_ hook: TweakHookContext, details: TweakHookDetails) {
+            seen.withLock { $0.append((details.id, hook.context.targetingKey, details.variant)) }
+        }
+    }
+
+    @Test("with hooks, every flag of a bulk answer runs them once, with the request's context, and the text is unchanged")
+    func hooks() throws {
+        let stack = try Stack()
+        let hook = RecordingHook()
+        stack.manager.addHook(hook)
+        var context = EvaluationContext(targetingKey: "u1")
+        context.attributes["country"] = "NL"
+        let eventStreams = OFREPRoutes.eventStreams(path: "/ofrep/v1/evaluate/flags", tag: "abc-1")
+        let direct = try #require(OFREPEvaluation.bulkText(manager: stack.manager, context: context, eventStreams: eventStreams))
+        let seen = hook.seen.withLock { $0 }
+        let listed = stack.manager.allResolvedTweaks().map(\.id)
+        #expect(seen.map(\.0) == listed)
+        #expect(seen.allSatisfy { $0.1 == "u1" })
+        #expect(seen.contains { $0.0 == TweakID(feature: "new-checkout", variable: "enabled") && $0.2 == "on" })
+        #expect(direct == (try generic(stack.manager, context, eventStreams)))
     }
 
     @Test("an answer whose budget passed is not written")

@@ -51,14 +51,35 @@ extension TweakManager {
         guard resolution.isEvaluatedPerLookup, ScopedTweakOverrides.value(for: id) == nil else {
             return Evaluated(tweak: resolution.tweak, evaluation: nil, resolution: resolution)
         }
-        // The context a lookup evaluates with: the manager's, then the task's, then the lookup's.
+        return evaluated(resolution, in: evaluationSetting(context, reportsExposure: reportsExposure))
+    }
+
+    /// What the evaluations of one lookup, or of one bulk request, start from.
+    struct EvaluationSetting {
+        /// The context they evaluate with: the manager's, then the task's, then the lookup's.
+        var context: EvaluationContext
+        var decrypt: (@Sendable (Tweak) throws -> TweakContent)?
+        var exposureHandler: (@Sendable (TweakExposure) -> Void)?
+    }
+
+    /// The setting for evaluations with `context` (one lock, the contexts merged once).
+    func evaluationSetting(_ context: EvaluationContext?, reportsExposure: Bool) -> EvaluationSetting {
         let (base, decrypt, handler) = state.withLock { ($0.evaluationContext, $0.decryptionClosure, $0.exposureHandler) }
-        let exposureHandler = reportsExposure ? handler : nil
-        let context = base.merging(EvaluationContext.current).merging(context)
+        return EvaluationSetting(context: base.merging(EvaluationContext.current).merging(context), decrypt: decrypt, exposureHandler: reportsExposure ? handler : nil)
+    }
+
+    /// `resolution`'s tweak evaluated in `setting`: a contextual provider that has the flag
+    /// decides (its value, or the caller's default when it gives none); higher providers still win.
+    func evaluated(_ resolution: ResolvedTweak, in setting: EvaluationSetting) -> Evaluated {
+        let id = resolution.id
+        guard resolution.isEvaluatedPerLookup, ScopedTweakOverrides.value(for: id) == nil else {
+            return Evaluated(tweak: resolution.tweak, evaluation: nil, resolution: resolution)
+        }
+        let context = setting.context
         for (provider, contextual) in zip(tweakProviders, contextualProviders) {
             if let contextual,
                let evaluation = contextual.evaluate(feature: id.feature, variable: id.variable, context: context) {
-                exposureHandler?(TweakExposure(
+                setting.exposureHandler?(TweakExposure(
                     id: id, source: provider.name, value: evaluation.value, variant: evaluation.variant,
                     reason: evaluation.reason, errorCode: evaluation.errorCode, context: context,
                     flagMetadata: evaluation.flagMetadata
@@ -73,13 +94,36 @@ extension TweakManager {
             }
             guard let found = try? provider.tweakWith(feature: id.feature, variable: id.variable) else { continue }
             var builder = ResolvedTweakBuilder(id: id)
-            builder.add(found, from: provider.name, decrypt: decrypt)
+            builder.add(found, from: provider.name, decrypt: setting.decrypt)
             if let tweak = builder.resolved.tweak {
                 let filled = resolution.tweak.map { tweak.filling(metadataFrom: $0) } ?? tweak
                 return Evaluated(tweak: filled, evaluation: nil, resolution: resolution)
             }
         }
         return Evaluated(tweak: nil, evaluation: nil, resolution: resolution)
+    }
+
+    /// The details of each of `resolutions` (the manager's listing, as ``allResolvedTweaks()``
+    /// gives it) evaluated for `context`, hooks and exposures included: a server's bulk answer.
+    /// The contexts are merged once and each tweak's resolution is the listing's, where
+    /// ``evaluationDetails(_:default:context:)`` for each would look each up and merge again.
+    /// `body` gets each one's index and details; `false` when `expired` stopped it between tweaks.
+    package func forEachEvaluationDetails(
+        of resolutions: [ResolvedTweak], context: EvaluationContext?, expired: () -> Bool,
+        _ body: (Int, EvaluationDetails<TweakContent>) -> Void
+    ) -> Bool {
+        let setting = evaluationSetting(context, reportsExposure: true)
+        let hooks = hookRegistry.isActive ? hookRegistry.all : []
+        let scoped = ScopedTweakOverrides.isActive
+        for (index, listed) in resolutions.enumerated() {
+            if expired() { return false }
+            let resolution = scoped ? resolvedTweak(listed.id) : listed
+            let result = hooks.isEmpty
+                ? evaluated(resolution, in: setting)
+                : runningHooks(hooks, id: resolution.id, context: setting.context) { evaluated(resolution, in: setting) }
+            body(index, Self.details(resolution.id, result, default: TweakContent.bool(false)))
+        }
+        return true
     }
 
     /// The key's value with the variant, reason and error in OpenFeature's vocabulary.
@@ -100,7 +144,11 @@ extension TweakManager {
     /// details.value      // false when the flag is missing, with errorCode .flagNotFound
     /// ```
     public func evaluationDetails<Value: Sendable>(_ id: TweakID, default defaultValue: Value, context: EvaluationContext? = nil) -> EvaluationDetails<Value> {
-        let evaluated = evaluatedTweak(id, context: context)
+        Self.details(id, evaluatedTweak(id, context: context), default: defaultValue)
+    }
+
+    /// An evaluation's details in OpenFeature's vocabulary, with `defaultValue` where it has no value.
+    static func details<Value: Sendable>(_ id: TweakID, _ evaluated: Evaluated, default defaultValue: Value) -> EvaluationDetails<Value> {
         var details = EvaluationDetails(
             id: id, value: defaultValue, variant: evaluated.evaluation?.variant,
             reason: evaluated.evaluation?.reason ?? .static, errorCode: evaluated.evaluation?.errorCode,

@@ -29,9 +29,15 @@ extension TweakManager {
     /// Runs the evaluation of `id` inside the registered hooks' stages. A hook's error is logged
     /// and handed to the `error` stage; it never changes what the evaluation returns.
     func evaluatedWithHooks(_ id: TweakID, context: EvaluationContext?, slot: Int? = nil) -> Evaluated {
-        let hooks = hookRegistry.all
-        let base = state.withLock { $0.evaluationContext }
-        let hookContext = TweakHookContext(id: id, context: base.merging(EvaluationContext.current).merging(context))
+        let setting = evaluationSetting(context, reportsExposure: true)
+        return runningHooks(hookRegistry.all, id: id, context: setting.context) {
+            evaluated(resolvedTweak(id, slot: slot), in: setting)
+        }
+    }
+
+    /// Runs `evaluate` (the evaluation of `id` with `context`) inside `hooks`' stages.
+    func runningHooks(_ hooks: [any TweakHook], id: TweakID, context: EvaluationContext, _ evaluate: () -> Evaluated) -> Evaluated {
+        let hookContext = TweakHookContext(id: id, context: context)
         var failures: [any Error] = []
         for hook in hooks {
             do {
@@ -41,7 +47,7 @@ extension TweakManager {
                 failures.append(error)
             }
         }
-        let evaluated = evaluatedTweak(id, context: context, runsHooks: false, slot: slot)
+        let evaluated = evaluate()
         let details = Self.hookDetails(id, evaluated)
         if details.reason == .error || (details.value == nil && details.errorCode != nil) {
             failures.insert(TweakEvaluationFailure(id: id, code: details.errorCode ?? .general, message: details.errorMessage), at: 0)

@@ -83,7 +83,10 @@ extension OFREPEvaluation {
         guard (try? JSONWriter.write(eventStreams, into: &text, indent: 0, level: 0)) != nil else { return nil }
         text += #","flags":["#
         var first = true
-        let finished = forEachFlag(manager: manager, context: context, expired: expired) { key, details in
+        let resolutions = manager.allResolvedTweaks()
+        let keys = OFREPFlagKey.keys(for: resolutions)
+        let finished = manager.forEachEvaluationDetails(of: resolutions, context: context, expired: expired) { index, details in
+            let key = keys[index]
             if details.errorCode == nil {
                 if !first { text += "," }
                 first = false
