@@ -2,7 +2,6 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
 
 /// The delegate of a ``URLSessionTransport``'s session: hands each data task's head, body pieces,
 /// redirects and completion to the ``URLSessionExchange`` waiting for them.
@@ -10,16 +9,22 @@ import Synchronization
 /// A delegate rather than `URLSession.bytes(for:)`: FoundationNetworking on Linux has no async
 /// byte stream, and a delegate sees each piece as it arrives, so a body over the size limit is
 /// refused without being read to its end.
-final class URLSessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
-    private let exchanges = Mutex<[Int: URLSessionExchange]>([:])
+///
+/// The exchanges are behind an `NSLock`, not a `Mutex`: tasks start on several threads at once,
+/// and ThreadSanitizer on Linux does not see the ordering of a contended `Synchronization.Mutex`
+/// (its slow path is an uninstrumented futex), so it reported two routings as a race.
+final class URLSessionTaskRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    /// Guarded by `lock`.
+    private var exchangesByTask: [Int: URLSessionExchange] = [:]
 
     /// Routes `task`'s callbacks to `exchange` until the task completes.
     func route(_ task: URLSessionTask, to exchange: URLSessionExchange) {
-        exchanges.withLock { $0[task.taskIdentifier] = exchange }
+        lock.withLock { exchangesByTask[task.taskIdentifier] = exchange }
     }
 
     private func exchange(of task: URLSessionTask) -> URLSessionExchange? {
-        exchanges.withLock { $0[task.taskIdentifier] }
+        lock.withLock { exchangesByTask[task.taskIdentifier] }
     }
 
     func urlSession(
@@ -60,7 +65,7 @@ final class URLSessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let exchange = exchanges.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+        let exchange = lock.withLock { exchangesByTask.removeValue(forKey: task.taskIdentifier) }
         exchange?.complete(error.map(Self.transportError))
     }
 
