@@ -61,8 +61,9 @@ extension OFREPEvaluation {
         return known ?? candidates.first
     }
 
-    /// Every tweak the stack knows, evaluated for `context`, each under its bulk key; tweaks the
-    /// stack lists but cannot find (none, normally) are left out. `nil` when `expired` says the
+    /// Every tweak the stack knows, evaluated for `context`, each under its bulk key, one
+    /// ``evaluate(_:key:manager:context:)`` at a time: the reference ``bulkText(manager:context:eventStreams:expired:)``
+    /// is tested against. Tweaks the stack lists but cannot find (none, normally) are left out. `nil` when `expired` says the
     /// request's budget has passed (it is asked between flags, so an answer nobody waits for
     /// stops being computed).
     static func evaluateAll(manager: TweakManager, context: EvaluationContext, expired: () -> Bool = { false }) -> [TweakContent]? {
@@ -86,15 +87,14 @@ extension OFREPEvaluation {
         let resolutions = manager.allResolvedTweaks()
         let keys = OFREPFlagKey.keys(for: resolutions)
         let finished = manager.forEachEvaluationDetails(of: resolutions, context: context, expired: expired) { index, details in
-            let key = keys[index]
-            if details.errorCode == nil {
-                if !first { text += "," }
-                first = false
-                writeSuccess(details, key: key, into: &text)
-            } else if case let evaluation = answer(details, key: key), evaluation.status != .notFound {
-                if !first { text += "," }
-                first = false
+            let evaluation = details.errorCode == nil ? nil : answer(details, key: keys[index])
+            if evaluation?.status == .notFound { return }
+            if !first { text += "," }
+            first = false
+            if let evaluation {
                 text += OFREPRoutes.text(evaluation.body)
+            } else {
+                writeSuccess(details, key: keys[index], into: &text)
             }
         }
         text += "]}"
