@@ -60,10 +60,19 @@ extension FlagdDefinitions {
 
     /// The flag whose tweak address is `id` (see ``FlagdFlag/id``), and the key of an invalid flag that would have it.
     func flagKey(for id: TweakID) -> String? {
-        let dotted = id.description
-        if flags[dotted] != nil || invalidFlags[dotted] != nil { return dotted }
-        if let flag = flags[id.feature], flag.id == id { return id.feature }
-        if invalidFlagIDs[id.feature] == id { return id.feature }
-        return nil
+        keysByID[id]
+    }
+
+    /// The table ``flagKey(for:)`` reads, built once per file: a key that spells its address
+    /// (`checkout.enabled`) wins over a bare key (`checkout`, a Boolean flag) at the same address.
+    static func keysByID(flags: [String: FlagdFlag], invalidIDs: [String: TweakID]) -> [TweakID: String] {
+        var keys: [TweakID: String] = [:]
+        var spelled: [(TweakID, String)] = []
+        let addresses = flags.map { ($0.key, $0.value.id) } + invalidIDs.map { ($0.key, $0.value) }
+        for (key, id) in addresses {
+            if id.description == key { spelled.append((id, key)) } else { keys[id] = key }
+        }
+        for (id, key) in spelled { keys[id] = key }
+        return keys
     }
 }

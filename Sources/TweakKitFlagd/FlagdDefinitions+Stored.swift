@@ -56,6 +56,7 @@ extension FlagdDefinitions {
         flags = [:]
         invalidFlags = [:]
         invalidFlagIDs = [:]
+        keysByID = [:]
         problems = []
         self.file = file
     }

@@ -71,9 +71,35 @@ extension TweakManager {
     /// `resolution`'s tweak evaluated in `setting`: a contextual provider that has the flag
     /// decides (its value, or the caller's default when it gives none); higher providers still win.
     func evaluated(_ resolution: ResolvedTweak, in setting: EvaluationSetting) -> Evaluated {
+        switch decision(resolution, in: setting) {
+        case .evaluated(let evaluation, let source):
+            guard let value = evaluation.value else {
+                return Evaluated(tweak: nil, evaluation: evaluation, resolution: resolution)
+            }
+            let base = resolution.tweak ?? Tweak(feature: resolution.id.feature, variable: resolution.id.variable, content: value)
+            var tweak = base.with(content: value, source: source)
+            tweak.isEncrypted = false
+            return Evaluated(tweak: tweak, evaluation: evaluation, resolution: resolution)
+        case .found(let tweak):
+            return Evaluated(tweak: tweak, evaluation: nil, resolution: resolution)
+        }
+    }
+
+    /// Who decides a tweak's value in one evaluation.
+    enum Decision {
+        /// A contextual provider (named `source`) evaluated the flag.
+        case evaluated(TweakEvaluation, source: String)
+        /// The stack's tweak, the same for every context; `nil` when no provider has a usable one.
+        case found(Tweak?)
+    }
+
+    /// ``evaluated(_:in:)`` without building the ``Tweak`` a contextual provider's value would
+    /// make: what a bulk evaluation needs (the tweak's value, variant and source, not a copy of
+    /// its metadata).
+    func decision(_ resolution: ResolvedTweak, in setting: EvaluationSetting) -> Decision {
         let id = resolution.id
         guard resolution.isEvaluatedPerLookup, ScopedTweakOverrides.value(for: id) == nil else {
-            return Evaluated(tweak: resolution.tweak, evaluation: nil, resolution: resolution)
+            return .found(resolution.tweak)
         }
         let context = setting.context
         for (provider, contextual) in zip(tweakProviders, contextualProviders) {
@@ -84,23 +110,16 @@ extension TweakManager {
                     reason: evaluation.reason, errorCode: evaluation.errorCode, context: context,
                     flagMetadata: evaluation.flagMetadata
                 ))
-                guard let value = evaluation.value else {
-                    return Evaluated(tweak: nil, evaluation: evaluation, resolution: resolution)
-                }
-                let base = resolution.tweak ?? Tweak(feature: id.feature, variable: id.variable, content: value)
-                var tweak = base.with(content: value, source: provider.name)
-                tweak.isEncrypted = false
-                return Evaluated(tweak: tweak, evaluation: evaluation, resolution: resolution)
+                return .evaluated(evaluation, source: provider.name)
             }
             guard let found = try? provider.tweakWith(feature: id.feature, variable: id.variable) else { continue }
             var builder = ResolvedTweakBuilder(id: id)
             builder.add(found, from: provider.name, decrypt: setting.decrypt)
             if let tweak = builder.resolved.tweak {
-                let filled = resolution.tweak.map { tweak.filling(metadataFrom: $0) } ?? tweak
-                return Evaluated(tweak: filled, evaluation: nil, resolution: resolution)
+                return .found(resolution.tweak.map { tweak.filling(metadataFrom: $0) } ?? tweak)
             }
         }
-        return Evaluated(tweak: nil, evaluation: nil, resolution: resolution)
+        return .found(nil)
     }
 
     /// The details of each of `resolutions` (the manager's listing, as ``allResolvedTweaks()``
@@ -115,15 +134,44 @@ extension TweakManager {
         let setting = evaluationSetting(context, reportsExposure: true)
         let hooks = hookRegistry.isActive ? hookRegistry.all : []
         let scoped = ScopedTweakOverrides.isActive
-        for (index, listed) in resolutions.enumerated() {
+        for index in resolutions.indices {
             if expired() { return false }
-            let resolution = scoped ? resolvedTweak(listed.id) : listed
-            let result = hooks.isEmpty
-                ? evaluated(resolution, in: setting)
-                : runningHooks(hooks, id: resolution.id, context: setting.context) { evaluated(resolution, in: setting) }
-            body(index, Self.details(resolution.id, result, default: TweakContent.bool(false)))
+            let details: EvaluationDetails<TweakContent>
+            if scoped {
+                let resolution = resolvedTweak(resolutions[index].id)
+                details = bulkDetails(resolution, in: setting, hooks: hooks)
+            } else {
+                details = bulkDetails(resolutions[index], in: setting, hooks: hooks)
+            }
+            body(index, details)
         }
         return true
+    }
+
+    /// One tweak's details in a bulk evaluation, inside `hooks`' stages.
+    private func bulkDetails(_ resolution: ResolvedTweak, in setting: EvaluationSetting, hooks: [any TweakHook]) -> EvaluationDetails<TweakContent> {
+        let id = resolution.id
+        guard !hooks.isEmpty else {
+            return Self.details(id, decision(resolution, in: setting), resolution: resolution)
+        }
+        return runningHooks(hooks, id: id, context: setting.context) {
+            let decided = decision(resolution, in: setting)
+            return (Self.details(id, decided, resolution: resolution), Self.hookDetails(id, decided, resolution: resolution))
+        }
+    }
+
+    /// A ``Decision``'s details, as ``details(_:_:default:)`` gives them with a `TweakContent` default of `false`.
+    static func details(_ id: TweakID, _ decision: Decision, resolution: ResolvedTweak) -> EvaluationDetails<TweakContent> {
+        switch decision {
+        case .evaluated(let evaluation, let source):
+            return EvaluationDetails(
+                id: id, value: evaluation.value ?? .bool(false), variant: evaluation.variant, reason: evaluation.reason,
+                errorCode: evaluation.errorCode, errorMessage: evaluation.errorMessage, flagMetadata: evaluation.flagMetadata,
+                source: evaluation.value == nil ? nil : source
+            )
+        case .found(let tweak):
+            return details(id, Evaluated(tweak: tweak, evaluation: nil, resolution: resolution), default: TweakContent.bool(false))
+        }
     }
 
     /// The key's value with the variant, reason and error in OpenFeature's vocabulary.

@@ -31,12 +31,14 @@ extension TweakManager {
     func evaluatedWithHooks(_ id: TweakID, context: EvaluationContext?, slot: Int? = nil) -> Evaluated {
         let setting = evaluationSetting(context, reportsExposure: true)
         return runningHooks(hookRegistry.all, id: id, context: setting.context) {
-            evaluated(resolvedTweak(id, slot: slot), in: setting)
+            let evaluated = evaluated(resolvedTweak(id, slot: slot), in: setting)
+            return (evaluated, Self.hookDetails(id, evaluated))
         }
     }
 
-    /// Runs `evaluate` (the evaluation of `id` with `context`) inside `hooks`' stages.
-    func runningHooks(_ hooks: [any TweakHook], id: TweakID, context: EvaluationContext, _ evaluate: () -> Evaluated) -> Evaluated {
+    /// Runs `evaluate` (the evaluation of `id` with `context`, and its details in the hooks'
+    /// terms) inside `hooks`' stages.
+    func runningHooks<Result>(_ hooks: [any TweakHook], id: TweakID, context: EvaluationContext, _ evaluate: () -> (Result, TweakHookDetails)) -> Result {
         let hookContext = TweakHookContext(id: id, context: context)
         var failures: [any Error] = []
         for hook in hooks {
@@ -47,8 +49,7 @@ extension TweakManager {
                 failures.append(error)
             }
         }
-        let evaluated = evaluate()
-        let details = Self.hookDetails(id, evaluated)
+        let (evaluated, details) = evaluate()
         if details.reason == .error || (details.value == nil && details.errorCode != nil) {
             failures.insert(TweakEvaluationFailure(id: id, code: details.errorCode ?? .general, message: details.errorMessage), at: 0)
         } else {
@@ -66,6 +67,20 @@ extension TweakManager {
         }
         for hook in hooks.reversed() { hook.finally(hookContext, details: details) }
         return evaluated
+    }
+
+    /// A bulk evaluation's ``TweakManager/Decision`` in the hooks' terms, as ``hookDetails(_:_:)`` gives the same evaluation's.
+    static func hookDetails(_ id: TweakID, _ decision: Decision, resolution: ResolvedTweak) -> TweakHookDetails {
+        switch decision {
+        case .evaluated(let evaluation, let source):
+            return TweakHookDetails(
+                id: id, value: evaluation.value, variant: evaluation.variant, reason: evaluation.reason,
+                errorCode: evaluation.errorCode, errorMessage: evaluation.errorMessage,
+                source: evaluation.value == nil ? nil : source, flagMetadata: evaluation.flagMetadata
+            )
+        case .found(let tweak):
+            return hookDetails(id, Evaluated(tweak: tweak, evaluation: nil, resolution: resolution))
+        }
     }
 
     /// An evaluation in the hooks' terms, as ``evaluationDetails(for:context:)`` reports it.

@@ -215,10 +215,16 @@ public final class TweakManager: Sendable {
 
     /// Everything the stack knows, one entry per tweak, sorted by feature then variable.
     public func allResolvedTweaks() -> [ResolvedTweak] {
-        // Sorted in place: `sorted` would hold a second copy of every entry while it sorts.
-        var resolutions = (currentSnapshot() ?? snapshotForEvents()).allResolutions
-        resolutions.sort { $0.id < $1.id }
-        return resolutions
+        let snapshot = currentSnapshot() ?? snapshotForEvents()
+        return snapshot.madeSortedListing?.resolutions ?? TweakSnapshot.sorted(snapshot.allResolutions)
+    }
+
+    /// ``allResolvedTweaks()``, made once per version of the stack and kept with it: for a server
+    /// that lists every tweak on each request. The same listing object comes back until something
+    /// changes, so a caller can keep what it derives from it and check it with `===`.
+    package func sortedListing() -> TweakListing {
+        if let snapshot = currentSnapshot() { return snapshot.sortedResolutions }
+        return TweakListing(resolutions: TweakSnapshot.sorted(snapshotForEvents().allResolutions))
     }
 
     /// What the stack says about one tweak.

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An immutable merge of every provider's tweaks, built once per change and shared by all readers.
 ///
 /// Tweaks sit at their manager-wide slot (see ``SlotTable``): `slotIndex` finds a string
@@ -34,6 +36,10 @@ final class TweakSnapshot: Sendable {
     let lookupOnlyProviders: Set<ObjectIdentifier>
     /// The manager's change count when the build started.
     let generation: UInt64
+    /// ``allResolutions`` sorted by id, once a server's repeated listings asked for it (see
+    /// ``TweakManager/sortedListing()``); never made for one-off listings, which would hold a
+    /// second copy of every entry for the snapshot's life.
+    private let sortedListing = Mutex<TweakListing?>(nil)
 
     init(index: [TweakID: Int], resolutions: ContiguousArray<ResolvedTweak?>, hasContextualProviders: Bool,
          providerErrors: [TweakError], lookupOnlyProviders: Set<ObjectIdentifier>, generation: UInt64) {
@@ -80,6 +86,29 @@ final class TweakSnapshot: Sendable {
         guard !patches.isEmpty else { return resolutions.compactMap { $0 } }
         return resolutions.compactMap { $0.flatMap { patches[$0.id] == nil ? $0 : nil } }
             + patches.values.filter { !$0.sources.isEmpty }
+    }
+
+    /// The sorted listing when one was made.
+    var madeSortedListing: TweakListing? {
+        sortedListing.withLock { $0 }
+    }
+
+    /// ``allResolutions`` sorted by id, made the first time and kept.
+    var sortedResolutions: TweakListing {
+        if let made = madeSortedListing { return made }
+        let made = TweakListing(resolutions: Self.sorted(allResolutions))
+        return sortedListing.withLock { kept in
+            if let kept { return kept }
+            kept = made
+            return made
+        }
+    }
+
+    /// `resolutions` sorted by id, in place: `sorted` would hold a second copy of every entry while it sorts.
+    static func sorted(_ resolutions: [ResolvedTweak]) -> [ResolvedTweak] {
+        var resolutions = resolutions
+        resolutions.sort { $0.id < $1.id }
+        return resolutions
     }
 
     /// What a build merges: each provider's tweaks (those of a provider that cannot list them now

@@ -59,15 +59,10 @@ final class OFREPChangeCounter: Sendable {
         for subscriber in subscribers { subscriber.yield(generation) }
     }
 
-    /// A strong entity tag for the bulk answer `text` at `generation`.
-    func entityTag(for text: String, generation: UInt64) -> String {
-        var first = FNV1a(seed: instance ^ generation)
-        var second = FNV1a(seed: ~instance &+ generation)
-        for byte in text.utf8 {
-            first.add(byte)
-            second.add(byte)
-        }
-        return "\"" + hex(first.value) + hex(second.value) + "\""
+    /// A strong entity tag for the bulk answer `answer` at `generation`.
+    func entityTag(for answer: [UInt8], generation: UInt64) -> String {
+        let (first, second) = answer.withUnsafeBytes { AnswerHash.digest(of: $0, seeds: (instance ^ generation, ~instance &+ generation)) }
+        return "\"" + hex(first) + hex(second) + "\""
     }
 
     private func hex(_ value: UInt64) -> String {
@@ -76,15 +71,47 @@ final class OFREPChangeCounter: Sendable {
     }
 }
 
-/// 64-bit FNV-1a, started from a seeded offset basis.
-struct FNV1a {
-    private(set) var value: UInt64
-
-    init(seed: UInt64) {
-        value = 0xcbf2_9ce4_8422_2325 ^ seed
+/// A 128-bit hash of an answer's bytes, read eight at a time into two lanes: about 15 times
+/// faster than the byte-at-a-time FNV-1a it replaced, which took a bulk answer of 20 flags
+/// 2 % of the server's time (see `Benchmarks/RESULTS.md`). Not cryptographic: it tells one
+/// answer of this server from another, as an `ETag` needs.
+enum AnswerHash {
+    static func digest(of bytes: UnsafeRawBufferPointer, seeds: (UInt64, UInt64)) -> (UInt64, UInt64) {
+        var first = seeds.0 ^ 0x9E37_79B9_7F4A_7C15
+        var second = seeds.1 ^ 0xC2B2_AE3D_27D4_EB4F
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            first = mix(first ^ word, 0xFF51_AFD7_ED55_8CCD)
+            second = mix(second ^ (word >> 32 | word << 32), 0xC4CE_B9FE_1A85_EC53)
+            offset += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < bytes.count {
+            tail |= UInt64(bytes[offset]) << shift
+            shift += 8
+            offset += 1
+        }
+        let length = UInt64(bytes.count)
+        first = finish(mix(first ^ tail, 0xFF51_AFD7_ED55_8CCD) ^ length)
+        second = finish(mix(second ^ tail, 0xC4CE_B9FE_1A85_EC53) ^ (length << 1))
+        return (first ^ second >> 7, second)
     }
 
-    mutating func add(_ byte: UInt8) {
-        value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+    private static func mix(_ value: UInt64, _ multiplier: UInt64) -> UInt64 {
+        let product = value &* multiplier
+        return product ^ (product >> 29)
+    }
+
+    /// MurmurHash3's 64-bit finalizer.
+    private static func finish(_ value: UInt64) -> UInt64 {
+        var value = value
+        value ^= value >> 33
+        value &*= 0xFF51_AFD7_ED55_8CCD
+        value ^= value >> 33
+        value &*= 0xC4CE_B9FE_1A85_EC53
+        value ^= value >> 33
+        return value
     }
 }

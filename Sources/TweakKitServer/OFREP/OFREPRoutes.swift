@@ -66,6 +66,7 @@ public struct OFREPRoutes: Sendable {
     let changes: OFREPChangeCounter
     let pool: OFREPEvaluationPool
     let placement: OFREPInlinePolicy
+    let plans = OFREPBulkPlanCache()
 
     /// - Parameters:
     ///   - manager: the manager whose stack every request is evaluated over.
@@ -159,19 +160,20 @@ public struct OFREPRoutes: Sendable {
         // The generation is read before evaluating: a change during evaluation gives the next request a new tag.
         let generation = changes.generation
         let manager = self.manager
+        let plans = self.plans
         let eventStreams = Self.eventStreams(for: request, tag: changes.configurationTag(generation))
-        let evaluated = await evaluate { expired -> String? in
-            OFREPEvaluation.bulkText(manager: manager, context: context, eventStreams: eventStreams, expired: expired)
+        let evaluated = await evaluate { expired -> OFREPAnswerBytes? in
+            OFREPEvaluation.bulkAnswer(manager: manager, context: context, eventStreams: eventStreams, plans: plans, expired: expired)
         }
-        guard let evaluated, let text = evaluated else { return overBudget(key: nil) }
-        let tag = changes.entityTag(for: text, generation: generation)
+        guard let evaluated, let answer = evaluated else { return overBudget(key: nil) }
+        let tag = changes.entityTag(for: answer.bytes, generation: generation)
         if let ifNoneMatch, Self.matches(ifNoneMatch, tag) {
             return Response(status: .notModified, headers: [.eTag: tag, .cacheControl: "no-cache"])
         }
         return Response(
             status: .ok,
             headers: [.contentType: "application/json", .eTag: tag, .cacheControl: "no-cache"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: text))
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.bytes))
         )
     }
 
