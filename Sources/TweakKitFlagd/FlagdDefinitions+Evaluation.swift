@@ -32,7 +32,9 @@ extension FlagdDefinitions {
 
     /// The evaluation of the flag at tweak address `id` (see ``FlagdFlag/id``), or `nil` when no flag has it.
     public func evaluate(_ id: TweakID, context: EvaluationContext, now: Date = Date()) -> TweakEvaluation? {
-        flagKey(for: id).map { evaluate(flagKey: $0, context: context, now: now) }
+        guard let address = addresses[id] else { return nil }
+        if let flag = address.flag { return flag.evaluate(context: context, now: now) }
+        return evaluate(flagKey: address.key, context: context, now: now)
     }
 
     /// Every enabled flag with its default variant's value, as tweaks from `source`: what the flags
@@ -60,19 +62,26 @@ extension FlagdDefinitions {
 
     /// The flag whose tweak address is `id` (see ``FlagdFlag/id``), and the key of an invalid flag that would have it.
     func flagKey(for id: TweakID) -> String? {
-        keysByID[id]
+        addresses[id]?.key
     }
 
     /// The table ``flagKey(for:)`` reads, built once per file: a key that spells its address
     /// (`checkout.enabled`) wins over a bare key (`checkout`, a Boolean flag) at the same address.
-    static func keysByID(flags: [String: FlagdFlag], invalidIDs: [String: TweakID]) -> [TweakID: String] {
-        var keys: [TweakID: String] = [:]
-        var spelled: [(TweakID, String)] = []
-        let addresses = flags.map { ($0.key, $0.value.id) } + invalidIDs.map { ($0.key, $0.value) }
-        for (key, id) in addresses {
-            if id.description == key { spelled.append((id, key)) } else { keys[id] = key }
+    static func addresses(flags: [String: FlagdFlag], invalidIDs: [String: TweakID]) -> [TweakID: FlagAddress] {
+        var addresses: [TweakID: FlagAddress] = [:]
+        var spelled: [(TweakID, FlagAddress)] = []
+        let all = flags.map { ($0.value.id, FlagAddress(key: $0.key, flag: $0.value)) }
+            + invalidIDs.map { ($0.value, FlagAddress(key: $0.key, flag: nil)) }
+        for (id, address) in all {
+            if id.description == address.key { spelled.append((id, address)) } else { addresses[id] = address }
         }
-        for (id, key) in spelled { keys[id] = key }
-        return keys
+        for (id, address) in spelled { addresses[id] = address }
+        return addresses
     }
+}
+
+/// Where a tweak address leads in a file: the flag's key, and the flag unless it is invalid.
+struct FlagAddress: Sendable {
+    let key: String
+    let flag: FlagdFlag?
 }

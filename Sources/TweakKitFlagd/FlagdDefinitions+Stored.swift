@@ -56,7 +56,7 @@ extension FlagdDefinitions {
         flags = [:]
         invalidFlags = [:]
         invalidFlagIDs = [:]
-        keysByID = [:]
+        addresses = [:]
         problems = []
         self.file = file
     }

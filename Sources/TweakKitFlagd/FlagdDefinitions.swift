@@ -19,8 +19,8 @@ public struct FlagdDefinitions: Sendable {
     public let invalidFlags: [String: String]
     /// The tweak address of each invalid flag (Boolean-looking variants make it `<key>.enabled`).
     let invalidFlagIDs: [String: TweakID]
-    /// The key of the flag at each tweak address, valid and invalid flags alike (see ``flagKey(for:)``).
-    let keysByID: [TweakID: String]
+    /// The flag at each tweak address, valid and invalid flags alike (see ``flagKey(for:)``).
+    let addresses: [TweakID: FlagAddress]
     /// One error per invalid flag, naming the file, the flag and the problem.
     public let problems: [TweakFileError]
     /// The file's name, for errors.
@@ -77,7 +77,7 @@ public struct FlagdDefinitions: Sendable {
         self.flags = flags
         self.invalidFlags = invalid
         self.invalidFlagIDs = invalidIDs
-        self.keysByID = Self.keysByID(flags: flags, invalidIDs: invalidIDs)
+        self.addresses = Self.addresses(flags: flags, invalidIDs: invalidIDs)
         self.problems = problems
         self.file = file
     }

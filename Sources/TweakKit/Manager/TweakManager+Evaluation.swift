@@ -97,9 +97,15 @@ extension TweakManager {
     /// make: what a bulk evaluation needs (the tweak's value, variant and source, not a copy of
     /// its metadata).
     func decision(_ resolution: ResolvedTweak, in setting: EvaluationSetting) -> Decision {
-        let id = resolution.id
-        guard resolution.isEvaluatedPerLookup, ScopedTweakOverrides.value(for: id) == nil else {
-            return .found(resolution.tweak)
+        decision(resolution.id, isEvaluatedPerLookup: resolution.isEvaluatedPerLookup, in: setting) { resolution.tweak }
+    }
+
+    /// ``decision(_:in:)`` from the fields of a resolution it reads: `tweak` gives the resolution's
+    /// tweak, asked for only when no contextual provider decides (a bulk evaluation reads its
+    /// listing's entries in place rather than copying each).
+    func decision(_ id: TweakID, isEvaluatedPerLookup: Bool, in setting: EvaluationSetting, tweak: () -> Tweak?) -> Decision {
+        guard isEvaluatedPerLookup, ScopedTweakOverrides.value(for: id) == nil else {
+            return .found(tweak())
         }
         let context = setting.context
         for (provider, contextual) in zip(tweakProviders, contextualProviders) {
@@ -115,8 +121,8 @@ extension TweakManager {
             guard let found = try? provider.tweakWith(feature: id.feature, variable: id.variable) else { continue }
             var builder = ResolvedTweakBuilder(id: id)
             builder.add(found, from: provider.name, decrypt: setting.decrypt)
-            if let tweak = builder.resolved.tweak {
-                return .found(resolution.tweak.map { tweak.filling(metadataFrom: $0) } ?? tweak)
+            if let found = builder.resolved.tweak {
+                return .found(tweak().map { found.filling(metadataFrom: $0) } ?? found)
             }
         }
         return .found(nil)
@@ -136,32 +142,33 @@ extension TweakManager {
         let scoped = ScopedTweakOverrides.isActive
         for index in resolutions.indices {
             if expired() { return false }
-            let details: EvaluationDetails<TweakContent>
             if scoped {
-                let resolution = resolvedTweak(resolutions[index].id)
-                details = bulkDetails(resolution, in: setting, hooks: hooks)
+                body(index, bulkDetails(of: [resolvedTweak(resolutions[index].id)], at: 0, in: setting, hooks: hooks))
             } else {
-                details = bulkDetails(resolutions[index], in: setting, hooks: hooks)
+                body(index, bulkDetails(of: resolutions, at: index, in: setting, hooks: hooks))
             }
-            body(index, details)
         }
         return true
     }
 
-    /// One tweak's details in a bulk evaluation, inside `hooks`' stages.
-    private func bulkDetails(_ resolution: ResolvedTweak, in setting: EvaluationSetting, hooks: [any TweakHook]) -> EvaluationDetails<TweakContent> {
-        let id = resolution.id
+    /// The details of `resolutions[index]` in a bulk evaluation, inside `hooks`' stages. The entry
+    /// is read in place: copying it retained its fields, shared by every thread's requests.
+    private func bulkDetails(of resolutions: [ResolvedTweak], at index: Int, in setting: EvaluationSetting, hooks: [any TweakHook]) -> EvaluationDetails<TweakContent> {
+        let id = resolutions[index].id
+        let decide = {
+            self.decision(id, isEvaluatedPerLookup: resolutions[index].isEvaluatedPerLookup, in: setting) { resolutions[index].tweak }
+        }
         guard !hooks.isEmpty else {
-            return Self.details(id, decision(resolution, in: setting), resolution: resolution)
+            return Self.details(id, decide()) { resolutions[index] }
         }
         return runningHooks(hooks, id: id, context: setting.context) {
-            let decided = decision(resolution, in: setting)
-            return (Self.details(id, decided, resolution: resolution), Self.hookDetails(id, decided, resolution: resolution))
+            let decided = decide()
+            return (Self.details(id, decided) { resolutions[index] }, Self.hookDetails(id, decided) { resolutions[index] })
         }
     }
 
     /// A ``Decision``'s details, as ``details(_:_:default:)`` gives them with a `TweakContent` default of `false`.
-    static func details(_ id: TweakID, _ decision: Decision, resolution: ResolvedTweak) -> EvaluationDetails<TweakContent> {
+    static func details(_ id: TweakID, _ decision: Decision, resolution: () -> ResolvedTweak) -> EvaluationDetails<TweakContent> {
         switch decision {
         case .evaluated(let evaluation, let source):
             return EvaluationDetails(
@@ -170,7 +177,7 @@ extension TweakManager {
                 source: evaluation.value == nil ? nil : source
             )
         case .found(let tweak):
-            return details(id, Evaluated(tweak: tweak, evaluation: nil, resolution: resolution), default: TweakContent.bool(false))
+            return details(id, Evaluated(tweak: tweak, evaluation: nil, resolution: resolution()), default: TweakContent.bool(false))
         }
     }
 

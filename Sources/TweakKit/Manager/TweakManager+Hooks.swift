@@ -70,7 +70,7 @@ extension TweakManager {
     }
 
     /// A bulk evaluation's ``TweakManager/Decision`` in the hooks' terms, as ``hookDetails(_:_:)`` gives the same evaluation's.
-    static func hookDetails(_ id: TweakID, _ decision: Decision, resolution: ResolvedTweak) -> TweakHookDetails {
+    static func hookDetails(_ id: TweakID, _ decision: Decision, resolution: () -> ResolvedTweak) -> TweakHookDetails {
         switch decision {
         case .evaluated(let evaluation, let source):
             return TweakHookDetails(
@@ -79,7 +79,7 @@ extension TweakManager {
                 source: evaluation.value == nil ? nil : source, flagMetadata: evaluation.flagMetadata
             )
         case .found(let tweak):
-            return hookDetails(id, Evaluated(tweak: tweak, evaluation: nil, resolution: resolution))
+            return hookDetails(id, Evaluated(tweak: tweak, evaluation: nil, resolution: resolution()))
         }
     }
 

@@ -27,6 +27,7 @@ enum LogicData {
         var current: LogicValue
         switch self {
         case .context(let context):
+            if case .flagd = path.root, keys.count == 2 { return context.flagdMember(keys[1]) }
             guard let value = context.member(path.root) else { return nil }
             current = value
         case .value(let value):
@@ -97,6 +98,15 @@ struct LogicContext {
     var targetingKey: String? {
         if case .string(let key)? = member(.targetingKey) { return key }
         return nil
+    }
+
+    /// `$flagd.<name>` without building the `$flagd` object: `flagKey`, `timestamp`, or nothing.
+    func flagdMember(_ name: String) -> LogicValue? {
+        switch name {
+        case "flagKey": .string(flagKey)
+        case "timestamp": .double(timestamp)
+        default: nil
+        }
     }
 
     private var flagd: LogicValue {

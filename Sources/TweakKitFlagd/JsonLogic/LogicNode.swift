@@ -125,6 +125,9 @@ enum LogicProgram {
                 // A third argument counts only when there is one (`a < b < c`).
                 guard arguments.count >= 3 else { return RelationNode(op, first, second, third: nil) }
                 return child(arguments[2]).map { RelationNode(op, first, second, third: $0) }
+            case .cat where arguments.count == 2:
+                guard let first = argument(arguments, 0), let second = argument(arguments, 1) else { return nil }
+                return PairConcatenationNode(first, second)
             default:
                 return GeneralNode(expression)
             }
@@ -173,6 +176,22 @@ private final class AttributeNode: LogicNode {
     func evaluate(in data: LogicData) -> LogicValue {
         if let value = data.member(named: name), !value.isNull { return value }
         return fallback.evaluate(in: data)
+    }
+}
+
+/// `cat` of two arguments (`{"cat": [{"var": "$flagd.flagKey"}, {"var": "targetingKey"}]}`, a
+/// split's usual bucketing value): the two texts joined as ``LogicEvaluator`` joins them, with no
+/// array of arguments made.
+private final class PairConcatenationNode: LogicNode {
+    let first: any LogicNode
+    let second: any LogicNode
+    init(_ first: any LogicNode, _ second: any LogicNode) { (self.first, self.second) = (first, second) }
+    func evaluate(in data: LogicData) -> LogicValue {
+        .string(Self.text(first.evaluate(in: data)) + Self.text(second.evaluate(in: data)))
+    }
+
+    private static func text(_ value: LogicValue) -> String {
+        value.isNull ? "null" : value.javaScriptString
     }
 }
 

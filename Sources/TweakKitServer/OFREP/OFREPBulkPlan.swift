@@ -24,9 +24,11 @@ struct OFREPBulkPlan: Sendable {
     }
 }
 
-/// The plan of the newest listing a bulk request used, shared by the routes' requests.
+/// The plan of the newest listing a bulk request used, and the newest `eventStreams` written,
+/// shared by the routes' requests.
 final class OFREPBulkPlanCache: Sendable {
     private let newest = Mutex<OFREPBulkPlan?>(nil)
+    private let newestStreams = Mutex<(path: String, tag: String, json: [UInt8])?>(nil)
 
     init() {}
 
@@ -36,5 +38,15 @@ final class OFREPBulkPlanCache: Sendable {
         let plan = OFREPBulkPlan(listing: listing)
         newest.withLock { $0 = plan }
         return plan
+    }
+
+    /// The JSON of the `eventStreams` of an answer to a request for `path` at configuration `tag`
+    /// (see ``OFREPRoutes/eventStreams(path:tag:)``): the kept one when it was for the same path
+    /// and tag, else written (then kept).
+    func eventStreams(path: String, tag: String) -> [UInt8] {
+        if let kept = newestStreams.withLock({ $0 }), kept.path == path, kept.tag == tag { return kept.json }
+        let json = Array(((try? JSONWriter.string(OFREPRoutes.eventStreams(path: path, tag: tag))) ?? "[]").utf8)
+        newestStreams.withLock { $0 = (path, tag, json) }
+        return json
     }
 }

@@ -80,23 +80,23 @@ extension OFREPEvaluation {
         manager: TweakManager, context: EvaluationContext, eventStreams: TweakContent,
         plans: OFREPBulkPlanCache = OFREPBulkPlanCache(), expired: () -> Bool = { false }
     ) -> String? {
-        bulkAnswer(manager: manager, context: context, eventStreams: eventStreams, plans: plans, expired: expired)?.text
+        guard let streams = try? JSONWriter.string(eventStreams) else { return nil }
+        return bulkAnswer(manager: manager, context: context, eventStreams: Array(streams.utf8), plans: plans, expired: expired)?.text
     }
 
     /// The bulk answer, `{"eventStreams": …, "flags": [...]}`, written flag by flag as
     /// ``evaluateAll(manager:context:expired:)`` and the JSON writer would write it, without
     /// building each answer as a dictionary first (which took a bulk request about a sixth of
-    /// its time); `nil` when `expired` says the budget has passed. `plans` keeps each listing's
-    /// flag keys between requests.
+    /// its time); `nil` when `expired` says the budget has passed. `eventStreams` is the JSON of
+    /// the answer's `eventStreams`; `plans` keeps each listing's flag keys between requests.
     static func bulkAnswer(
-        manager: TweakManager, context: EvaluationContext, eventStreams: TweakContent,
+        manager: TweakManager, context: EvaluationContext, eventStreams: [UInt8],
         plans: OFREPBulkPlanCache, expired: () -> Bool
     ) -> OFREPAnswerBytes? {
-        guard let streams = try? JSONWriter.string(eventStreams) else { return nil }
         let plan = plans.plan(for: manager.sortedListing())
-        var answer = OFREPAnswerBytes(capacity: plan.expectedSize + streams.utf8.count)
+        var answer = OFREPAnswerBytes(capacity: plan.expectedSize + eventStreams.count)
         answer.append(#"{"eventStreams":"#)
-        answer.append(text: streams)
+        answer.append(eventStreams)
         answer.append(#","flags":["#)
         var first = true
         let finished = manager.forEachEvaluationDetails(of: plan.listing.resolutions, context: context, expired: expired) { index, details in

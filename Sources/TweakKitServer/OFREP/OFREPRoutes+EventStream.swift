@@ -24,14 +24,9 @@ extension OFREPRoutes {
     /// The stream's path below the routes' prefix.
     static let eventStreamPath = "ofrep/v1/events"
 
-    /// The `eventStreams` entry for a bulk answer to `request` evaluated at `tag`: the stream's
+    /// The `eventStreams` entry for a bulk answer to a request for `path`, evaluated at `tag`: the stream's
     /// path on the same origin, below the same prefix the routes are mounted at, with `since=tag`
     /// so that a change made before the client connects is told to it at once.
-    static func eventStreams(for request: Request, tag: String) -> TweakContent {
-        eventStreams(path: request.uri.path, tag: tag)
-    }
-
-    /// The `eventStreams` of a bulk answer to a request for `path`.
     static func eventStreams(path: String, tag: String) -> TweakContent {
         let suffix = "/ofrep/v1/evaluate/flags"
         let prefix = path.hasSuffix(suffix) ? String(path.dropLast(suffix.count)) : ""

@@ -161,7 +161,7 @@ public struct OFREPRoutes: Sendable {
         let generation = changes.generation
         let manager = self.manager
         let plans = self.plans
-        let eventStreams = Self.eventStreams(for: request, tag: changes.configurationTag(generation))
+        let eventStreams = plans.eventStreams(path: request.uri.path, tag: changes.configurationTag(generation))
         let evaluated = await evaluate { expired -> OFREPAnswerBytes? in
             OFREPEvaluation.bulkAnswer(manager: manager, context: context, eventStreams: eventStreams, plans: plans, expired: expired)
         }
