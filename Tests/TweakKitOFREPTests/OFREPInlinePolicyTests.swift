@@ -25,18 +25,22 @@ struct OFREPInlinePolicyTests {
         #expect(!OFREPInlinePolicy(manager: own).evaluatesInPlace(at: .now))
     }
 
-    @Test("an evaluation that takes more than 2 ms of processor time sends requests to the pool for the calm period")
+    /// Spins for 20 ms of processor time (a sleep would not count).
+    static func slowWork() -> Int {
+        let start = ContinuousClock.now
+        var spins = 0
+        while ContinuousClock.now - start < .milliseconds(20) { spins &+= 1 }
+        return spins
+    }
+
+    @Test("a second evaluation within the calm period that takes more than 2 ms of processor time sends requests to the pool for the calm period; one alone does not")
     func slowEvaluation() throws {
         let policy = OFREPInlinePolicy(manager: try Stack().manager)
         _ = policy.timed { 1 }
         #expect(policy.evaluatesInPlace(at: .now))
-        // Processor time, not wall time: a sleep would not count.
-        _ = policy.timed { () -> Int in
-            let start = ContinuousClock.now
-            var spins = 0
-            while ContinuousClock.now - start < .milliseconds(20) { spins &+= 1 }
-            return spins
-        }
+        _ = policy.timed(Self.slowWork)
+        #expect(policy.evaluatesInPlace(at: .now))
+        _ = policy.timed(Self.slowWork)
         #expect(!policy.evaluatesInPlace(at: .now))
         #expect(!policy.evaluatesInPlace(at: .now + OFREPInlinePolicy.calmPeriod - .seconds(1)))
         #expect(policy.evaluatesInPlace(at: .now + OFREPInlinePolicy.calmPeriod + .seconds(1)))
@@ -47,5 +51,16 @@ struct OFREPInlinePolicyTests {
         let policy = OFREPInlinePolicy(manager: try Stack().manager)
         _ = policy.timed { Thread.sleep(forTimeInterval: 0.02) }
         #expect(policy.evaluatesInPlace(at: .now))
+    }
+
+    @Test("slow evaluations further apart than the calm period each pass alone")
+    func spacedSlowEvaluations() throws {
+        let policy = OFREPInlinePolicy(manager: try Stack().manager)
+        let start = ContinuousClock.now
+        policy.noteSlow(at: start)
+        policy.noteSlow(at: start + OFREPInlinePolicy.calmPeriod + .seconds(1))
+        #expect(policy.evaluatesInPlace(at: start + OFREPInlinePolicy.calmPeriod + .seconds(2)))
+        policy.noteSlow(at: start + OFREPInlinePolicy.calmPeriod + .seconds(3))
+        #expect(!policy.evaluatesInPlace(at: start + OFREPInlinePolicy.calmPeriod + .seconds(4)))
     }
 }

@@ -25,11 +25,28 @@ public enum FeatureFlagAttributes {
 
     /// A reason as the conventions spell it: `static`, `targeting_match`, `split`, `error`…
     public static func reason(_ reason: EvaluationReason) -> String {
-        reason.rawValue.lowercased()
+        switch reason {
+        case .static: "static"
+        case .targetingMatch: "targeting_match"
+        case .split: "split"
+        case .default: "default"
+        case .disabled: "disabled"
+        case .error: "error"
+        case .cached: "cached"
+        case .stale: "stale"
+        case .unknown: "unknown"
+        }
     }
 
     /// An error code as the conventions spell `error.type`: `flag_not_found`, `type_mismatch`…
     public static func errorType(_ code: EvaluationErrorCode) -> String {
-        code.rawValue.lowercased()
+        switch code {
+        case .flagNotFound: "flag_not_found"
+        case .typeMismatch: "type_mismatch"
+        case .parseError: "parse_error"
+        case .targetingKeyMissing: "targeting_key_missing"
+        case .invalidContext: "invalid_context"
+        case .general: "general"
+        }
     }
 }

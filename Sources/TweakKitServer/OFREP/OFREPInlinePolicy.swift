@@ -13,10 +13,13 @@ import Musl
 /// Handing an evaluation to the pool's threads and back costs two thread wake-ups, which took a
 /// fifth of the server's CPU time under load, against a few microseconds for the evaluation. So
 /// a stack whose every evaluation has a bounded cost (plain providers and TweakKit's engines,
-/// whose loops and patterns run under step budgets) is evaluated in place, until an evaluation
-/// takes more than ``slowEvaluation`` of its thread's processor time (not wall time: a thread
-/// the machine preempts is not slow): from then on, for ``calmPeriod`` after the last slow one,
-/// every request goes through the pool and its budget, so hostile requests hold up no others.
+/// whose loops and patterns run under step budgets) is evaluated in place, until a second
+/// evaluation within ``calmPeriod`` takes more than ``slowEvaluation`` of its thread's processor
+/// time (not wall time: a thread the machine preempts is not slow): from then on, for
+/// ``calmPeriod`` after the last slow one, every request goes through the pool and its budget, so
+/// hostile requests hold up no others. One slow evaluation alone is let pass: a process's first
+/// evaluations (their metrics counters made, their code paged in) now and then take a few
+/// milliseconds, and one of them sent a server's every request through the pool for half a minute.
 /// A stack with any other provider (one of your own, which may do anything) always uses the pool.
 final class OFREPInlinePolicy: Sendable {
     /// An evaluation that takes more processor time than this sends requests to the pool (a flag's
@@ -30,6 +33,8 @@ final class OFREPInlinePolicy: Sendable {
     private let origin = ContinuousClock.now
     /// Nanoseconds after `origin` until which requests go through the pool.
     private let poolUntil = Atomic<Int64>(0)
+    /// Nanoseconds after `origin` of the last slow evaluation; `Int64.min` before the first.
+    private let lastSlow = Atomic<Int64>(.min)
 
     init(manager: TweakManager) {
         stackIsBounded = manager.evaluationIsBounded
@@ -45,9 +50,19 @@ final class OFREPInlinePolicy: Sendable {
         let start = Self.threadTime()
         let value = work()
         if Self.threadTime() - start > Self.slowEvaluation {
-            poolUntil.store(nanoseconds(ContinuousClock.now + Self.calmPeriod), ordering: .relaxed)
+            noteSlow(at: .now)
         }
         return value
+    }
+
+    /// Notes a slow evaluation at `now`: the second within ``calmPeriod`` sends requests to the pool.
+    func noteSlow(at now: ContinuousClock.Instant) {
+        let time = nanoseconds(now)
+        let previous = lastSlow.exchange(time, ordering: .relaxed)
+        let calm = nanoseconds(origin + Self.calmPeriod)
+        if previous != .min, time &- previous <= calm {
+            poolUntil.store(time &+ calm, ordering: .relaxed)
+        }
     }
 
     /// The processor time the calling thread has used.

@@ -39,10 +39,9 @@ public import TweakKit
 ///
 /// Evaluations never run on the server's event loops. Over a stack whose every evaluation has a
 /// bounded cost (the built-in providers and TweakKit's engines) they run on the request's own
-/// task while they stay fast; for 30 s after any evaluation takes more than 2 ms of processor
-/// time, and always over any other stack, they run on a small pool of threads of their own, so a
-/// slow one does not hold up
-/// other requests, and one that takes longer than ``evaluationBudget`` is answered `503` with
+/// task while they stay fast; for 30 s once a second evaluation within 30 s takes more than
+/// 2 ms of processor time, and always over any other stack, they run on a small pool of threads
+/// of their own, so a slow one does not hold up other requests, and one that takes longer than ``evaluationBudget`` is answered `503` with
 /// `GENERAL` and `errorDetails` `"evaluation budget exceeded"` (and `Retry-After`), while it
 /// finishes in the background.
 public struct OFREPRoutes: Sendable {
