@@ -128,14 +128,14 @@ extension TweakManager {
         return .found(nil)
     }
 
-    /// The details of each of `resolutions` (the manager's listing, as ``allResolvedTweaks()``
-    /// gives it) evaluated for `context`, hooks and exposures included: a server's bulk answer.
-    /// The contexts are merged once and each tweak's resolution is the listing's, where
+    /// Each of `resolutions` (the manager's listing, as ``allResolvedTweaks()`` gives it)
+    /// evaluated for `context`, hooks and exposures included: a server's bulk answer. The contexts
+    /// are merged once and each tweak's resolution is read from the listing in place, where
     /// ``evaluationDetails(_:default:context:)`` for each would look each up and merge again.
-    /// `body` gets each one's index and details; `false` when `expired` stopped it between tweaks.
-    package func forEachEvaluationDetails(
+    /// `body` gets each one's index and outcome; `false` when `expired` stopped it between tweaks.
+    package func forEachEvaluation(
         of resolutions: [ResolvedTweak], context: EvaluationContext?, expired: () -> Bool,
-        _ body: (Int, EvaluationDetails<TweakContent>) -> Void
+        _ body: (Int, EvaluationOutcome) -> Void
     ) -> Bool {
         let setting = evaluationSetting(context, reportsExposure: true)
         let hooks = hookRegistry.isActive ? hookRegistry.all : []
@@ -143,41 +143,47 @@ extension TweakManager {
         for index in resolutions.indices {
             if expired() { return false }
             if scoped {
-                body(index, bulkDetails(of: [resolvedTweak(resolutions[index].id)], at: 0, in: setting, hooks: hooks))
+                body(index, outcome(of: [resolvedTweak(resolutions[index].id)], at: 0, in: setting, hooks: hooks))
             } else {
-                body(index, bulkDetails(of: resolutions, at: index, in: setting, hooks: hooks))
+                body(index, outcome(of: resolutions, at: index, in: setting, hooks: hooks))
             }
         }
         return true
     }
 
-    /// The details of `resolutions[index]` in a bulk evaluation, inside `hooks`' stages. The entry
-    /// is read in place: copying it retained its fields, shared by every thread's requests.
-    private func bulkDetails(of resolutions: [ResolvedTweak], at index: Int, in setting: EvaluationSetting, hooks: [any TweakHook]) -> EvaluationDetails<TweakContent> {
+    /// `resolution` (as ``resolvedTweak(feature:variable:)`` gave it) evaluated for `context`,
+    /// hooks and exposures included: a server's answer for one flag.
+    package func evaluation(of resolution: ResolvedTweak, context: EvaluationContext?) -> EvaluationOutcome {
+        let hooks = hookRegistry.isActive ? hookRegistry.all : []
+        let resolution = ScopedTweakOverrides.isActive ? resolvedTweak(resolution.id) : resolution
+        return outcome(of: CollectionOfOne(resolution), at: 0, in: evaluationSetting(context, reportsExposure: true), hooks: hooks)
+    }
+
+    /// The outcome of `resolutions[index]`'s evaluation, inside `hooks`' stages. The entry is read
+    /// in place: copying it retained its fields, shared by every thread's requests.
+    private func outcome<Resolutions: RandomAccessCollection<ResolvedTweak>>(
+        of resolutions: Resolutions, at index: Resolutions.Index, in setting: EvaluationSetting, hooks: [any TweakHook]
+    ) -> EvaluationOutcome {
         let id = resolutions[index].id
         let decide = {
             self.decision(id, isEvaluatedPerLookup: resolutions[index].isEvaluatedPerLookup, in: setting) { resolutions[index].tweak }
         }
         guard !hooks.isEmpty else {
-            return Self.details(id, decide()) { resolutions[index] }
+            return Self.outcome(id, decide()) { resolutions[index] }
         }
         return runningHooks(hooks, id: id, context: setting.context) {
             let decided = decide()
-            return (Self.details(id, decided) { resolutions[index] }, Self.hookDetails(id, decided) { resolutions[index] })
+            return (Self.outcome(id, decided) { resolutions[index] }, Self.hookDetails(id, decided) { resolutions[index] })
         }
     }
 
-    /// A ``Decision``'s details, as ``details(_:_:default:)`` gives them with a `TweakContent` default of `false`.
-    static func details(_ id: TweakID, _ decision: Decision, resolution: () -> ResolvedTweak) -> EvaluationDetails<TweakContent> {
+    /// A ``Decision`` as a server reads it: a contextual provider's evaluation as it is, anything else as its details.
+    static func outcome(_ id: TweakID, _ decision: Decision, resolution: () -> ResolvedTweak) -> EvaluationOutcome {
         switch decision {
         case .evaluated(let evaluation, let source):
-            return EvaluationDetails(
-                id: id, value: evaluation.value ?? .bool(false), variant: evaluation.variant, reason: evaluation.reason,
-                errorCode: evaluation.errorCode, errorMessage: evaluation.errorMessage, flagMetadata: evaluation.flagMetadata,
-                source: evaluation.value == nil ? nil : source
-            )
+            return .evaluated(evaluation, source: source)
         case .found(let tweak):
-            return details(id, Evaluated(tweak: tweak, evaluation: nil, resolution: resolution()), default: TweakContent.bool(false))
+            return .details(details(id, Evaluated(tweak: tweak, evaluation: nil, resolution: resolution()), default: TweakContent.bool(false)))
         }
     }
 

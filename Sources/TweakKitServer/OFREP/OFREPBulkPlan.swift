@@ -14,12 +14,7 @@ struct OFREPBulkPlan: Sendable {
     init(listing: TweakListing) {
         self.listing = listing
         keys = OFREPFlagKey.keys(for: listing.resolutions)
-        openings = keys.map { key in
-            var opening = #"{"key":"#
-            JSONWriter.writeString(key, into: &opening)
-            opening += #","metadata":"#
-            return Array(opening.utf8)
-        }
+        openings = keys.map(OFREPEvaluation.opening)
         expectedSize = openings.reduce(64) { $0 + $1.count + 64 }
     }
 }

@@ -53,12 +53,30 @@ extension OFREPEvaluation {
     /// The flag `key` names (see ``OFREPFlagKey``): the first candidate the stack knows, or the
     /// first candidate (answered `FLAG_NOT_FOUND`) when it knows none.
     static func id(forKey key: String, in manager: TweakManager) -> TweakID? {
-        let candidates = OFREPFlagKey.candidates(for: key)
-        let known = candidates.first { id in
-            let resolved = manager.resolvedTweak(feature: id.feature, variable: id.variable)
-            return resolved.tweak != nil || !resolved.sources.isEmpty
+        resolution(forKey: key, in: manager)?.id
+    }
+
+    /// What the stack says about the flag `key` names: the first candidate it knows, or the
+    /// first candidate (answered `FLAG_NOT_FOUND`) when it knows none.
+    static func resolution(forKey key: String, in manager: TweakManager) -> ResolvedTweak? {
+        if let id = TweakID(parsing: key) { return manager.resolvedTweak(feature: id.feature, variable: id.variable) }
+        let first = manager.resolvedTweak(feature: key, variable: Tweak.enabledVariable)
+        if first.tweak != nil || !first.sources.isEmpty { return first }
+        let second = manager.resolvedTweak(feature: key, variable: "value")
+        return second.tweak != nil || !second.sources.isEmpty ? second : first
+    }
+
+    /// The answer for the flag `key` names, evaluated for `context`, written as the JSON writer
+    /// writes ``answer(_:key:)``'s body, with its status.
+    static func single(key: String, manager: TweakManager, context: EvaluationContext) -> (status: HTTPResponse.Status, body: OFREPAnswerBytes) {
+        var body = OFREPAnswerBytes(capacity: 128)
+        guard !key.isEmpty, let resolution = resolution(forKey: key, in: manager) else {
+            let failure = failure(key: key, code: "FLAG_NOT_FOUND", details: "no flag has the key \"\(key)\"", status: .notFound)
+            body.append(text: OFREPRoutes.text(failure.body))
+            return (failure.status, body)
         }
-        return known ?? candidates.first
+        let status = write(manager.evaluation(of: resolution, context: context), id: resolution.id, key: key, opening: opening(key), into: &body)
+        return (status, body)
     }
 
     /// Every tweak the stack knows, evaluated for `context`, each under its bulk key, one
@@ -99,15 +117,14 @@ extension OFREPEvaluation {
         answer.append(eventStreams)
         answer.append(#","flags":["#)
         var first = true
-        let finished = manager.forEachEvaluationDetails(of: plan.listing.resolutions, context: context, expired: expired) { index, details in
-            if details.errorCode != nil {
-                let evaluation = Self.answer(details, key: plan.keys[index])
-                if evaluation.status == .notFound { return }
-                if !first { answer.append(",") }
-                answer.append(text: OFREPRoutes.text(evaluation.body))
-            } else {
-                if !first { answer.append(",") }
-                writeSuccess(details, opening: plan.openings[index], key: plan.keys[index], into: &answer)
+        let resolutions = plan.listing.resolutions
+        let finished = manager.forEachEvaluation(of: resolutions, context: context, expired: expired) { index, outcome in
+            let start = answer.bytes.count
+            if !first { answer.append(",") }
+            // A tweak the stack lists but cannot find (none, normally) is left out.
+            if write(outcome, id: resolutions[index].id, key: plan.keys[index], opening: plan.openings[index], into: &answer) == .notFound {
+                answer.truncate(to: start)
+                return
             }
             first = false
         }
@@ -130,33 +147,65 @@ extension OFREPEvaluation {
         return true
     }
 
+    /// `{"key":"<key>","metadata":`: a success answer up to its metadata.
+    static func opening(_ key: String) -> [UInt8] {
+        var opening = #"{"key":"#
+        JSONWriter.writeString(key, into: &opening)
+        opening += #","metadata":"#
+        return Array(opening.utf8)
+    }
+
+    /// Writes the answer for `outcome`, the evaluation of the tweak at `id` named `key`, into
+    /// `answer`, as the JSON writer writes ``answer(_:key:)``'s body, and returns its status.
+    /// `opening` is ``opening(_:)`` of `key`. A flag's answer is written whole or not at all.
+    static func write(_ outcome: EvaluationOutcome, id: TweakID, key: String, opening: [UInt8], into answer: inout OFREPAnswerBytes) -> HTTPResponse.Status {
+        if case .evaluated(let evaluation, _) = outcome, evaluation.errorCode == nil {
+            writeSuccess(
+                metadata: evaluation.flagMetadata, reason: evaluation.reason, value: evaluation.value, variant: evaluation.variant,
+                key: key, opening: opening, into: &answer) { outcome.details(id) }
+            return .ok
+        }
+        let details = outcome.details(id)
+        if details.errorCode != nil {
+            let failure = Self.answer(details, key: key)
+            answer.append(text: OFREPRoutes.text(failure.body))
+            return failure.status
+        }
+        writeSuccess(
+            metadata: details.flagMetadata, reason: details.reason, value: details.source == nil ? nil : details.value,
+            variant: details.variant, key: key, opening: opening, into: &answer) { details }
+        return .ok
+    }
+
     /// A success answer's object, its members in the JSON writer's (sorted) order: `key`,
-    /// `metadata`, `reason`, `value` (when a provider gave one), `variant`, written from
-    /// `opening` (the answer up to its metadata, made once per flag: see ``OFREPBulkPlan``).
-    /// A value JSON cannot write (a non-finite number) falls back to the writer's own handling of
-    /// the whole answer.
-    private static func writeSuccess(_ details: EvaluationDetails<TweakContent>, opening: [UInt8], key: String, into answer: inout OFREPAnswerBytes) {
+    /// `metadata`, `reason`, `value` (when there is one), `variant`, written from `opening` (the
+    /// answer up to its metadata). A value JSON cannot write (a non-finite number) falls back to
+    /// the writer's own handling of the whole answer for `details`.
+    private static func writeSuccess(
+        metadata: [String: TweakContent], reason: EvaluationReason, value: TweakContent?, variant: String?,
+        key: String, opening: [UInt8], into answer: inout OFREPAnswerBytes, details: () -> EvaluationDetails<TweakContent>
+    ) {
         let start = answer.bytes.count
         answer.append(opening)
         do {
-            if details.flagMetadata.isEmpty {
+            if metadata.isEmpty {
                 answer.append("{}")
             } else {
-                try answer.appendJSON(.object(details.flagMetadata.filter { $0.value.kind.isScalar }))
+                try answer.appendJSON(.object(metadata.filter { $0.value.kind.isScalar }))
             }
             answer.append(#","reason":"#)
-            answer.appendQuoted(details.reason.rawValue)
-            if details.source != nil {
+            answer.appendQuoted(reason.rawValue)
+            if let value {
                 answer.append(#","value":"#)
-                try answer.appendJSON(details.value)
+                try answer.appendJSON(value)
             }
         } catch {
             answer.truncate(to: start)
-            answer.append(text: OFREPRoutes.text(Self.answer(details, key: key).body))
+            answer.append(text: OFREPRoutes.text(Self.answer(details(), key: key).body))
             return
         }
         answer.append(#","variant":"#)
-        answer.appendQuoted(details.variant ?? "")
+        answer.appendQuoted(variant ?? "")
         answer.append("}")
     }
 }

@@ -125,14 +125,13 @@ public struct OFREPRoutes: Sendable {
         case .failure(let problem): return Self.response(problem.withKey(key))
         }
         let manager = self.manager
-        let evaluation = await evaluate { _ -> OFREPEvaluation in
-            guard !key.isEmpty, let id = OFREPEvaluation.id(forKey: key, in: manager) else {
-                return .failure(key: key, code: "FLAG_NOT_FOUND", details: "no flag has the key \"\(key)\"", status: .notFound)
-            }
-            return OFREPEvaluation.evaluate(id, key: key, manager: manager, context: context)
-        }
+        let evaluation = await evaluate { _ in OFREPEvaluation.single(key: key, manager: manager, context: context) }
         guard let evaluation else { return overBudget(key: key) }
-        return Self.response(evaluation)
+        return Response(
+            status: evaluation.status,
+            headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: evaluation.body.bytes))
+        )
     }
 
     /// The answer to a request whose evaluation took longer than ``evaluationBudget``.
