@@ -36,7 +36,7 @@ public final class TweakMetricsHook: TweakHook {
     /// The label of the errors counter.
     public static let errorsLabel = "feature_flag.evaluation.errors"
 
-    private struct CounterKey: Hashable {
+    fileprivate struct CounterKey: Hashable {
         var label: String
         var id: TweakID
         var first: String
@@ -89,21 +89,15 @@ public final class TweakMetricsHook: TweakHook {
     }
 
     public func finally(_ hook: TweakHookContext, details: TweakHookDetails) {
-        let reason = FeatureFlagAttributes.reason(details.reason)
-        counter(CounterKey(label: Self.evaluationsLabel, id: details.id, first: details.variant ?? "", second: reason)) {
-            [(FeatureFlagAttributes.key, $0.id.description), (FeatureFlagAttributes.variant, $0.first), (FeatureFlagAttributes.reason, $0.second)]
-        }.increment()
+        countEvaluation(of: details.id, variant: details.variant, reason: details.reason)
     }
 
     public func error(_ hook: TweakHookContext, error: any Error, details: TweakHookDetails) {
-        let code = (error as? TweakEvaluationFailure)?.code ?? .general
-        counter(CounterKey(label: Self.errorsLabel, id: details.id, first: FeatureFlagAttributes.errorType(code), second: "")) {
-            [(FeatureFlagAttributes.key, $0.id.description), (FeatureFlagAttributes.errorType, $0.first)]
-        }.increment()
+        countFailure(of: details.id, code: (error as? TweakEvaluationFailure)?.code ?? .general)
     }
 
     /// The counter for `key`, made with `dimensions(key)` the first time.
-    private func counter(_ key: CounterKey, dimensions: (CounterKey) -> [(String, String)]) -> Counter {
+    fileprivate func counter(_ key: CounterKey, dimensions: (CounterKey) -> [(String, String)]) -> Counter {
         let table = tables[Self.threadTableIndex(count: tables.count)]
         let kept = table.counters.withLock { counters -> Counter? in
             guard let entries = counters[key.id] else { return nil }
@@ -140,5 +134,21 @@ public final class TweakMetricsHook: TweakHook {
         let handle = UInt(pthread_self())
         #endif
         return Int(truncatingIfNeeded: (UInt64(handle) &* 0x9E37_79B9_7F4A_7C15) >> 60) & (count - 1)
+    }
+}
+
+/// The hook reads nothing but the flag, variant, reason and error code: a server's evaluations
+/// call these directly.
+extension TweakMetricsHook: CountingTweakHook {
+    package func countEvaluation(of id: TweakID, variant: String?, reason: EvaluationReason) {
+        counter(CounterKey(label: Self.evaluationsLabel, id: id, first: variant ?? "", second: FeatureFlagAttributes.reason(reason))) {
+            [(FeatureFlagAttributes.key, $0.id.description), (FeatureFlagAttributes.variant, $0.first), (FeatureFlagAttributes.reason, $0.second)]
+        }.increment()
+    }
+
+    package func countFailure(of id: TweakID, code: EvaluationErrorCode) {
+        counter(CounterKey(label: Self.errorsLabel, id: id, first: FeatureFlagAttributes.errorType(code), second: "")) {
+            [(FeatureFlagAttributes.key, $0.id.description), (FeatureFlagAttributes.errorType, $0.first)]
+        }.increment()
     }
 }

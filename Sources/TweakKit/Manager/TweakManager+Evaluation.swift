@@ -138,7 +138,7 @@ extension TweakManager {
         _ body: (Int, EvaluationOutcome) -> Void
     ) -> Bool {
         let setting = evaluationSetting(context, reportsExposure: true)
-        let hooks = hookRegistry.isActive ? hookRegistry.all : []
+        let hooks = HookStages(hookRegistry.isActive ? hookRegistry.all : [])
         let scoped = ScopedTweakOverrides.isActive
         for index in resolutions.indices {
             if expired() { return false }
@@ -154,7 +154,7 @@ extension TweakManager {
     /// `resolution` (as ``resolvedTweak(feature:variable:)`` gave it) evaluated for `context`,
     /// hooks and exposures included: a server's answer for one flag.
     package func evaluation(of resolution: ResolvedTweak, context: EvaluationContext?) -> EvaluationOutcome {
-        let hooks = hookRegistry.isActive ? hookRegistry.all : []
+        let hooks = HookStages(hookRegistry.isActive ? hookRegistry.all : [])
         let resolution = ScopedTweakOverrides.isActive ? resolvedTweak(resolution.id) : resolution
         return outcome(of: CollectionOfOne(resolution), at: 0, in: evaluationSetting(context, reportsExposure: true), hooks: hooks)
     }
@@ -162,18 +162,47 @@ extension TweakManager {
     /// The outcome of `resolutions[index]`'s evaluation, inside `hooks`' stages. The entry is read
     /// in place: copying it retained its fields, shared by every thread's requests.
     private func outcome<Resolutions: RandomAccessCollection<ResolvedTweak>>(
-        of resolutions: Resolutions, at index: Resolutions.Index, in setting: EvaluationSetting, hooks: [any TweakHook]
+        of resolutions: Resolutions, at index: Resolutions.Index, in setting: EvaluationSetting, hooks: HookStages
     ) -> EvaluationOutcome {
         let id = resolutions[index].id
         let decide = {
             self.decision(id, isEvaluatedPerLookup: resolutions[index].isEvaluatedPerLookup, in: setting) { resolutions[index].tweak }
         }
-        guard !hooks.isEmpty else {
+        switch hooks {
+        case .none:
             return Self.outcome(id, decide()) { resolutions[index] }
-        }
-        return runningHooks(hooks, id: id, context: setting.context) {
+        case .counting(let counting):
             let decided = decide()
-            return (Self.outcome(id, decided) { resolutions[index] }, Self.hookDetails(id, decided) { resolutions[index] })
+            Self.count(id, decided, by: counting) { resolutions[index] }
+            return Self.outcome(id, decided) { resolutions[index] }
+        case .every(let hooks):
+            return runningHooks(hooks, id: id, context: setting.context) {
+                let decided = decide()
+                return (Self.outcome(id, decided) { resolutions[index] }, Self.hookDetails(id, decided) { resolutions[index] })
+            }
+        }
+    }
+
+    /// Runs counting `hooks` for `decision` as ``runningHooks(_:id:context:_:)`` runs their
+    /// stages: a failed evaluation's `error` in each (last hook first), then each `finally`.
+    static func count(_ id: TweakID, _ decision: Decision, by hooks: [any CountingTweakHook], resolution: () -> ResolvedTweak) {
+        let variant: String?, reason: EvaluationReason, failure: EvaluationErrorCode?
+        switch decision {
+        case .evaluated(let evaluation, _):
+            (variant, reason) = (evaluation.variant, evaluation.reason)
+            let failed = evaluation.reason == .error || (evaluation.value == nil && evaluation.errorCode != nil)
+            failure = failed ? evaluation.errorCode ?? .general : nil
+        case .found(.some):
+            (variant, reason, failure) = (nil, .static, nil)
+        case .found(nil):
+            (variant, reason) = (nil, .error)
+            failure = resolution().issues.isEmpty ? .flagNotFound : .general
+        }
+        hooks.withUnsafeBufferPointer { hooks in
+            if let failure {
+                for index in hooks.indices.reversed() { hooks[index].countFailure(of: id, code: failure) }
+            }
+            for index in hooks.indices.reversed() { hooks[index].countEvaluation(of: id, variant: variant, reason: reason) }
         }
     }
 
