@@ -7,7 +7,8 @@
 #   POST /ofrep/v1/evaluate/flags/flag-7          single-flag evaluation
 #   POST /ofrep/v1/evaluate/flags                 bulk evaluation of the 20 flags
 # Prints each route's requests per second and the two OFREP routes' share of /health's, per round
-# (goals: single-flag ≥ 85 %, bulk ≥ 60 %).
+# (goals: single-flag ≥ 85 %, bulk ≥ 60 %). Within a round the routes take turns, a few seconds
+# each, until each has had its seconds.
 #
 # Usage: Benchmarks/ofrep-throughput.sh [seconds per route, default 15] [rounds, default 2] [connections, default 64]
 # TWEAK=path/to/tweak uses that binary instead of building the release one.
@@ -73,25 +74,35 @@ curl -fsS -X POST -H 'Content-Type: application/json' -d '{"context":{"targeting
 curl -fsS -X POST -H 'Content-Type: application/json' -d '{"context":{"targetingKey":"user-42"}}' "$base/ofrep/v1/evaluate/flags" |
     python3 -c 'import json, sys; flags = json.load(sys.stdin)["flags"]; assert len(flags) == 20, len(flags)'
 
-# rate <wrk arguments…>: requests per second, and fails on any non-2xx answer or socket error.
-rate() {
+# The routes take turns in slices of a few seconds, so that a change in the machine's speed during
+# a round (other work on a shared host) weighs on all three alike rather than on whichever route
+# ran then.
+slice="$(( duration < 3 ? duration : 3 ))"
+slices="$(( (duration + slice - 1) / slice ))"
+
+# requests <wrk arguments…>: how many requests one slice completed; fails on any non-2xx answer or socket error.
+requests() {
     local output
-    output="$(wrk -t2 -c"$connections" -d"${duration}s" "$@")"
+    output="$(wrk -t2 -c"$connections" -d"${slice}s" "$@")"
     if grep -qE "Non-2xx|Socket errors" <<<"$output"; then
         echo "$output" >&2
         echo "error: wrk saw failed requests" >&2
         exit 1
     fi
-    sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p' <<<"$output"
+    sed -n 's/^ *\([0-9]*\) requests in .*/\1/p' <<<"$output"
 }
 
 for round in $(seq 1 "$rounds"); do
-    health="$(rate "$base/health")"
-    single="$(rate -s "$work/single.lua" "$base/ofrep/v1/evaluate/flags/flag-7")"
-    bulk="$(rate -s "$work/bulk.lua" "$base/ofrep/v1/evaluate/flags")"
-    python3 - "$round" "$health" "$single" "$bulk" <<'PY'
+    health=0 single=0 bulk=0
+    for _ in $(seq 1 "$slices"); do
+        health=$(( health + $(requests "$base/health") ))
+        single=$(( single + $(requests -s "$work/single.lua" "$base/ofrep/v1/evaluate/flags/flag-7") ))
+        bulk=$(( bulk + $(requests -s "$work/bulk.lua" "$base/ofrep/v1/evaluate/flags") ))
+    done
+    python3 - "$round" "$(( slice * slices ))" "$health" "$single" "$bulk" <<'PY'
 import sys
-round_, health, single, bulk = sys.argv[1], *map(float, sys.argv[2:])
+round_, seconds, health, single, bulk = sys.argv[1], *map(float, sys.argv[2:])
+health, single, bulk = health / seconds, single / seconds, bulk / seconds
 print(f"round {round_}: /health {health:,.0f}/s; single-flag {single:,.0f}/s = {single / health:.0%} (goal >= 85%); "
       f"bulk of 20 {bulk:,.0f}/s = {bulk / health:.0%} (goal >= 60%)")
 PY
