@@ -90,24 +90,7 @@ package struct TweakIDIndex: Sendable {
             // starting states is known without the seed.
             var hash = mix(seed ^ UInt64(bytes.count))
             var high: UInt64 = 0
-            var offset = 0
-            if let base = bytes.baseAddress {
-                let raw = UnsafeRawPointer(base)
-                while offset + 8 <= bytes.count {
-                    let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                    high |= word
-                    hash = mix(hash ^ word)
-                    offset += 8
-                }
-            }
-            if offset < bytes.count {
-                var word: UInt64 = 0
-                var shift: UInt64 = 0
-                while offset < bytes.count {
-                    word |= UInt64(bytes[offset]) << shift
-                    shift += 8
-                    offset += 1
-                }
+            ByteWords.forEach(in: UnsafeRawBufferPointer(bytes)) { word in
                 high |= word
                 hash = mix(hash ^ word)
             }
@@ -118,7 +101,6 @@ package struct TweakIDIndex: Sendable {
     /// One multiply-fold step (the 128-bit product's halves, xored).
     @inline(__always)
     private static func mix(_ value: UInt64) -> UInt64 {
-        let product = value.multipliedFullWidth(by: 0xA076_1D64_78BD_642F)
-        return product.high ^ product.low
+        ByteWords.fold(value, 0xA076_1D64_78BD_642F)
     }
 }
