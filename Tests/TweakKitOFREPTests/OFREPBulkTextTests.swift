@@ -77,4 +77,22 @@ struct OFREPBulkTextTests {
         #expect(keys == ["a.enabled": "a", "b.enabled": "b.enabled", "b.value": "b.value", "c.value": "c", "c.other": "c.other",
                          "d.enabled": "d.enabled", "e.f.enabled": "e.f.enabled"])
     }
+
+    @Test("a single flag's answer is byte for byte, and status for status, what the JSON writer makes of the per-flag answer",
+          arguments: ["new-checkout", "banner", "checkout.max-items", "ui.ratio", "theme", "retired", "broken", "ui.label", "ui", "nope", "a.b",
+                      "odd\"feature", "ui.count"])
+    func singleText(key: String) throws {
+        let stack = try Stack()
+        stack.overrides.store(["nested": ["a": [1, 2.5, "x"]], "t": true], feature: "odd\"feature", variable: "value")
+        stack.overrides.store(.double(3), feature: "ui", variable: "count")
+        for country in ["NL", "DE"] {
+            var context = EvaluationContext(targetingKey: "user-7")
+            context.attributes["country"] = .string(country)
+            let written = OFREPEvaluation.single(key: key, manager: stack.manager, context: context)
+            let id = try #require(OFREPEvaluation.id(forKey: key, in: stack.manager))
+            let reference = OFREPEvaluation.evaluate(id, key: key, manager: stack.manager, context: context)
+            #expect(written.body.text == OFREPRoutes.text(reference.body))
+            #expect(written.status == reference.status)
+        }
+    }
 }
