@@ -95,4 +95,13 @@ struct OFREPBulkTextTests {
             #expect(written.status == reference.status)
         }
     }
+
+    @Test("a flag key from the path is percent-decoded when it holds a %, and kept as it is when it cannot be decoded")
+    func flagKeyFromPath() {
+        #expect(OFREPRoutes.flagKey("new-checkout") == "new-checkout")
+        #expect(OFREPRoutes.flagKey("new%2Dcheckout") == "new-checkout")
+        #expect(OFREPRoutes.flagKey("caf%C3%A9.enabled") == "café.enabled")
+        #expect(OFREPRoutes.flagKey("bad%zz") == "bad%zz")
+        #expect(OFREPRoutes.flagKey("") == "")
+    }
 }
