@@ -2,7 +2,7 @@
 /// stages do nothing, and its `finally` and `error` stages read nothing but the flag, the variant,
 /// the reason and the error code. For a server's answers the manager calls these two methods in
 /// the stages' place and order, rather than building a ``TweakHookContext`` and
-/// ``TweakHookDetails`` for every flag (which took a bulk answer of 20 flags an eighth of its time).
+/// ``TweakHookDetails`` for every flag (which took an eighth of the server's time on bulk answers of 20 flags).
 package protocol CountingTweakHook: TweakHook {
     /// What `finally` does with details of `id` with `variant` and `reason`.
     func countEvaluation(of id: TweakID, variant: String?, reason: EvaluationReason)

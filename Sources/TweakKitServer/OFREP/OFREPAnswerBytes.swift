@@ -1,8 +1,8 @@
 import TweakKit
 
 /// A bulk answer's bytes as they are written: appending bytes is a copy, where appending to a
-/// `String` checked and recounted the string at every step (a bulk answer of 20 flags spent about
-/// a tenth of the server's time in `String` appends; see `Benchmarks/RESULTS.md`).
+/// `String` checked and recounted the string at every step (a bulk answer of 20 flags spent
+/// about 5 % of the server's time in `String` appends; see `Benchmarks/RESULTS.md`).
 struct OFREPAnswerBytes {
     private(set) var bytes: [UInt8] = []
 

@@ -118,7 +118,7 @@ public struct OFREPRoutes: Sendable {
     }
 
     /// The flag key a path segment spells: percent-decoded when it holds a `%` (decoding
-    /// through Foundation took a single-flag request a twentieth of the server's time, and most
+    /// through Foundation took 2 % of the server's time on single-flag requests, and most
     /// keys need none), as it is when it cannot be decoded.
     static func flagKey(_ segment: String) -> String {
         guard segment.utf8.contains(UInt8(ascii: "%")) else { return segment }
