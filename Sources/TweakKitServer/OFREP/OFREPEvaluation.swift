@@ -59,11 +59,13 @@ extension OFREPEvaluation {
     /// What the stack says about the flag `key` names: the first candidate it knows, or the
     /// first candidate (answered `FLAG_NOT_FOUND`) when it knows none.
     static func resolution(forKey key: String, in manager: TweakManager) -> ResolvedTweak? {
-        if let id = TweakID(parsing: key) { return manager.resolvedTweak(feature: id.feature, variable: id.variable) }
-        let first = manager.resolvedTweak(feature: key, variable: Tweak.enabledVariable)
-        if first.tweak != nil || !first.sources.isEmpty { return first }
-        let second = manager.resolvedTweak(feature: key, variable: "value")
-        return second.tweak != nil || !second.sources.isEmpty ? second : first
+        var first: ResolvedTweak?
+        for id in OFREPFlagKey.candidates(for: key) {
+            let resolved = manager.resolvedTweak(feature: id.feature, variable: id.variable)
+            if resolved.tweak != nil || !resolved.sources.isEmpty { return resolved }
+            first = first ?? resolved
+        }
+        return first
     }
 
     /// The answer for the flag `key` names, evaluated for `context`, written as the JSON writer
